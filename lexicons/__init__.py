@@ -1,0 +1,1 @@
+"""Word lists shipped with chemie, each with its provenance."""

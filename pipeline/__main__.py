@@ -1,0 +1,7 @@
+"""``python -m chemie``."""
+
+import sys
+
+from chemie.cli import main
+
+sys.exit(main())

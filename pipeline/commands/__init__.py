@@ -1,0 +1,1 @@
+"""CLI subcommands: every module here with a ``register(subparsers)`` function is a command."""

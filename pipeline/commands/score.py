@@ -1,0 +1,56 @@
+"""``chemie score TASK GOLD PRED``: score any system's output files against gold."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+from chemie.errors import atomic_write
+
+# task -> "module:function"; each function is (gold: Path, pred: Path, args) -> ScoreReport
+TASKS: dict[str, str] = {
+    "anaphora": "chemie.scoring.anaphora:score_files",
+    "cem": "chemie.scoring.chemdner:score_cem_files",
+    "cdi": "chemie.scoring.chemdner:score_cdi_files",
+    "iob": "chemie.scoring.iob:score_files",
+    "rc": "chemie.scoring.rc:score_files",
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "score",
+        help="score predictions against gold (anaphora, cem, cdi, iob, rc)",
+        description="Score a system's output files against gold annotations.",
+    )
+    p.add_argument("task", choices=sorted(TASKS))
+    p.add_argument("gold", type=Path, help="gold file or folder")
+    p.add_argument("pred", type=Path, help="prediction file or folder")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print JSON")
+    fmt.add_argument("--csv", action="store_true", help="print CSV")
+    p.add_argument("-o", "--output", type=Path, help="write the report to this file")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (cem, cdi)")
+    p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (cem, cdi)")
+    p.add_argument(
+        "--rc-format",
+        choices=["auto", "unified", "semeval", "scierc"],
+        default="auto",
+        help="relation file format (rc)",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    module_name, func_name = TASKS[args.task].split(":")
+    scorer = getattr(importlib.import_module(module_name), func_name)
+    report = scorer(args.gold, args.pred, args)
+    text = report.to_json() if args.json else report.to_csv() if args.csv else report.to_text()
+    if args.output:
+        with atomic_write(args.output) as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,66 @@
+"""Input errors that name the file and line, and output that is never half-written."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+
+class InputError(Exception):
+    """Bad input: rendered as one line ``FILE:LINE: message`` and exit status 2."""
+
+    def __init__(self, path: str | os.PathLike[str] | None, line: int | None, message: str):
+        self.path = str(path) if path is not None else None
+        self.line = line
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.path or "<input>"
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """Read a UTF-8 text file, raising InputError for missing, binary or non-UTF-8 files."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError(p, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(p, None, "is a directory, expected a file") from None
+    if b"\x00" in data:
+        raise InputError(p, None, "binary file (NUL byte), expected UTF-8 text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(p, line, f"not valid UTF-8 (byte 0x{data[e.start]:02x})") from None
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
+    """Write to a temporary file beside ``path`` and rename it into place on success.
+
+    On any exception the temporary file is removed and ``path`` is left untouched.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
+        with os.fdopen(fd, mode, **kwargs) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

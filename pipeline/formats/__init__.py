@@ -1,0 +1,1 @@
+"""chemie.formats."""

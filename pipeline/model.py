@@ -1,0 +1,113 @@
+"""The document model shared by every stage: text, tokens, sentences, mentions, relations.
+
+Offsets are character offsets into ``Document.text``, end exclusive. A mention may be
+discontinuous: ``spans`` holds one or more ``(start, end)`` ranges in text order.
+Relations point from ``head`` (the anaphor, or the first argument) to ``tail`` (the
+antecedent, or the second argument) by mention id. Anything produced by a rule carries
+the rule's name in ``rule``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+Range = tuple[int, int]
+
+# ChEMU 2021 anaphora relation labels: brat name <-> ChEMU-Ref jsonl key.
+ANAPHORA_LABELS: dict[str, str] = {
+    "COREFERENCE": "Coreference",
+    "TRANSFORMED": "Transformed",
+    "REACTION_ASSOCIATED": "Reaction-associated",
+    "WORK_UP": "Work-up",
+    "CONTAINED": "Contained",
+}
+JSONL_TO_LABEL: dict[str, str] = {v: k for k, v in ANAPHORA_LABELS.items()}
+
+
+@dataclass(frozen=True)
+class Token:
+    """A token with its character offsets."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass
+class Mention:
+    """A (possibly discontinuous) text-bound annotation."""
+
+    id: str
+    spans: tuple[Range, ...]
+    label: str = "ENTITY"
+    text: str = ""
+    rule: str | None = None
+    confidence: float | None = None
+    attrs: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def start(self) -> int:
+        return self.spans[0][0]
+
+    @property
+    def end(self) -> int:
+        return self.spans[-1][1]
+
+    def overlaps(self, other: Mention) -> bool:
+        """True when any range of this mention shares a character with one of ``other``."""
+        return any(a < d and c < b for a, b in self.spans for c, d in other.spans)
+
+
+@dataclass
+class Relation:
+    """A typed, directed link between two mentions (anaphor -> antecedent)."""
+
+    label: str
+    head: str
+    tail: str
+    rule: str | None = None
+    id: str = ""
+
+
+@dataclass
+class Document:
+    """One snippet or abstract with everything the pipeline knows about it."""
+
+    id: str
+    text: str
+    tokens: list[Token] = field(default_factory=list)
+    sentences: list[Range] = field(default_factory=list)  # token index ranges, end exclusive
+    mentions: list[Mention] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+    meta: dict[str, object] = field(default_factory=dict)
+
+    def mention(self, mention_id: str) -> Mention:
+        """The mention with this id (KeyError when absent)."""
+        for m in self.mentions:
+            if m.id == mention_id:
+                return m
+        raise KeyError(mention_id)
+
+    def mention_index(self) -> dict[str, Mention]:
+        return {m.id: m for m in self.mentions}
+
+    def span_text(self, spans: Iterable[Range]) -> str:
+        """The text of a (possibly discontinuous) mention, pieces joined by a space."""
+        return " ".join(self.text[a:b] for a, b in spans)
+
+    def token_range(self, start: int, end: int) -> tuple[int, int]:
+        """Inclusive token indices covering the character range ``[start, end)``."""
+        first = next(i for i, t in enumerate(self.tokens) if t.end > start)
+        last = max(i for i, t in enumerate(self.tokens) if t.start < end)
+        return first, last
+
+
+def tokens_from_words(words: list[str]) -> tuple[str, list[Token]]:
+    """Join ``words`` with single spaces; return the text and the tokens with offsets."""
+    tokens: list[Token] = []
+    pos = 0
+    for w in words:
+        tokens.append(Token(w, pos, pos + len(w)))
+        pos += len(w) + 1
+    return " ".join(words), tokens

@@ -1,0 +1,1 @@
+"""Scorers: each turns gold and predicted documents into a ScoreReport; readers never score."""

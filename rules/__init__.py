@@ -1,0 +1,1 @@
+"""Rule tables shipped with chemie (data, not code)."""

@@ -1,0 +1,59 @@
+"""The package skeleton: CLI discovery, errors, atomic output, the document model."""
+
+from __future__ import annotations
+
+import pytest
+from chemie.cli import main
+from chemie.errors import InputError, atomic_write, read_text
+from chemie.model import Mention, tokens_from_words
+
+
+def test_help_lists_commands(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert "score" in out
+
+
+def test_input_error_is_one_line(tmp_path):
+    err = InputError(tmp_path / "a.jsonl", 3, "bad JSON")
+    assert str(err) == f"{tmp_path / 'a.jsonl'}:3: bad JSON"
+
+
+def test_read_text_rejects_non_utf8(tmp_path):
+    p = tmp_path / "x.txt"
+    p.write_bytes(b"ok\n\xff\xfe\n")
+    with pytest.raises(InputError, match=r"x.txt:2: not valid UTF-8"):
+        read_text(p)
+
+
+def test_read_text_rejects_binary(tmp_path):
+    p = tmp_path / "x.bin"
+    p.write_bytes(b"\x00\x01")
+    with pytest.raises(InputError, match="binary"):
+        read_text(p)
+
+
+def test_atomic_write_leaves_old_file_on_error(tmp_path):
+    out = tmp_path / "out.txt"
+    out.write_text("old")
+    with pytest.raises(RuntimeError), atomic_write(out) as fh:
+        fh.write("half")
+        raise RuntimeError("boom")
+    assert out.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_tokens_from_words_offsets():
+    text, toks = tokens_from_words(["Compound", "5", "(", "1.5", "g", ")"])
+    assert text == "Compound 5 ( 1.5 g )"
+    assert [text[t.start : t.end] for t in toks] == ["Compound", "5", "(", "1.5", "g", ")"]
+
+
+def test_mention_overlap_discontinuous():
+    a = Mention("T1", ((0, 5), (10, 15)))
+    b = Mention("T2", ((6, 9),))
+    c = Mention("T3", ((14, 20),))
+    assert not a.overlaps(b)
+    assert a.overlaps(c)
