@@ -111,3 +111,21 @@ def tokens_from_words(words: list[str]) -> tuple[str, list[Token]]:
         tokens.append(Token(w, pos, pos + len(w)))
         pos += len(w) + 1
     return " ".join(words), tokens
+
+
+@dataclass
+class Action:
+    """A ChemicalTagger-style action phrase (Add, Stir, Extract …) and its arguments.
+
+    ``args`` maps a role (e.g. ``"object"``, ``"solvent"``, ``"container"``) to mention ids;
+    ``phase`` is ``"reaction"`` or ``"workup"``; ``step`` numbers the step it belongs to.
+    """
+
+    label: str
+    start: int
+    end: int
+    sentence: int
+    rule: str
+    args: dict[str, list[str]] = field(default_factory=dict)
+    phase: str = "reaction"
+    step: int = 0

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from chemie.corpora import data_dir
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from chemie.cli import main
 from chemie.errors import InputError, atomic_write, read_text
 from chemie.model import Mention, tokens_from_words
