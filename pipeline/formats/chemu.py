@@ -1,0 +1,224 @@
+"""ChEMU-Ref jsonl (ChEMU 2021 anaphora): one document per line, read lazily and written back.
+
+Token indices in the file are counted over the whole document (all sentences concatenated)
+and map to character offsets on the text made by joining every token with one space
+(:func:`chemie.model.tokens_from_words`). A mention is a list of inclusive ``[start, end]``
+token ranges; several ranges make a discontinuous mention. In each pair the anaphor comes
+first. Pairs with an empty argument are dropped and counted in ``doc.meta["dropped_pairs"]``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from chemie.errors import InputError, atomic_write
+from chemie.model import (
+    ANAPHORA_LABELS,
+    JSONL_TO_LABEL,
+    Document,
+    Mention,
+    Range,
+    Relation,
+    Token,
+    tokens_from_words,
+)
+
+PathLike = str | os.PathLike[str]
+
+
+def _words(obj: dict, path: PathLike | None, lineno: int | None) -> list[list[str]]:
+    sentences = obj.get("sentences")
+    if not isinstance(sentences, list):
+        raise InputError(path, lineno, "'sentences' must be a list of lists of tokens")
+    for i, sent in enumerate(sentences):
+        if not isinstance(sent, list) or not all(isinstance(w, str) for w in sent):
+            raise InputError(path, lineno, f"sentence {i} must be a list of strings")
+    return sentences
+
+
+def _spans(
+    arg: object, tokens: list[Token], where: tuple[PathLike | None, int | None], what: str
+) -> tuple[Range, ...]:
+    """Inclusive token ranges -> character ranges; an empty argument gives ``()``."""
+    if not isinstance(arg, list):
+        raise InputError(*where, f"{what}: expected a list of [start, end] token ranges")
+    spans = []
+    for r in arg:
+        if (
+            not isinstance(r, list)
+            or len(r) != 2
+            or not all(isinstance(i, int) and not isinstance(i, bool) for i in r)
+        ):
+            raise InputError(*where, f"{what}: bad token range {r!r}, expected [start, end]")
+        a, b = r
+        if not 0 <= a <= b < len(tokens):
+            raise InputError(
+                *where,
+                f"{what}: token range [{a}, {b}] out of range (document has {len(tokens)} tokens)",
+            )
+        spans.append((tokens[a].start, tokens[b].end))
+    return tuple(spans)
+
+
+def parse_chemu_line(
+    line: str, path: PathLike | None = None, lineno: int | None = None
+) -> Document:
+    """One ChEMU-Ref jsonl line -> a Document (InputError on malformed input)."""
+    where = (path, lineno)
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise InputError(path, lineno, f"malformed JSON: {e.msg} (column {e.colno})") from None
+    if not isinstance(obj, dict):
+        raise InputError(path, lineno, "expected a JSON object")
+    for key in ("doc_key", "sentences"):
+        if key not in obj:
+            raise InputError(path, lineno, f"missing key {key!r}")
+    doc_key = obj["doc_key"]
+    if not isinstance(doc_key, str | int) or isinstance(doc_key, bool):
+        raise InputError(path, lineno, "'doc_key' must be a string")
+    sentences = _words(obj, path, lineno)
+    text, tokens = tokens_from_words([w for s in sentences for w in s])
+    bounds, pos = [], 0
+    for s in sentences:
+        bounds.append((pos, pos + len(s)))
+        pos += len(s)
+
+    pairs: list[tuple[str, tuple[Range, ...], tuple[Range, ...]]] = []
+    dropped = 0
+    for key, label in JSONL_TO_LABEL.items():
+        value = obj.get(key, [])
+        if not isinstance(value, list):
+            raise InputError(path, lineno, f"{key!r} must be a list of [anaphor, antecedent]")
+        for n, pair in enumerate(value):
+            what = f"{key} pair {n}"
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise InputError(path, lineno, f"{what}: expected [anaphor, antecedent]")
+            ana = _spans(pair[0], tokens, where, f"{what} anaphor")
+            ant = _spans(pair[1], tokens, where, f"{what} antecedent")
+            if not ana or not ant:
+                dropped += 1
+                continue
+            pairs.append((label, ana, ant))
+
+    doc = Document(id=str(doc_key), text=text, tokens=tokens, sentences=bounds)
+    ids: dict[tuple[Range, ...], str] = {}
+    for spans in sorted({s for _, ana, ant in pairs for s in (ana, ant)}):
+        ids[spans] = f"T{len(ids) + 1}"
+        doc.mentions.append(Mention(ids[spans], spans, text=doc.span_text(spans)))
+    for i, (label, ana, ant) in enumerate(pairs, 1):
+        doc.relations.append(Relation(label, ids[ana], ids[ant], id=f"R{i}"))
+    doc.meta.update(
+        sentences=sentences,
+        dropped_pairs=dropped,
+        format="chemu",
+        path=None if path is None else str(path),
+        line=lineno,
+    )
+    return doc
+
+
+def iter_chemu(path: PathLike) -> Iterator[Document]:
+    """Documents of a ChEMU-Ref jsonl file, one per non-empty line, read lazily."""
+    p = Path(path)
+    try:
+        fh = open(p, encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(p, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(p, None, "is a directory, expected a .jsonl file") from None
+    with fh:
+        lineno = 0
+        while True:
+            try:
+                line = fh.readline()
+            except UnicodeDecodeError as e:
+                raise InputError(p, lineno + 1, f"not valid UTF-8 ({e.reason})") from None
+            if not line:
+                return
+            lineno += 1
+            if line.strip():
+                yield parse_chemu_line(line, p, lineno)
+
+
+def read_chemu(path: PathLike) -> list[Document]:
+    """All documents of a ChEMU-Ref jsonl file."""
+    return list(iter_chemu(path))
+
+
+class TokenIndex:
+    """Maps character ranges to token index ranges over a fixed list of tokens."""
+
+    def __init__(self, tokens: Sequence[Token]):
+        self.starts = {t.start: i for i, t in enumerate(tokens)}
+        self.ends = {t.end: i for i, t in enumerate(tokens)}
+
+    def ranges(self, spans: Iterable[Range]) -> list[list[int]]:
+        """Character ranges -> inclusive token ranges (ValueError when unaligned)."""
+        out = []
+        for a, b in spans:
+            first, last = self.starts.get(a), self.ends.get(b)
+            if first is None or last is None or first > last:
+                raise ValueError(f"character range ({a}, {b}) does not align to token boundaries")
+            out.append([first, last])
+        return out
+
+
+def spans_to_token_ranges(spans: Iterable[Range], tokens: Sequence[Token]) -> list[list[int]]:
+    """Character ranges -> inclusive ``[first, last]`` token index ranges.
+
+    Each range must start at a token start and end at a token end (ValueError otherwise).
+    For many conversions over the same tokens, build one :class:`TokenIndex`.
+    """
+    return TokenIndex(tokens).ranges(spans)
+
+
+def _output_words(doc: Document) -> list[list[str]]:
+    """The sentences of words to write: the input's, or the document's tokens."""
+    if "sentences" in doc.meta:
+        return doc.meta["sentences"]  # type: ignore[return-value]
+    if not doc.tokens:
+        raise ValueError(f"document {doc.id}: no tokens to write as ChEMU-Ref sentences")
+    bounds = doc.sentences or [(0, len(doc.tokens))]
+    return [[t.text for t in doc.tokens[a:b]] for a, b in bounds]
+
+
+def format_chemu_doc(doc: Document) -> str:
+    """One ChEMU-Ref jsonl line (no newline) for ``doc``; ValueError if it cannot be written."""
+    sentences = _output_words(doc)
+    text, tokens = tokens_from_words([w for s in sentences for w in s])
+    if text != doc.text:
+        raise ValueError(f"document {doc.id}: text does not match its sentences of tokens")
+    index = TokenIndex(tokens)
+    mentions = doc.mention_index()
+    out: dict[str, object] = {"doc_key": doc.id, "sentences": sentences}
+    out.update({key: [] for key in ANAPHORA_LABELS.values()})
+    for rel in doc.relations:
+        if rel.label not in ANAPHORA_LABELS:
+            raise ValueError(
+                f"document {doc.id}: relation {rel.id or rel.label} has label {rel.label!r}, "
+                f"not one of {', '.join(ANAPHORA_LABELS)}"
+            )
+        pair = []
+        for mid in (rel.head, rel.tail):
+            if mid not in mentions:
+                raise ValueError(f"document {doc.id}: relation refers to unknown mention {mid}")
+            try:
+                pair.append(index.ranges(mentions[mid].spans))
+            except ValueError as e:
+                raise ValueError(f"document {doc.id}: mention {mid}: {e}") from None
+        out[ANAPHORA_LABELS[rel.label]].append(pair)  # type: ignore[union-attr]
+    return json.dumps(out, ensure_ascii=False)
+
+
+def write_chemu(docs: Iterable[Document], path: PathLike) -> int:
+    """Write ``docs`` as ChEMU-Ref jsonl (atomically); returns the number written."""
+    n = 0
+    with atomic_write(path) as fh:
+        for doc in docs:
+            fh.write(format_chemu_doc(doc) + "\n")
+            n += 1
+    return n

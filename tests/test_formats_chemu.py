@@ -1,0 +1,177 @@
+"""ChEMU-Ref jsonl: reading, writing back, errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chemie.errors import InputError
+from chemie.formats.chemu import (
+    format_chemu_doc,
+    iter_chemu,
+    parse_chemu_line,
+    read_chemu,
+    spans_to_token_ranges,
+    write_chemu,
+)
+from chemie.model import ANAPHORA_LABELS, Document, Mention, Relation, tokens_from_words
+
+
+def _pairs(doc: Document) -> list[tuple[str, tuple, tuple]]:
+    m = doc.mention_index()
+    return [(r.label, m[r.head].spans, m[r.tail].spans) for r in doc.relations]
+
+
+def _nonempty(obj: dict) -> dict:
+    """The relation keys of a jsonl object without the pairs that have an empty argument."""
+    return {k: [p for p in obj.get(k, []) if p[0] and p[1]] for k in ANAPHORA_LABELS.values()}
+
+
+def test_reads_tokens_sentences_and_mentions(fixtures):
+    docs = read_chemu(fixtures / "chemu" / "small.jsonl")
+    assert [d.id for d in docs] == ["d1", "d2"]
+    d1 = docs[0]
+    words = [w for s in d1.meta["sentences"] for w in s]
+    assert d1.text == " ".join(words)
+    assert [t.text for t in d1.tokens] == words
+    assert d1.sentences == [(0, 15), (15, 22), (22, 32)]
+    by_text = {m.text: m for m in d1.mentions}
+    assert set(by_text) == {
+        "Compound 5 ( 1.5 g )",
+        "mixture",
+        "THF ( 8 mL )",
+        "The mixture",
+        "filtrate",
+        "the title compound",
+    }
+    coref = [r for r in d1.relations if r.label == "COREFERENCE"]
+    assert len(coref) == 1
+    assert d1.mention(coref[0].head).text == "the title compound"
+    assert d1.mention(coref[0].tail).text == "Compound 5 ( 1.5 g )"
+    # the same token range is one mention, shared by several relations
+    ra = [r for r in d1.relations if r.label == "REACTION_ASSOCIATED"]
+    assert ra[0].head == ra[1].head
+    assert len({m.id for m in d1.mentions}) == len(d1.mentions)
+
+
+def test_discontinuous_mentions_and_dropped_pairs(fixtures):
+    d2 = read_chemu(fixtures / "chemu" / "small.jsonl")[1]
+    disc = [m for m in d2.mentions if len(m.spans) > 1]
+    assert len(disc) == 1
+    assert [d2.text[a:b] for a, b in disc[0].spans] == ["Ethyl acetate", "layers"]
+    assert d2.meta["dropped_pairs"] == 1
+    assert sorted(r.label for r in d2.relations) == ["CONTAINED", "WORK_UP"]
+
+
+def test_round_trip_fixture(fixtures, tmp_path):
+    src = fixtures / "chemu" / "small.jsonl"
+    out = tmp_path / "out.jsonl"
+    assert write_chemu(iter_chemu(src), out) == 2
+    originals = [json.loads(line) for line in src.read_text().splitlines() if line.strip()]
+    written = [json.loads(line) for line in out.read_text().splitlines()]
+    for o, w in zip(originals, written, strict=True):
+        assert w["doc_key"] == o["doc_key"]
+        assert w["sentences"] == o["sentences"]
+        assert _nonempty(w) == _nonempty(o)
+    again = read_chemu(out)
+    first = read_chemu(src)
+    assert [_pairs(d) for d in again] == [_pairs(d) for d in first]
+    assert [d.tokens for d in again] == [d.tokens for d in first]
+
+
+def test_round_trip_corpus(corpus, tmp_path):
+    src = corpus("chemu-ref/train.jsonl")
+    out = tmp_path / "train.jsonl"
+    write_chemu(iter_chemu(src), out)
+    with open(src, encoding="utf-8") as a, open(out, encoding="utf-8") as b:
+        for la, lb in zip(a, b, strict=True):
+            o, w = json.loads(la), json.loads(lb)
+            assert (w["doc_key"], w["sentences"]) == (o["doc_key"], o["sentences"])
+            assert _nonempty(w) == _nonempty(o)
+    for x, y in zip(iter_chemu(src), iter_chemu(out), strict=True):
+        assert _pairs(x) == _pairs(y)
+        assert x.tokens == y.tokens
+
+
+def test_writes_docs_built_from_tokens():
+    text, tokens = tokens_from_words(["The", "solid", "was", "dried", "."])
+    doc = Document("x", text, tokens=tokens, sentences=[(0, 5)])
+    doc.mentions = [Mention("A", ((0, 9),)), Mention("B", ((4, 9),))]
+    doc.relations = [Relation("COREFERENCE", "A", "B")]
+    obj = json.loads(format_chemu_doc(doc))
+    assert obj["sentences"] == [["The", "solid", "was", "dried", "."]]
+    assert obj["Coreference"] == [[[[0, 1]], [[1, 1]]]]
+    assert obj["Work-up"] == []
+
+
+def test_unaligned_mention_is_refused():
+    text, tokens = tokens_from_words(["The", "solid", "was", "dried"])
+    doc = Document("x", text, tokens=tokens)
+    doc.mentions = [Mention("A", ((0, 6),)), Mention("B", ((4, 9),))]
+    doc.relations = [Relation("WORK_UP", "A", "B")]
+    with pytest.raises(ValueError, match=r"mention A: character range \(0, 6\) does not align"):
+        format_chemu_doc(doc)
+
+
+def test_unknown_relation_label_is_refused():
+    text, tokens = tokens_from_words(["a", "b"])
+    doc = Document("x", text, tokens=tokens)
+    doc.mentions = [Mention("A", ((0, 1),)), Mention("B", ((2, 3),))]
+    doc.relations = [Relation("USED-FOR", "A", "B")]
+    with pytest.raises(ValueError, match="USED-FOR"):
+        format_chemu_doc(doc)
+
+
+def test_spans_to_token_ranges():
+    text, tokens = tokens_from_words(["Ethyl", "acetate", "and", "water", "layers"])
+    assert spans_to_token_ranges([(0, 13), (24, 30)], tokens) == [[0, 1], [4, 4]]
+    with pytest.raises(ValueError, match="align"):
+        spans_to_token_ranges([(1, 13)], tokens)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"doc_key": "a", "sentences": [["x"]]', "malformed JSON"),
+        ('["a"]', "expected a JSON object"),
+        ('{"sentences": [["x"]]}', "missing key 'doc_key'"),
+        ('{"doc_key": "a"}', "missing key 'sentences'"),
+        ('{"doc_key": "a", "sentences": "x y"}', "'sentences' must be a list"),
+        ('{"doc_key": "a", "sentences": [["x", 1]]}', "sentence 0 must be a list of strings"),
+        (
+            '{"doc_key": "a", "sentences": [["x", "y"]], "Work-up": [[[[0, 0]], [[1, 2]]]]}',
+            r"Work-up pair 0 antecedent: token range \[1, 2\] out of range",
+        ),
+        (
+            '{"doc_key": "a", "sentences": [["x"]], "Coreference": [[[[0, 0]]]]}',
+            "Coreference pair 0: expected",
+        ),
+        ('{"doc_key": "a", "sentences": [["x"]], "Contained": {}}', "'Contained' must be a list"),
+    ],
+)
+def test_bad_lines(tmp_path, line, message):
+    p = tmp_path / "bad.jsonl"
+    p.write_text('{"doc_key": "ok", "sentences": [["fine"]]}\n\n' + line + "\n")
+    with pytest.raises(InputError, match=message) as e:
+        list(iter_chemu(p))
+    assert (e.value.path, e.value.line) == (str(p), 3)
+
+
+def test_iter_is_lazy(tmp_path):
+    p = tmp_path / "lazy.jsonl"
+    p.write_text('{"doc_key": "ok", "sentences": [["fine"]]}\nnot json\n')
+    docs = iter_chemu(p)
+    assert next(docs).id == "ok"
+    with pytest.raises(InputError):
+        next(docs)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        list(iter_chemu(tmp_path / "nope.jsonl"))
+
+
+def test_parse_line_without_path():
+    doc = parse_chemu_line('{"doc_key": 7, "sentences": [["a", "b"]]}')
+    assert (doc.id, doc.text, doc.relations) == ("7", "a b", [])
