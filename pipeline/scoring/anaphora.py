@@ -23,6 +23,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from chemie.errors import InputError
+from chemie.formats.brat import read_brat_dir
 from chemie.formats.chemu import iter_chemu
 from chemie.model import ANAPHORA_LABELS, Document, Mention, Range
 from chemie.scoring.report import ScoreReport, ScoreTable, prf
@@ -230,8 +231,6 @@ def score_anaphora(gold: Iterable[Document], pred: Iterable[Document]) -> ScoreR
 def read_documents(path: Path) -> Iterator[Document]:
     """Documents of a ChEMU-Ref .jsonl file or of a brat folder (.txt + .ann)."""
     if path.is_dir():
-        from chemie.formats.brat import read_brat_dir
-
         return read_brat_dir(path)
     if not path.exists():
         raise InputError(path, None, "no such file or folder")
