@@ -10,9 +10,10 @@ import pytest
 
 from chemie.cli import main
 from chemie.errors import InputError
-from chemie.formats.chemu import parse_chemu_line
-from chemie.model import ANAPHORA_LABELS, Document
-from chemie.scoring.anaphora import TYPES, score_anaphora
+from chemie.formats.brat import write_brat
+from chemie.formats.chemu import iter_chemu, parse_chemu_line
+from chemie.model import ANAPHORA_LABELS, Document, Relation
+from chemie.scoring.anaphora import TYPES, score_anaphora, score_files
 
 WORDS = ["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9"]
 
@@ -139,10 +140,45 @@ def test_prediction_with_other_text():
         score_anaphora([doc("a")], [doc("a", words=["x", "y"])])
 
 
+def test_prediction_with_other_tokens():
+    with pytest.raises(InputError, match="document a: tokens differ"):
+        score_anaphora([doc("a", words=["x", "y"])], [doc("a", words=["x y"])])
+
+
+def test_duplicate_documents():
+    with pytest.raises(InputError, match="document a appears twice in the gold data"):
+        score_anaphora([doc("a"), doc("a")], [])
+    with pytest.raises(InputError, match="document a is predicted twice"):
+        score_anaphora([doc("a")], [doc("a"), doc("a")])
+
+
+def test_other_relation_labels_are_ignored_and_noted():
+    gold = doc(Work_up=[[tok(1)[0], tok(2)[0]]])
+    pred = doc(Work_up=[[tok(1)[0], tok(2)[0]]])
+    pred.relations.append(Relation("USED-FOR", pred.relations[0].head, pred.relations[0].tail))
+    report = score_anaphora([gold], [pred])
+    assert counts(report, "exact", "overall") == (1, 0, 0)
+    assert any("ignored: 0 gold, 1 predicted" in n for n in report.notes)
+
+
+def test_brat_prediction_folder(fixtures, tmp_path):
+    gold = fixtures / "chemu" / "small.jsonl"
+    pred = tmp_path / "pred"
+    for d in iter_chemu(fixtures / "chemu" / "pred.jsonl"):
+        write_brat(d, pred)
+    report = score_files(gold, pred)
+    expected = score_files(gold, fixtures / "chemu" / "pred.jsonl")
+    for mode in ("exact", "relaxed"):
+        pd.testing.assert_frame_equal(report.table(mode), expected.table(mode))
+    text = (pred / "d1.txt").read_text()
+    (pred / "d1.txt").write_text(text[:-1] + "!")
+    with pytest.raises(InputError, match="text differs") as e:
+        score_files(gold, pred)
+    assert e.value.path == str(pred / "d1.ann")
+
+
 def test_fixture_scores(fixtures):
     """Hand-checked: exact TP 1 FP 3 FN 5; relaxed TP 3 FP 1 FN 3 (see pred.jsonl)."""
-    from chemie.scoring.anaphora import score_files
-
     report = score_files(fixtures / "chemu" / "small.jsonl", fixtures / "chemu" / "pred.jsonl")
     assert counts(report, "exact", "overall") == (1, 3, 5)
     assert counts(report, "relaxed", "overall") == (3, 1, 3)
