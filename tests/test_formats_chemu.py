@@ -130,6 +130,18 @@ def test_spans_to_token_ranges():
         spans_to_token_ranges([(1, 13)], tokens)
 
 
+def test_snap_grows_ranges_to_touched_tokens():
+    text, tokens = tokens_from_words(["Ethyl", "acetate", "and", "water", "layers"])
+    # "thyl acet" touches tokens 0-1; "water layer" starts aligned, ends inside token 4
+    assert spans_to_token_ranges([(1, 10), (18, 29)], tokens, snap=True) == [[0, 1], [3, 4]]
+    with pytest.raises(ValueError, match="align"):
+        spans_to_token_ranges([(5, 6)], tokens, snap=True)  # only the space between tokens
+    doc = Document("x", text, tokens=tokens)
+    doc.mentions = [Mention("A", ((1, 10),)), Mention("B", ((18, 23),))]
+    doc.relations = [Relation("WORK_UP", "A", "B")]
+    assert json.loads(format_chemu_doc(doc, snap=True))["Work-up"] == [[[[0, 1]], [[3, 3]]]]
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [

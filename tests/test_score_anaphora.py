@@ -12,8 +12,8 @@ from chemie.cli import main
 from chemie.errors import InputError
 from chemie.formats.brat import write_brat
 from chemie.formats.chemu import iter_chemu, parse_chemu_line
-from chemie.model import ANAPHORA_LABELS, Document, Relation
-from chemie.scoring.anaphora import TYPES, score_anaphora, score_files
+from chemie.model import ANAPHORA_LABELS, Document, Mention, Relation
+from chemie.scoring.anaphora import TYPES, expand_coreference, score_anaphora, score_files
 
 WORDS = ["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9"]
 
@@ -257,3 +257,14 @@ def test_corpus_scores_itself_perfectly(corpus, capsys):
         table = data["tables"][mode]
         assert {row: table[row]["f1"] for row in table} == {row: 1.0 for row in table}
         assert table["overall"]["tp"] > 0
+
+
+def test_expand_coreference_follows_chains_and_skips_cycles_back():
+    a, b, c = (Mention(f"T{i}", ((i, i + 1),)) for i in range(3))
+    b_copy = Mention("other-id", b.spans)
+    expanded = expand_coreference([(a, b), (b_copy, c), (c, a)])
+    got = {(x.spans, y.spans) for x, y in expanded}
+    spans = [a.spans, b.spans, c.spans]
+    assert got == {(x, y) for x in spans for y in spans if x != y}
+    assert len(expanded) == len(got)
+    assert expand_coreference([(a, a)]) == [(a, a)]

@@ -9,6 +9,7 @@ first. Pairs with an empty argument are dropped and counted in ``doc.meta["dropp
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -155,25 +156,36 @@ class TokenIndex:
     def __init__(self, tokens: Sequence[Token]):
         self.starts = {t.start: i for i, t in enumerate(tokens)}
         self.ends = {t.end: i for i, t in enumerate(tokens)}
+        self._start_list = [t.start for t in tokens]
+        self._end_list = [t.end for t in tokens]
 
-    def ranges(self, spans: Iterable[Range]) -> list[list[int]]:
-        """Character ranges -> inclusive token ranges (ValueError when unaligned)."""
+    def ranges(self, spans: Iterable[Range], snap: bool = False) -> list[list[int]]:
+        """Character ranges -> inclusive token ranges.
+
+        Unaligned ranges raise ValueError, or with ``snap`` grow to the tokens they touch.
+        """
         out = []
         for a, b in spans:
             first, last = self.starts.get(a), self.ends.get(b)
+            if snap and (first is None or last is None):
+                first = bisect.bisect_right(self._end_list, a)
+                last = bisect.bisect_left(self._start_list, b) - 1
             if first is None or last is None or first > last:
                 raise ValueError(f"character range ({a}, {b}) does not align to token boundaries")
             out.append([first, last])
         return out
 
 
-def spans_to_token_ranges(spans: Iterable[Range], tokens: Sequence[Token]) -> list[list[int]]:
+def spans_to_token_ranges(
+    spans: Iterable[Range], tokens: Sequence[Token], snap: bool = False
+) -> list[list[int]]:
     """Character ranges -> inclusive ``[first, last]`` token index ranges.
 
-    Each range must start at a token start and end at a token end (ValueError otherwise).
+    Each range must start at a token start and end at a token end (ValueError otherwise);
+    with ``snap``, a range grows to cover every token it touches instead.
     For many conversions over the same tokens, build one :class:`TokenIndex`.
     """
-    return TokenIndex(tokens).ranges(spans)
+    return TokenIndex(tokens).ranges(spans, snap)
 
 
 def _output_words(doc: Document) -> list[list[str]]:
@@ -186,8 +198,11 @@ def _output_words(doc: Document) -> list[list[str]]:
     return [[t.text for t in doc.tokens[a:b]] for a, b in bounds]
 
 
-def format_chemu_doc(doc: Document) -> str:
-    """One ChEMU-Ref jsonl line (no newline) for ``doc``; ValueError if it cannot be written."""
+def format_chemu_doc(doc: Document, snap: bool = False) -> str:
+    """One ChEMU-Ref jsonl line (no newline) for ``doc``; ValueError if it cannot be written.
+
+    Mention spans must align to the input's tokens, unless ``snap`` (see :class:`TokenIndex`).
+    """
     sentences = _output_words(doc)
     text, tokens = tokens_from_words([w for s in sentences for w in s])
     if text != doc.text:
@@ -207,18 +222,18 @@ def format_chemu_doc(doc: Document) -> str:
             if mid not in mentions:
                 raise ValueError(f"document {doc.id}: relation refers to unknown mention {mid}")
             try:
-                pair.append(index.ranges(mentions[mid].spans))
+                pair.append(index.ranges(mentions[mid].spans, snap))
             except ValueError as e:
                 raise ValueError(f"document {doc.id}: mention {mid}: {e}") from None
         out[ANAPHORA_LABELS[rel.label]].append(pair)  # type: ignore[union-attr]
     return json.dumps(out, ensure_ascii=False)
 
 
-def write_chemu(docs: Iterable[Document], path: PathLike) -> int:
+def write_chemu(docs: Iterable[Document], path: PathLike, snap: bool = False) -> int:
     """Write ``docs`` as ChEMU-Ref jsonl (atomically); returns the number written."""
     n = 0
     with atomic_write(path) as fh:
         for doc in docs:
-            fh.write(format_chemu_doc(doc) + "\n")
+            fh.write(format_chemu_doc(doc, snap) + "\n")
             n += 1
     return n
