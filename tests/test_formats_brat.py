@@ -168,3 +168,10 @@ def test_ann_without_txt(tmp_path, fixtures):
 def test_not_a_folder(tmp_path):
     with pytest.raises(InputError, match="not a folder"):
         list(read_brat_dir(tmp_path / "missing"))
+
+
+def test_note_text_may_contain_tabs(tmp_path):
+    txt, ann = _write(
+        tmp_path / "n", "T1\tENTITY 0 5\tEthyl\n#1\tAnnotatorNotes T1\tsee\ttable 2\n"
+    )
+    assert read_brat_pair(txt, ann).mention("T1").attrs["notes"] == ["see\ttable 2"]

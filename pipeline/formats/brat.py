@@ -66,7 +66,7 @@ def read_brat_pair(txt: PathLike, ann: PathLike) -> Document:
         if not line.strip():
             continue
         where = (ann, lineno)
-        fields = line.split("\t")
+        fields = line.split("\t", 2)
         ann_id = fields[0]
         if ann_id.startswith(IGNORED_PREFIXES):
             continue
