@@ -52,15 +52,15 @@ def mention_views(doc: Doc) -> list[MentionView]:
             sent_of[i] = k
     views = []
     for m in mentions_of(doc):
-        first = starts.get(m.start)
-        last = ends.get(m.end)
+        lo, hi = min(a for a, _ in m.spans), max(b for _, b in m.spans)
+        first, last = starts.get(lo), ends.get(hi)
         if first is None or last is None:
-            span = doc.char_span(m.start, m.end, alignment_mode="expand")
+            span = doc.char_span(lo, hi, alignment_mode="expand")
             if span is None or not len(span):
                 continue
             first, last = span.start, span.end - 1
-        first_end = ends.get(m.spans[0][1], last)
-        words = tuple(t.lower_ for t in doc[first : first_end + 1])
+        lead_end = min((b for a, b in m.spans if a == lo), default=hi)
+        words = tuple(t.lower_ for t in doc[first : ends.get(lead_end, last) + 1])
         head = m.attrs.get("head") if m.attrs else None
         views.append(
             MentionView(
@@ -121,9 +121,7 @@ class ActionParser:
         actions = actions_of(doc)
         views = mention_views(doc)
         firsts = [v.first for v in views]
-        by_last = {}
-        for v in views:
-            by_last.setdefault(v.last, v)
+        by_last = _span_ends(doc, views)
         covered = _covered(doc)
         step, phase = 0, "reaction"
         for k, sent in enumerate(doc.sents):
@@ -139,8 +137,8 @@ class ActionParser:
                 label = self.classify(tok.lower_)
                 if label is None or covered[i]:
                     continue
-                if self.phase[label] == "workup":
-                    phase = "workup"
+                if self.phase[label] != "any":
+                    phase = self.phase[label]
                 action = Action(label, tok.idx, tok.idx + len(tok.text), k,
                                 f"trigger:{label}", phase=phase, step=step)
                 self._arguments(doc, action, i, sent.start, sent.end, views, firsts, by_last)
@@ -187,6 +185,20 @@ class ActionParser:
 
 
 _EQUIPMENT_HINT = frozenset({"flask", "vessel", "tube", "vial", "autoclave", "reactor", "bottle"})
+
+
+def _span_ends(doc: Doc, views: list[MentionView]) -> dict[int, MentionView]:
+    """Mention by the token index where one of its ranges ends (first mention wins)."""
+    ends = {t.idx + len(t.text): t.i for t in doc}
+    view = {v.id: v for v in views}
+    out: dict[int, MentionView] = {}
+    for m in mentions_of(doc):
+        if m.id not in view:
+            continue
+        for _, b in m.spans:
+            if b in ends:
+                out.setdefault(ends[b], view[m.id])
+    return out
 
 
 def _covered(doc: Doc) -> bytearray:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+import regex
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -49,38 +50,61 @@ class BridgingResolver:
         self.equipment_heads = frozenset(table["equipment_heads"])
         self.appositive_before = frozenset(table["appositive_before"])
         self.add_target_before = frozenset(table["add_target_before"])
+        self.physical_states = frozenset(table["physical_states"])
+        self.continuation = frozenset(table["continuation"])
+        self.quantity = regex.compile(table["quantity"], regex.IGNORECASE)
 
     def _link(self, out: list[Relation], rule: str, head: MentionView, tail: MentionView) -> None:
         out.append(Relation(self.rules[rule]["label"], head.id, tail.id, rule=rule))
 
-    def classify(self, doc: Doc, m: MentionView, products: set[str]) -> str:
+    def classify(self, doc: Doc, m: MentionView, ctx: _Context) -> str:
         """The mention's part in the walk: state, input, equipment or skip."""
         words = m.words
         before = doc[m.first - 1].lower_ if m.first > 0 else ""
-        if before in self.appositive_before:
+        if before in self.appositive_before or m.id in ctx.removed:
             return SKIP
-        if m.id in products:
+        if m.id in ctx.products or "title" in words[:4]:
             return STATE
         if m.head in self.equipment_heads:
             return EQUIPMENT
         if m.head in self.state_heads:
-            lead = words[:3]
             if words[0] in self.indefinite and len(words) > 2 and words[2] == "of":
                 return INPUT  # "a solution of X in Y"
-            if any(w in self.determiners for w in lead):
+            if any(w in self.determiners for w in words[:3]):
                 return STATE
         if m.head in self.bare_state_heads:
             return STATE
+        quantity = self.has_quantity(doc, m)
+        if m.head in self.physical_states and quantity:
+            return STATE  # "Yellow amorphous solid (8 mg, 32%)"
+        if not quantity and ctx.before_first_action(doc[m.first].idx) and self._titled(doc, m):
+            return SKIP  # a heading name, referred to by coreference only
         return INPUT
+
+    def has_quantity(self, doc: Doc, m: MentionView) -> bool:
+        """True when the mention or a bracket right after it holds an amount."""
+        if any(self.quantity.fullmatch(t.text) for t in doc[m.first : m.last + 1]):
+            return True
+        i = m.last + 1
+        if i < len(doc) and doc[i].text == "(":
+            for t in doc[i + 1 : min(len(doc), i + 14)]:
+                if t.text == ")":
+                    break
+                if self.quantity.fullmatch(t.text):
+                    return True
+        return False
+
+    def _titled(self, doc: Doc, m: MentionView) -> bool:
+        """A name not followed by a verb or a list continuation (a heading)."""
+        after = doc[m.last + 1].lower_ if m.last + 1 < len(doc) else ""
+        return after not in self.continuation
 
     def __call__(self, doc: Doc) -> Doc:
         views = mention_views(doc)
         if not views:
             return doc
-        actions = actions_of(doc)
-        products = {i for a in actions for i in a.args.get("product", ())}
-        headings = [a.start for a in actions if a.label == HEADING]
-        workup = _WorkupIndex(actions)
+        ctx = _Context(actions_of(doc))
+        headings = ctx.headings
         out = relations_of(doc)
         walk, step = _Walk(), -1
         for m in views:
@@ -88,7 +112,8 @@ class BridgingResolver:
             m_step = bisect.bisect_right(headings, char)
             if m_step != step:
                 walk, step = _Walk(), m_step
-            kind = self.classify(doc, m, products)
+            ctx.step = m_step
+            kind = self.classify(doc, m, ctx)
             if kind == SKIP:
                 continue
             if kind == INPUT:
@@ -99,7 +124,8 @@ class BridgingResolver:
                 for s in sources:
                     self._link(out, "contained_contents", m, s)
                 continue
-            self._state(doc, m, walk, workup.active(step, char), out)
+            in_workup = ctx.workup_active(step, char) or m.id in ctx.workup_objects
+            self._state(doc, m, walk, in_workup, out)
         return doc
 
     def _state(
@@ -128,18 +154,41 @@ class BridgingResolver:
         walk.state, walk.pending = m, deferred
 
 
-class _WorkupIndex:
-    """Where each step's work-up begins (the first work-up action)."""
+class _Context:
+    """What the walk needs from the action parser: steps, phases, products, objects."""
 
     def __init__(self, actions: list[Action]) -> None:
-        self.start: dict[int, int] = {}
-        for a in actions:
-            if a.phase == "workup" and a.step not in self.start:
-                self.start[a.step] = a.start
+        self.step = 0
+        self.headings = [a.start for a in actions if a.label == HEADING]
+        self.first_action: dict[int, int] = {}
+        self.products: set[str] = set()
+        self.removed: set[str] = set()
+        self.workup_objects: set[str] = set()
+        body = sorted((a for a in actions if a.label != HEADING), key=lambda a: a.start)
+        self.starts = [a.start for a in body]
+        self.steps = [a.step for a in body]
+        self.phases = [a.phase for a in body]
+        for a in body:
+            self.first_action.setdefault(a.step, a.start)
+            self.products.update(a.args.get("product", ()))
+            if a.label in REMOVE_ACTIONS:
+                self.removed.update(a.args.get("object", ()))
+            if a.phase == "workup":
+                if a.label in WORKUP_SUBJECT_ACTIONS:
+                    self.workup_objects.update(a.args.get("object", ()))
 
-    def active(self, step: int, char: int) -> bool:
-        start = self.start.get(step)
-        return start is not None and start < char
+    def workup_active(self, step: int, char: int) -> bool:
+        """True when the last action of ``step`` before character ``char`` is in a work-up."""
+        k = bisect.bisect_left(self.starts, char) - 1
+        return k >= 0 and self.steps[k] == step and self.phases[k] == "workup"
+
+    def before_first_action(self, char: int) -> bool:
+        start = self.first_action.get(self.step)
+        return start is None or char < start
+
+
+REMOVE_ACTIONS = frozenset({"Remove"})
+WORKUP_SUBJECT_ACTIONS = frozenset({"Extract", "Wash", "Partition"})
 
 
 @Language.factory("chemie_bridging", default_config={"rules": "bridging.yaml"})
