@@ -1,0 +1,95 @@
+"""``chemie show INPUT [-o page.html|FOLDER] [--gold FILE] [--no-run]``: HTML visualisation."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from pathlib import Path
+
+from chemie.errors import InputError, atomic_write
+from chemie.model import Document
+
+DESCRIPTION = """\
+Render mentions (coloured by kind, with their CHEMDNER class) and anaphoric relations
+(arcs from anaphor to antecedent, rule names on hover) as a self-contained HTML page.
+
+INPUT is a ChEMU-Ref .jsonl file, a brat folder, a .ann file or a .txt file. Unless the
+input already carries predictions (rule names), the chemie pipeline runs on its text;
+--no-run shows the input's own annotations instead (e.g. gold). With --gold FILE the
+predictions are shown beside the gold, false positives and false negatives marked
+(exact match of label and spans).
+
+Output: -o NAME.html writes one page (a table of contents first when there are several
+documents); -o FOLDER (any other name) writes FOLDER/index.html plus one page per
+document; without -o the single page goes to standard output.
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "show",
+        help="HTML visualisation of mentions and relations (optionally against gold)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("input", type=Path, help=".jsonl, .txt, .ann or brat folder")
+    p.add_argument("-o", "--output", type=Path, help="NAME.html (one page) or a folder")
+    p.add_argument("--gold", type=Path, help="gold .jsonl, .ann/.txt or brat folder")
+    p.add_argument(
+        "--no-run", action="store_true", help="show the input's own annotations, do not run"
+    )
+    p.add_argument("--doc", action="append", metavar="ID", help="only this document (repeatable)")
+    p.add_argument("--limit", type=int, metavar="N", help="only the first N documents")
+    p.add_argument("--title", help="page title (default: the input's name)")
+    p.set_defaults(func=run)
+
+
+def _select(args: argparse.Namespace) -> list[Document]:
+    from chemie.show.inputs import read_inputs
+
+    docs = read_inputs(args.input)
+    if args.doc:
+        wanted = set(args.doc)
+        docs = (d for d in docs if d.id in wanted)
+    if args.limit is not None:
+        if args.limit < 1:
+            raise InputError(None, None, "--limit must be at least 1")
+        docs = itertools.islice(docs, args.limit)
+    selected = list(docs)
+    if not selected:
+        raise InputError(args.input, None, "no documents to show")
+    return selected
+
+
+def _gold(path: Path, ids: set[str]) -> dict[str, Document]:
+    from chemie.show.inputs import read_inputs
+
+    return {d.id: d for d in read_inputs(path) if d.id in ids}
+
+
+def run(args: argparse.Namespace) -> int:
+    from chemie.show.inputs import has_predictions, run_pipeline
+    from chemie.show.render import render_page, render_site
+
+    docs = _select(args)
+    if not args.no_run and not has_predictions(docs):
+        docs = list(run_pipeline(docs))
+    gold = _gold(args.gold, {d.id for d in docs}) if args.gold else {}
+    if args.gold and not gold:
+        raise InputError(args.gold, None, "none of the shown documents is in the gold file")
+    pairs = [(d, gold.get(d.id) if args.gold else None) for d in docs]
+    title = args.title or f"chemie show: {args.input.name}"
+    out = args.output
+    if out is None:
+        sys.stdout.write(render_page(pairs, title))
+    elif out.suffix.lower() in (".html", ".htm"):
+        with atomic_write(out) as fh:
+            fh.write(render_page(pairs, title))
+    else:
+        if out.exists() and not out.is_dir():
+            raise InputError(out, None, "exists and is not a folder (use NAME.html for a page)")
+        for name, text in render_site(pairs, title).items():
+            with atomic_write(out / name) as fh:
+                fh.write(text)
+    return 0

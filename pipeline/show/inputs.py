@@ -1,0 +1,71 @@
+"""Documents to show: read any input ``chemie show`` accepts, and run the pipeline if asked.
+
+Inputs: a ChEMU-Ref ``.jsonl`` file, a brat folder (``.txt`` with or without ``.ann``), a
+``.ann`` file (with the ``.txt`` beside it) or a ``.txt`` file (with the annotations of a
+``.ann`` beside it, if there is one). Raw text is one document whose id is the file stem.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from chemie.errors import InputError, read_text
+from chemie.model import Document
+
+PathLike = str | os.PathLike[str]
+
+
+def read_inputs(path: PathLike) -> Iterator[Document]:
+    """The documents of ``path`` with whatever annotations the file carries."""
+    from chemie.formats.brat import read_brat_dir, read_brat_pair
+    from chemie.formats.chemu import iter_chemu
+
+    p = Path(path)
+    if p.is_dir():
+        yield from read_brat_dir(p)
+        return
+    if not p.exists():
+        raise InputError(p, None, "no such file or folder")
+    suffix = p.suffix.lower()
+    if suffix in (".jsonl", ".json"):
+        yield from iter_chemu(p)
+    elif suffix == ".ann":
+        txt = p.with_suffix(".txt")
+        if not txt.exists():
+            raise InputError(p, None, f"no matching text file {txt.name}")
+        yield read_brat_pair(txt, p)
+    elif suffix == ".txt":
+        ann = p.with_suffix(".ann")
+        if ann.exists():
+            yield read_brat_pair(p, ann)
+        else:
+            doc = Document(p.stem, read_text(p))
+            doc.meta.update(format="txt", path=str(p), line=None)
+            yield doc
+    else:
+        raise InputError(p, None, "unknown input type: expected .jsonl, .txt, .ann or a folder")
+
+
+def has_predictions(docs: Iterable[Document]) -> bool:
+    """True when some mention or relation names the rule that produced it."""
+    return any(
+        m.rule for d in docs for m in d.mentions
+    ) or any(r.rule for d in docs for r in d.relations)
+
+
+def run_pipeline(docs: Iterable[Document]) -> Iterator[Document]:
+    """Predictions for ``docs`` from the chemie pipeline (their own annotations are ignored).
+
+    ChEMU-Ref documents keep their tokens (so predictions align with the gold); any other
+    text goes through the chemie tokenizer.
+    """
+    from chemie import nlp as pipeline
+
+    model = pipeline.load()
+    for doc in docs:
+        bare = Document(doc.id, doc.text, meta=dict(doc.meta))
+        if doc.meta.get("format") == "chemu":
+            bare.tokens, bare.sentences = list(doc.tokens), list(doc.sentences)
+        yield pipeline.annotate(model, bare)

@@ -1,0 +1,335 @@
+"""Self-contained HTML pages: highlighted mentions and anaphora arcs, optionally against gold.
+
+The page carries its CSS and JS inline (``page.css``, ``page.js``, ``page.html`` beside this
+module). Mentions become nested ``<span class="m k-KIND" data-m=ID>`` elements; the
+relations of each text are listed in a ``data-arcs`` JSON attribute that ``page.js`` turns
+into SVG arcs above the text (anaphor -> antecedent, arrow on the antecedent), and in a plain
+table below it. All text is escaped; output depends only on the input.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from string import Template
+
+from chemie.formats.tabular import chemdner_class
+from chemie.model import Document, Mention
+from chemie.show.compare import Marks, compare, relation_key
+from chemie.show.layout import Node, Piece, nest
+
+KIND_ORDER = ("chemical", "generic", "equipment", "reference", "reaction", "mention")
+SHORT_LABELS = {
+    "COREFERENCE": "Coref",
+    "TRANSFORMED": "Transformed",
+    "REACTION_ASSOCIATED": "Reaction-assoc.",
+    "WORK_UP": "Work-up",
+    "CONTAINED": "Contained",
+}
+STATUS_TEXT = {"tp": "correct", "fp": "false positive", "fn": "false negative"}
+
+
+def esc(value: object) -> str:
+    """HTML-escape ``value`` (quotes included, so it is safe in attributes too)."""
+    return html.escape(str(value), quote=True)
+
+
+def slug(value: str) -> str:
+    """A CSS-class-safe lowercase form of ``value``."""
+    return re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-") or "x"
+
+
+def mention_kind(m: Mention) -> str:
+    """``attrs["kind"]``, else the label (``ENTITY``, the untyped gold label, is "mention")."""
+    kind = m.attrs.get("kind")
+    if kind:
+        return slug(str(kind))
+    return "mention" if m.label == "ENTITY" else slug(m.label)
+
+
+def _resource(name: str) -> str:
+    return resources.files("chemie.show").joinpath(name).read_text(encoding="utf-8")
+
+
+def _mention_title(doc: Document, m: Mention, status: str) -> str:
+    parts = [f"{m.id} {m.label}", f"kind: {m.attrs.get('kind') or mention_kind(m)}"]
+    cls = chemdner_class(m)
+    if cls:
+        parts.append(f"class: {cls}")
+    if m.attrs.get("head"):
+        parts.append(f"head: {m.attrs['head']}")
+    parts.append(f"rule: {m.rule or '-'}")
+    if m.confidence is not None:
+        parts.append(f"confidence: {m.confidence:.2f}")
+    if status:
+        parts.append(STATUS_TEXT[status])
+    text = m.text or doc.span_text(m.spans)
+    return f"{text}\n" + "\n".join(parts)
+
+
+def _open_tag(doc: Document, node: Node, mentions: dict[str, Mention], marks: Marks | None) -> str:
+    assert node.piece is not None
+    m = mentions[node.piece.mention]
+    status = marks.mentions.get(m.id, "") if marks else ""
+    classes = ["m", f"k-{mention_kind(m)}"]
+    if status:
+        classes.append(f"st-{status}")
+    if node.piece.count > 1:
+        classes.append("disc")
+    attrs = [
+        f'class="{" ".join(classes)}"',
+        f'data-m="{esc(m.id)}"',
+        f'data-p="{node.piece.index}"',
+        f'title="{esc(_mention_title(doc, m, status))}"',
+    ]
+    cls = chemdner_class(m)
+    if cls and node.end == m.end:
+        attrs.append(f'data-tag="{esc(cls)}"')
+    return f"<span {' '.join(attrs)}>"
+
+
+def _fragments_html(
+    doc: Document, node: Node, mentions: dict[str, Mention], marks: Marks | None
+) -> str:
+    out, pos = [], node.start
+    for child in node.children:
+        out.append(esc(doc.text[pos : child.start]))
+        out.append(_open_tag(doc, child, mentions, marks))
+        out.append(_fragments_html(doc, child, mentions, marks))
+        out.append("</span>")
+        pos = child.end
+    out.append(esc(doc.text[pos : node.end]))
+    return "".join(out)
+
+
+def text_html(doc: Document, marks: Marks | None = None) -> str:
+    """The document text with every mention piece wrapped in (nested) spans."""
+    mentions = doc.mention_index()
+    pieces = [
+        Piece(a, b, m.id, i, len(m.spans)) for m in doc.mentions for i, (a, b) in enumerate(m.spans)
+    ]
+    return _fragments_html(doc, nest(pieces, len(doc.text)), mentions, marks)
+
+
+def arcs(doc: Document, marks: Marks | None = None) -> list[dict[str, str]]:
+    """The relations of ``doc`` as the JSON records ``page.js`` draws."""
+    known = doc.mention_index()
+    out = []
+    for i, r in enumerate(doc.relations):
+        if r.head not in known or r.tail not in known:
+            continue
+        key = relation_key(doc, i)
+        out.append(
+            {
+                "id": key,
+                "label": r.label,
+                "short": SHORT_LABELS.get(r.label, r.label),
+                "head": r.head,
+                "tail": r.tail,
+                "rule": r.rule or "",
+                "status": marks.relations.get(key, "") if marks else "",
+                "cls": f"l-{slug(r.label)}",
+            }
+        )
+    return out
+
+
+def _mention_cell(doc: Document, mentions: dict[str, Mention], mid: str) -> str:
+    m = mentions.get(mid)
+    if m is None:
+        return f'<td class="missing">{esc(mid)} (missing)</td>'
+    return f'<td><span class="rid">{esc(mid)}</span> {esc(m.text or doc.span_text(m.spans))}</td>'
+
+
+def relation_table(doc: Document, marks: Marks | None = None) -> str:
+    """The relations as a plain table: status, label, anaphor, antecedent, rule."""
+    if not doc.relations:
+        return '<p class="none">No relations.</p>'
+    mentions = doc.mention_index()
+    rows = []
+    for i, r in enumerate(doc.relations):
+        key = relation_key(doc, i)
+        status = marks.relations.get(key, "") if marks else ""
+        rows.append(
+            f'<tr class="st-{status or "none"}" data-rel="{esc(key)}">'
+            f'<td class="status">{esc(STATUS_TEXT.get(status, ""))}</td>'
+            f'<td class="lab l-{slug(r.label)}">{esc(r.label)}</td>'
+            f"{_mention_cell(doc, mentions, r.head)}{_mention_cell(doc, mentions, r.tail)}"
+            f'<td class="rule">{esc(r.rule or "-")}</td></tr>'
+        )
+    return (
+        '<table class="rels"><thead><tr><th>status</th><th>relation</th><th>anaphor</th>'
+        "<th>antecedent</th><th>rule</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )
+
+
+def panel(doc: Document, title: str, side: str, marks: Marks | None = None) -> str:
+    """One annotated text (``side`` is "pred" or "gold") with its arcs and relation table."""
+    data = esc(json.dumps(arcs(doc, marks), ensure_ascii=False, sort_keys=True))
+    return (
+        f'<div class="panel {side}"><h3>{esc(title)}</h3>'
+        f'<div class="text" data-arcs="{data}">{text_html(doc, marks)}</div>'
+        f"{relation_table(doc, marks)}</div>"
+    )
+
+
+@dataclass
+class Summary:
+    """Counts for the table of contents / index."""
+
+    doc_id: str
+    anchor: str
+    mentions: int
+    relations: int
+    gold: int | None = None
+    tp: int | None = None
+    fp: int | None = None
+    fn: int | None = None
+    note: str = ""
+
+
+def _counts_html(s: Summary) -> str:
+    parts = [f"{s.mentions} mentions", f"{s.relations} relations"]
+    if s.gold is not None:
+        parts.append(f"{s.gold} gold")
+    if s.tp is not None:
+        parts.append(
+            f'<span class="st-tp">{s.tp} correct</span>, <span class="st-fp">{s.fp} FP</span>, '
+            f'<span class="st-fn">{s.fn} FN</span>'
+        )
+    return " · ".join(parts)
+
+
+def document_section(
+    pred: Document, gold: Document | None = None, anchor: str = "doc", nav: str = ""
+) -> tuple[str, Summary]:
+    """The ``<section>`` for one document (and its gold), and its summary counts."""
+    summary = Summary(pred.id, anchor, len(pred.mentions), len(pred.relations))
+    if gold is None:
+        body = panel(pred, "Annotations", "pred")
+    else:
+        summary.gold = len(gold.relations)
+        if gold.text != pred.text:
+            summary.note = "gold text differs: not compared"
+            body = panel(pred, "Predicted", "pred") + panel(gold, "Gold", "gold")
+        else:
+            pm, gm = compare(pred, gold)
+            summary.tp, summary.fp, summary.fn = pm.count("tp"), pm.count("fp"), gm.count("fn")
+            body = panel(pred, "Predicted", "pred", pm) + panel(gold, "Gold", "gold", gm)
+    note = f' <span class="note">{esc(summary.note)}</span>' if summary.note else ""
+    section = (
+        f'<section class="doc" id="{esc(anchor)}" data-doc="{esc(pred.id)}">{nav}'
+        f"<h2>{esc(pred.id)}</h2>"
+        f'<p class="counts">{_counts_html(summary)}{note}</p>'
+        f'<div class="panels{" two" if gold is not None else ""}">{body}</div></section>'
+    )
+    return section, summary
+
+
+def _legend(docs: Iterable[Document], with_gold: bool) -> str:
+    kinds: set[str] = set()
+    labels: set[str] = set()
+    for d in docs:
+        kinds.update(mention_kind(m) for m in d.mentions)
+        labels.update(r.label for r in d.relations)
+    order = {k: i for i, k in enumerate(KIND_ORDER)}
+    items = [
+        f'<span class="m k-{k}">{esc(k)}</span>'
+        for k in sorted(kinds, key=lambda k: (order.get(k, len(order)), k))
+    ]
+    items += [
+        f'<span class="lab l-{slug(label)}">{esc(SHORT_LABELS.get(label, label))}</span>'
+        for label in sorted(labels)
+    ]
+    if with_gold:
+        items += [
+            '<span class="m st-fp">false positive</span>',
+            '<span class="m st-fn">false negative</span>',
+        ]
+    return f'<div class="legend">{" ".join(items)}</div>' if items else ""
+
+
+def page(title: str, body: str, legend: str = "") -> str:
+    """A complete HTML page with the inline stylesheet and script."""
+    return Template(_resource("page.html")).substitute(
+        title=esc(title),
+        style=_resource("page.css"),
+        script=_resource("page.js"),
+        legend=legend,
+        body=body,
+    )
+
+
+def summary_table(summaries: Sequence[Summary], href: str = "#{anchor}") -> str:
+    """A table of contents: one row per document, linking to ``href`` (formatted)."""
+    with_gold = any(s.gold is not None for s in summaries)
+    head = "<th>document</th><th>mentions</th><th>relations</th>"
+    if with_gold:
+        head += "<th>gold</th><th>correct</th><th>FP</th><th>FN</th><th></th>"
+    rows = []
+    for s in summaries:
+        link = esc(href.format(anchor=s.anchor))
+        cells = [f'<a href="{link}">{esc(s.doc_id)}</a>', s.mentions, s.relations]
+        if with_gold:
+            cells += [s.gold, s.tp, s.fp, s.fn, esc(s.note)]
+        rows.append("<tr>" + "".join(f"<td>{'' if c is None else c}</td>" for c in cells) + "</tr>")
+    body = "".join(rows)
+    return f'<table class="toc"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def anchors(docs: Sequence[Document]) -> list[str]:
+    """Unique, URL- and file-name-safe anchors for the documents (``doc-<id>``)."""
+    seen: dict[str, int] = {}
+    out = []
+    for d in docs:
+        base = "doc-" + re.sub(r"[^A-Za-z0-9_.-]+", "_", d.id)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.append(base if n == 0 else f"{base}-{n + 1}")
+    return out
+
+
+def render_page(
+    pairs: Sequence[tuple[Document, Document | None]], title: str = "chemie show"
+) -> str:
+    """One page for all documents; a table of contents first when there are several."""
+    docs = [p for p, _ in pairs]
+    sections, summaries = [], []
+    for (pred, gold), anchor in zip(pairs, anchors(docs), strict=True):
+        section, summary = document_section(pred, gold, anchor)
+        sections.append(section)
+        summaries.append(summary)
+    toc = f'<nav class="contents">{summary_table(summaries)}</nav>' if len(pairs) > 1 else ""
+    with_gold = any(g is not None for _, g in pairs)
+    legend_docs = docs + [g for _, g in pairs if g is not None]
+    return page(title, toc + "".join(sections), _legend(legend_docs, with_gold))
+
+
+def render_site(
+    pairs: Sequence[tuple[Document, Document | None]], title: str = "chemie show"
+) -> dict[str, str]:
+    """``{file name: page}``: ``index.html`` plus one ``doc-<id>.html`` page per document."""
+    docs = [p for p, _ in pairs]
+    names = anchors(docs)
+    with_gold = any(g is not None for _, g in pairs)
+    files, summaries = {}, []
+    for i, ((pred, gold), anchor) in enumerate(zip(pairs, names, strict=True)):
+        links = ['<a href="index.html">index</a>']
+        if i > 0:
+            links.append(f'<a href="{esc(names[i - 1])}.html">previous</a>')
+        if i + 1 < len(names):
+            links.append(f'<a href="{esc(names[i + 1])}.html">next</a>')
+        nav = f'<nav class="pager">{" · ".join(links)}</nav>'
+        section, summary = document_section(pred, gold, anchor, nav)
+        summaries.append(summary)
+        legend_docs = [pred] + ([gold] if gold is not None else [])
+        files[f"{anchor}.html"] = page(
+            f"{title}: {pred.id}", section, _legend(legend_docs, with_gold)
+        )
+    index = f'<nav class="contents">{summary_table(summaries, "{anchor}.html")}</nav>'
+    files["index.html"] = page(title, index)
+    return files
