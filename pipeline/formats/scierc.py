@@ -4,7 +4,8 @@
 ``relations[i]`` its relations as ``[s1, e1, s2, e2, TYPE]``; all indices are inclusive
 and count tokens over the whole document. Entities get ids ``DOC.N`` numbered from 1 in
 span order (the numbering of the unified format). Relations are read into
-:class:`Pair` objects (head = first span); the writer keeps every other key of the
+:class:`Pair` objects (head = first span; a verbatim repeated relation is read once,
+SciERC's C04-1068 has one); the writer keeps every other key of the
 input object (``clusters``, ``doc_key`` …) and replaces ``relations``; with
 ``explain`` it adds ``relation_rules``, parallel to ``relations``.
 """
@@ -67,7 +68,9 @@ def _document(obj: dict, path: Path, lineno: int) -> tuple[RCDocument, list[Pair
             for span in ((s1, e1), (s2, e2)):
                 if span not in ids:
                     raise InputError(path, lineno, f"relation argument {list(span)} is not in ner")
-            pairs.append(Pair(ids[(s1, e1)], ids[(s2, e2)], str(label), lineno))
+            pair = Pair(ids[(s1, e1)], ids[(s2, e2)], str(label), lineno)
+            if pair not in pairs:  # the release repeats one relation verbatim
+                pairs.append(pair)
     return doc, pairs
 
 

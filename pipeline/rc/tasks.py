@@ -1,0 +1,69 @@
+"""Load a relation-classification input in any supported format and write predictions.
+
+Formats: ``unified`` (tokens file + pairs file; the pair order gives the direction),
+``semeval`` (XML + relation/pairs file; direction to be predicted) and ``scierc``
+(one json file; relations give the pairs and their order the direction).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from chemie.errors import InputError
+from chemie.formats import scierc, semeval, unified
+from chemie.rc.examples import build_examples
+from chemie.rc.model import Pair, RCDocument, RCExample
+
+FORMATS = ("unified", "semeval", "scierc")
+
+
+@dataclass
+class RCTask:
+    """Documents, (gold or unlabelled) pairs and examples of one input."""
+
+    fmt: str
+    docs: dict[str, RCDocument]
+    pairs: list[Pair]
+    examples: list[RCExample]
+    pairs_path: Path
+
+
+def detect(path: Path) -> str:
+    """The format of a main input file: .json/.jsonl scierc, .xml semeval, else unified."""
+    if path.suffix in (".json", ".jsonl"):
+        return "scierc"
+    if path.suffix == ".xml":
+        return "semeval"
+    return "unified"
+
+
+def load(path: Path, pairs: Path | None = None, fmt: str = "auto") -> RCTask:
+    """Read an input; InputError for a missing pairs file or pairs that cannot be examples."""
+    fmt = detect(path) if fmt == "auto" else fmt
+    if fmt == "scierc":
+        if pairs is not None:
+            raise InputError(pairs, None, "a SciERC json file carries its own pairs")
+        docs, pair_list = scierc.read(path)
+        pairs_path = path
+    else:
+        if pairs is None:
+            raise InputError(path, None, f"{fmt} input needs a pairs file")
+        if fmt == "semeval":
+            docs, pair_list = semeval.read_xml(path), semeval.read_relations(pairs)
+        else:
+            docs, pair_list = unified.read_tokens(path), unified.read_pairs(pairs)
+        pairs_path = pairs
+    examples = build_examples(docs, pair_list, pairs_path, direction_known=fmt != "semeval")
+    return RCTask(fmt, docs, pair_list, examples, pairs_path)
+
+
+def write(task: RCTask, pairs: list[Pair], fh: IO[str], explain: bool = False) -> None:
+    """Write predicted pairs in the task's format."""
+    if task.fmt == "scierc":
+        scierc.write(task.docs, pairs, fh, explain)
+    elif task.fmt == "semeval":
+        semeval.write_relations(pairs, fh, explain)
+    else:
+        unified.write_pairs(pairs, fh, explain)
