@@ -61,14 +61,13 @@ def mention_views(doc: Doc) -> list[MentionView]:
             first, last = span.start, span.end - 1
         lead_end = min((b for a, b in m.spans if a == lo), default=hi)
         words = tuple(t.lower_ for t in doc[first : ends.get(lead_end, last) + 1])
-        head = m.attrs.get("head") if m.attrs else None
         views.append(
             MentionView(
                 id=m.id,
                 first=first,
                 last=last,
                 sentence=sent_of[first],
-                head=str(head) if head else head_word(words),
+                head=head_word(words),
                 words=words,
             )
         )

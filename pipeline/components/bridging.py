@@ -125,11 +125,18 @@ class BridgingResolver:
                     self._link(out, "contained_contents", m, s)
                 continue
             in_workup = ctx.workup_active(step, char) or m.id in ctx.workup_objects
-            self._state(doc, m, walk, in_workup, out)
+            product = m.id in ctx.products or m.head not in self.state_heads
+            self._state(doc, m, walk, in_workup, product, out)
         return doc
 
     def _state(
-        self, doc: Doc, m: MentionView, walk: _Walk, in_workup: bool, out: list[Relation]
+        self,
+        doc: Doc,
+        m: MentionView,
+        walk: _Walk,
+        in_workup: bool,
+        product: bool,
+        out: list[Relation],
     ) -> None:
         """Link a state expression to the previous state and the pending compounds."""
         before = doc[m.first - 1].lower_ if m.first > 0 else ""
@@ -147,8 +154,9 @@ class BridgingResolver:
         elif pending:
             if prev:
                 self._link(out, "ra_previous_state", m, prev)
+            rule = "ra_product_source" if product else "ra_added_compound"
             for p in pending:
-                self._link(out, "ra_added_compound", m, p)
+                self._link(out, rule, m, p)
         elif prev:
             self._link(out, "transformed_condition_change", m, prev)
         walk.state, walk.pending = m, deferred
