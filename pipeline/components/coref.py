@@ -1,0 +1,214 @@
+"""``chemie_coref``: rule-based COREFERENCE links between the mentions of ``chemie_mentions``.
+
+Rules (``rules/coref.yaml``, in order; the first that resolves an anaphor wins) put each
+anaphor into the chain of an earlier mention. The links written to ``doc._.relations`` go
+from each anaphor to the closest earlier member of its chain (``mode="surface"``) or to the
+first member (``mode="atomic"``); each carries the name of the rule that resolved it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from chemie.components.mentions import _default_classifier
+from chemie.extensions import mentions_of, relations_of
+from chemie.model import Mention, Relation
+from chemie.resources import load_rules
+
+_SPACE = re.compile(r"\s+")
+_HEADING_ID = re.compile(r"^[(\[]?[\dA-Za-z]{1,4}(?:[.-]\d+)?[a-z]?[)\].:]?$")
+
+
+@dataclass
+class _M:
+    """A mention with what the rules compare."""
+
+    m: Mention
+    i: int  # position in text order
+    first: int
+    last: int
+    core: str  # lowercased core text (no determiner, no quantities)
+    phrase: str  # determiner + core
+    kind: str
+    head: str
+    det: str
+    sentence: int
+    ident: str  # "22" for "Compound 22" / "( 22 )", else ""
+
+
+class CorefResolver:
+    """Applies the coreference rules to the mentions of a Doc."""
+
+    def __init__(self, rules: dict, mode: str = "surface"):
+        if mode not in ("surface", "atomic"):
+            raise ValueError(f"coref mode must be surface or atomic, not {mode!r}")
+        self.mode = mode
+        self.rules = {r["name"]: r for r in rules["rules"]}
+        self.order: list[tuple[str, Callable]] = [
+            (name, getattr(self, f"_rule_{name}")) for name in self.rules
+        ]
+        title = self.rules.get("title_compound", {})
+        self.title_phrases = frozenset(title.get("phrases", ()))
+        state = self.rules.get("as_physical_state", {})
+        self.state_verbs = frozenset(state.get("verbs_before", ()))
+        solvent = self.rules.get("the_solvent", {})
+        self.solvent_anaphors = frozenset(solvent.get("anaphors", ()))
+        self.solvents = tuple(str(s).lower() for s in solvent.get("solvents", ()))
+        self.solvent_set = frozenset(self.solvents)
+        self.definite_heads = frozenset(self.rules.get("definite_repeat", {}).get("heads", ()))
+        self.min_name = int(self.rules.get("repeated_name", {}).get("min_length", 8))
+        self.tables, self.classify = _default_classifier()
+        self.heading_words = frozenset(
+            str(w).lower() for w in load_rules("mentions.yaml")["heading_words"]
+        )
+
+    def __call__(self, doc: Doc) -> Doc:
+        mentions = sorted(mentions_of(doc), key=lambda m: m.spans)
+        if len(mentions) < 2:
+            return doc
+        ms = [self._view(doc, n, m) for n, m in enumerate(mentions)]
+        title = self._title(doc, ms)
+        parent: dict[int, int] = {}
+        rule_of: dict[int, str] = {}
+        for a in ms:
+            for name, rule in self.order:
+                ant = rule(doc, ms, a, title)
+                if ant is not None and ant.i < a.i:
+                    parent[a.i] = ant.i
+                    rule_of[a.i] = name
+                    break
+        relations = relations_of(doc)
+        root: dict[int, int] = {}
+        for a in ms:
+            if a.i not in parent:
+                continue
+            p = parent[a.i]
+            if self.mode == "atomic":
+                while p in parent:
+                    p = parent[p]
+            root[a.i] = p
+        for n, (i, p) in enumerate(sorted(root.items()), 1):
+            relations.append(
+                Relation("COREFERENCE", ms[i].m.id, ms[p].m.id, rule_of[i], f"C{n}")
+            )
+        return doc
+
+    def _view(self, doc: Doc, n: int, m: Mention) -> _M:
+        a = m.attrs
+        first, last = a.get("tokens", (0, 0))  # type: ignore[misc]
+        c0, c1 = a.get("core", (first, last))  # type: ignore[misc]
+        core_toks = [t for t in doc[c0 : c1 + 1] if self.classify(t.text) not in "()PNUA.:="]
+        core = _SPACE.sub(" ", " ".join(t.lower_ for t in core_toks))
+        det = str(a.get("det", ""))
+        ident = ""
+        if a.get("abbreviation"):
+            ident = core
+        elif a.get("kind") == "reference" and core_toks:
+            ident = core_toks[-1].lower_ if len(core_toks) > 1 else ""
+        return _M(
+            m, n, first, last, core, f"{det} {core}".strip(), str(a.get("kind", "")),
+            str(a.get("head", "")), det, int(a.get("sentence", 0)), ident,
+        )
+
+    def _title(self, doc: Doc, ms: list[_M]) -> _M | None:
+        """The compound named in the heading ("Step 2: Synthesis of X"), if any."""
+        stop = len(doc)
+        for i, t in enumerate(doc):
+            low = t.lower_
+            if low in self.heading_words or _HEADING_ID.match(t.text):
+                continue
+            c = self.classify(t.text)
+            if c in "SD" or i > 60:
+                stop = i
+                break
+        best = None
+        for x in ms:
+            if x.first >= stop or x.m.attrs.get("quantity"):
+                break
+            if x.kind == "chemical" or (x.kind == "reference" and x.ident and x.head != "example"):
+                best = x
+        return best
+
+    # --- rules: each takes (doc, mentions, anaphor, title) -> antecedent or None ---
+
+    def _rule_bracketed_abbreviation(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if not a.m.attrs.get("abbreviation"):
+            return None
+        for x in reversed(ms[: a.i]):
+            if x.m.attrs.get("abbreviation"):
+                continue
+            ends = [doc.char_span(s, e, alignment_mode="expand") for s, e in x.m.spans]
+            if any(sp is not None and sp.end in (a.first - 1, a.first - 2) for sp in ends):
+                return x
+            if len(x.m.spans) > 1 and x.first < a.first <= x.last:
+                return x
+            return None
+        return None
+
+    def _rule_as_physical_state(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if a.kind != "state" or a.first < 1 or doc[a.first - 1].lower_ != "as":
+            return None
+        for x in reversed(ms[: a.i]):
+            if x.sentence != a.sentence:
+                return None
+            if x.kind in ("equipment",) or x.m.attrs.get("abbreviation"):
+                continue
+            return x
+        return None
+
+    def _rule_title_compound(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if title is None or a.i <= title.i:
+            return None
+        if a.phrase not in self.title_phrases and a.core not in self.title_phrases:
+            return None
+        if a.core in ("product", "compound") and not a.m.attrs.get("quantity"):
+            return None
+        return title
+
+    def _rule_compound_number(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if not a.ident:
+            return None
+        for x in reversed(ms[: a.i]):
+            if x.ident == a.ident:
+                return x
+        return None
+
+    def _rule_repeated_name(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if a.kind != "chemical" or len(a.core) < self.min_name or a.core in self.solvent_set:
+            return None
+        key = a.core.replace(" ", "")
+        for x in reversed(ms[: a.i]):
+            if x.core.replace(" ", "") == key:
+                return x
+        return None
+
+    def _rule_the_solvent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if a.core not in self.solvent_anaphors or not a.det:
+            return None
+        for x in reversed(ms[: a.i]):
+            if x.kind == "chemical" and any(
+                x.core == s or x.core.endswith(" " + s) for s in self.solvents
+            ):
+                return x
+        return None
+
+    def _rule_definite_repeat(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if a.det != "the" or a.head not in self.definite_heads:
+            return None
+        for x in reversed(ms[: a.i]):
+            if x.head == a.head and x.det in ("a", "an"):
+                return x
+        return None
+
+
+@Language.factory(
+    "chemie_coref", default_config={"rules": "coref.yaml", "mode": "surface"}
+)
+def make_coref(nlp: Language, name: str, rules: str, mode: str) -> CorefResolver:
+    """The coreference resolver configured from ``rules/<rules>``."""
+    return CorefResolver(load_rules(rules), mode)

@@ -1,0 +1,404 @@
+"""``chemie_mentions``: ChEMU-Ref mentions (chemical NPs with quantities, generic expressions,
+equipment, numbered compounds) from a class string over the tokens.
+
+Every token gets one class letter (tables in ``rules/mentions.yaml``); compiled patterns over
+the class string of the whole doc find the mentions, so nothing loops a regex per token except
+the cached word-shape lookup. NER spans (``doc.spans["chemicals"]``) are used as chemical
+seeds when present. Each mention gets ``attrs``: ``kind`` (chemical | generic | reference |
+equipment | state), ``head`` (lowercased head word), ``sentence`` (index), ``tokens`` (first,
+last inclusive, over the whole mention) plus ``quantity`` (has an amount), ``det`` (its
+determiner or ""), ``core`` ((first, last) tokens of the name without quantities).
+
+Class letters: D determiner, W other lowercase word/modifier, C chemical word, G generic head,
+K reference head (compound, intermediate …), E equipment head, Z identifier (1b, F1304),
+N number, A fused amount (7.13g), U unit, O "of", I "in", S stop word, ``,`` comma → P,
+``.`` / ``;`` → ``.``, brackets → ``(`` ``)``, ``/`` and ``-`` joiners, X anything else.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from chemie.extensions import mentions_of
+from chemie.model import Mention, Range
+from chemie.resources import load_rules
+
+_IN = "WCGEKZNUAX"
+CORE = rf"(?=[Dbn{_IN}])(?:D?[bn]|D)?(?:[{_IN}]|[/-](?=[{_IN}]))*"
+QPAREN = r"\((?=[^().]*[NA])[^().]*\)"
+IDPAREN = r"\([CZXKN]{1,3}\)"
+LEAD = r"(?:[NAn]U*(?:P?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
+RATIO = r"(?:\([^().]*\))?=(?:[NAXU]|[:/-](?=[NAX]))+"
+# One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
+MENTION = re.compile(
+    rf"(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{CORE})?)"
+    rf"(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
+    rf"(?:(?P<qp>(?:{QPAREN})+)(?P<idp2>{IDPAREN})?(?P<sol>I{CORE}(?:{QPAREN})?)?"
+    rf"|(?<=O[{_IN}])(?P<sol2>I{CORE}(?:{QPAREN})?))?"
+)
+
+NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?%?$")
+AMOUNT = re.compile(
+    r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
+)
+CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)?[A-Z][a-z]")
+CHEMICAL_SHAPE = re.compile(
+    r"""^(?:
+        (?=.*\d)(?=.*[A-Za-z]{3})[\w()\[\]{},.'’+\-=@#]{5,}      # IUPAC fragment: 3-bromo-...
+      | (?=\S*\d)(?:[A-Z][a-z]?\d*){2,}[+-]?                     # formula with digits: Na2SO4
+      | (?:[A-Z][a-z]?){2,4}                                      # short formula: HCl, NaOH
+      | (?i:[a-z(),\-\[\]\d']{3,}(?:anes?|enes?|ynes?|ines?|ols?|ides?|ates?|ites?|ones?|yls?
+            |ics?|ium|oxy|ethers?|amides?|azoles?|amines?|imines?|anols?|onitrile|ylate|oate))
+    )$""",
+    re.VERBOSE,
+)
+IDENT = re.compile(r"^(?:[A-Z]{0,4}-?\d+[a-zA-Z]{0,2}'?|\d+-[a-zA-Z]{1,2}|[A-Z]{1,3}\d*[a-z]?)$")
+STATE_HEADS = frozenset(
+    "solid solids oil oils foam gum powder crystal crystals liquid syrup wax glass semi-solid "
+    "tar".split()
+)
+_PUNCT = {",": "P", ".": ".", ";": ".", "(": "(", "[": "(", "{": "(", ")": ")", "]": ")",
+          "}": ")", "/": "/", "-": "-", ":": ":", "=": "="}
+
+
+@dataclass(frozen=True)
+class MentionTables:
+    """The word lists of ``rules/mentions.yaml`` as lowercase sets."""
+
+    determiners: frozenset[str]
+    generic: frozenset[str]
+    reference: frozenset[str]
+    equipment: frozenset[str]
+    chemical: frozenset[str]
+    modifiers: frozenset[str]
+    stop: frozenset[str]
+    units: frozenset[str]
+
+    @classmethod
+    def load(cls, name: str = "mentions.yaml") -> MentionTables:
+        t = load_rules(name)
+
+        def s(key: str) -> frozenset[str]:
+            return frozenset(str(w).lower() for w in t[key])
+
+        return cls(
+            s("determiners"), s("generic_heads"), s("reference_heads"), s("equipment_heads"),
+            s("chemical_words"), s("modifiers"), s("stop_words"), s("units"),
+        )
+
+
+class TokenClassifier:
+    """Token text -> class letter, cached (context-free part of the classification)."""
+
+    def __init__(self, tables: MentionTables):
+        self.t = tables
+        self.cache: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        c = self.cache.get(text)
+        if c is None:
+            c = self.cache[text] = self._classify(text)
+        return c
+
+    def _classify(self, text: str) -> str:
+        if text in _PUNCT:
+            return _PUNCT[text]
+        if text.isspace():
+            return "."
+        t, low = self.t, text.lower()
+        if low in t.determiners:
+            return "D"
+        if low == "of":
+            return "O"
+        if low == "in":
+            return "I"
+        if NUMBER.match(text):
+            return "N"
+        if AMOUNT.match(text):
+            return "A"
+        if low in t.units:
+            return "U"
+        if low in t.stop:
+            return "S"
+        if low in t.generic:
+            return "G"
+        if low in t.reference:
+            return "K"
+        if low in t.equipment:
+            return "E"
+        if low in t.chemical:
+            return "C"
+        if low in t.modifiers:
+            return "W"
+        if CHEMICAL_SHAPE.match(text):
+            return "C"
+        if IDENT.match(text):
+            return "Z"
+        if text.isalpha() and text.islower():
+            return "W"
+        return "X"
+
+
+_DEFAULT: tuple[MentionTables, TokenClassifier] | None = None
+
+
+def _default_classifier() -> tuple[MentionTables, TokenClassifier]:
+    global _DEFAULT
+    if _DEFAULT is None:
+        tables = MentionTables.load()
+        _DEFAULT = (tables, TokenClassifier(tables))
+    return _DEFAULT
+
+
+def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> str:
+    """One class letter per token of ``doc`` (NER chemical spans become ``C``)."""
+    classes = [classify(t.text) for t in doc]
+    modifiers = tables.modifiers
+    for i in range(1, len(classes)):
+        # "the combined organic layers", "the reaction mixture": a stop word after a
+        # determiner that is also a modifier is a modifier.
+        if classes[i] == "S" and classes[i - 1] in "DW" and doc[i].lower_ in modifiers:
+            classes[i] = "W"
+    for i in range(1, len(classes)):
+        c, prev = classes[i], classes[i - 1]
+        # "...carboxylic acid 8.0 ml (...) of": a number with a unit after a name starts a new NP
+        if c == "N" and prev in "CXGEZ" and i + 1 < len(classes) and classes[i + 1] == "U":
+            classes[i] = "n"
+        # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
+        elif c in "CX" and prev in "CZXK" and CAPITALIZED.match(doc[i].text):
+            classes[i] = "b"
+    chems = doc.spans.get("chemicals") if doc.spans is not None else None
+    if chems:
+        for span in chems:
+            for i in range(span.start, span.end):
+                if classes[i] not in "()P.b":
+                    classes[i] = "C"
+    return "".join(classes)
+
+
+def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
+    """``kind``/``head``/``sentence``/``tokens`` attrs for a mention given by char ranges."""
+    span = doc.char_span(spans[0][0], spans[-1][1], alignment_mode="expand")
+    if span is None or not len(span):
+        return {"kind": "chemical", "head": "", "sentence": 0, "tokens": (0, 0)}
+    tables, classify = _default_classifier()
+    first, last = span.start, span.end - 1
+    head_tok = doc[spans[0][1] - 1] if len(spans) > 1 else span[-1]
+    head_i = doc.char_span(spans[0][0], spans[0][1], alignment_mode="expand")
+    if head_i is not None and len(head_i):
+        core = [t for t in head_i if classify(t.text) not in "()PNUA.:="]
+        if core:
+            head_tok = core[-1]
+    cls = classify(head_tok.text)
+    kind = {"G": "generic", "K": "reference", "E": "equipment"}.get(cls, "chemical")
+    if kind == "generic" and head_tok.lower_ in STATE_HEADS:
+        kind = "state"
+    return {
+        "kind": kind,
+        "head": head_tok.lower_,
+        "sentence": _sentence_index(doc, first),
+        "tokens": (first, last),
+    }
+
+
+def _sentence_index(doc: Doc, token: int) -> int:
+    if not doc.has_annotation("SENT_START"):
+        return 0
+    n = 0
+    for s in doc.sents:
+        if s.start <= token < s.end:
+            return n
+        n += 1
+    return n
+
+
+def _sentence_of_tokens(doc: Doc) -> list[int]:
+    out = [0] * len(doc)
+    if not doc.has_annotation("SENT_START"):
+        return out
+    for n, s in enumerate(doc.sents):
+        for i in range(s.start, s.end):
+            out[i] = n
+    return out
+
+
+class MentionDetector:
+    """Finds mentions with the compiled class-string pattern and validates their heads."""
+
+    def __init__(self, tables: MentionTables):
+        self.tables = tables
+        self.classify = TokenClassifier(tables)
+
+    def __call__(self, doc: Doc) -> Doc:
+        mentions = mentions_of(doc)
+        if not len(doc):
+            return doc
+        cs = class_string(doc, self.classify, self.tables)
+        sent_of = _sentence_of_tokens(doc)
+        found: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
+        for m in MENTION.finditer(cs):
+            found.extend(self._validate(doc, cs, m, sent_of))
+        found = _attach_state_quantities(doc, cs, found)
+        for n, (ranges, rule, attrs) in enumerate(sorted(found, key=lambda f: f[0]), 1):
+            spans = tuple((doc[a].idx, doc[b].idx + len(doc[b])) for a, b in ranges)
+            text = " ".join(doc.text[a:b] for a, b in spans)
+            mentions.append(Mention(f"M{n}", spans, "ENTITY", text, rule, None, attrs))
+        return doc
+
+    def _validate(
+        self, doc: Doc, cs: str, m: re.Match, sent_of: list[int]
+    ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+        """The mention(s) of one pattern match, or none when its head is not a compound."""
+        c0, c1 = m.span("core")
+        has_qp = m.group("qp") is not None
+        sol = m.group("sol") or m.group("sol2")
+        if sol and self._solvent_is_equipment(cs, m):
+            sol = None
+        # trim trailing words that cannot be heads ("silica gel pad" keeps "silica gel")
+        end = c1
+        if not has_qp and not m.group("ratio") and not sol:
+            while end > c0 and cs[end - 1] in "WDnNU-/" and not _ref_id(cs, c0, end):
+                end -= 1
+        if end == c0 or (end == c0 + 1 and cs[c0] == "D"):
+            return []
+        trimmed = end != c1
+        head_i = end - 1
+        ref = _ref_id(cs, c0, end)
+        if ref:
+            head_i = end - 2
+        if "O" in cs[c0:end] and not ref:
+            # "a solution of X": the head is the noun before "of" when it is generic
+            of = cs.index("O", c0, end)
+            if cs[of - 1] == "G":
+                head_i = of - 1
+        head_cls = cs[head_i].upper()
+        head = doc[head_i]
+        kind = {"G": "generic", "K": "reference", "E": "equipment"}.get(head_cls, "chemical")
+        if kind == "generic" and head.lower_ in STATE_HEADS:
+            kind = "state"
+        if head_cls in "NUA" and not m.group("lead") and not m.group("ratio"):
+            return []
+        core_cls = cs[c0:end]
+        if head_cls == "W" and not (has_qp or m.group("lead")) and "C" not in core_cls.upper():
+            return []
+        if (
+            head_cls in "XZ"
+            and kind == "chemical"
+            and not (has_qp or m.group("lead") or m.group("ratio"))
+            and "C" not in core_cls.upper()
+        ):
+            return []
+        start = m.start() if m.group("lead") else c0
+        stop = end if trimmed else m.end()
+        if sol is None and (m.group("sol") or m.group("sol2")):
+            stop = m.start("sol") if m.group("sol") else m.start("sol2")
+        if trimmed:
+            rule = "np_trimmed"
+        elif m.group("ratio"):
+            rule = "eluent_ratio"
+        elif sol:
+            rule = "np_in_solvent"
+        elif has_qp:
+            rule = "np_quantity"
+        elif m.group("lead"):
+            rule = "amount_of_np"
+        else:
+            rule = {"generic": "generic_np", "state": "generic_np", "equipment": "equipment_np",
+                    "reference": "reference_np"}.get(kind, "chemical_np")
+        ranges: tuple[tuple[int, int], ...] = ((start, stop - 1),)
+        out = []
+        for group in ("idp", "idp2"):
+            if m.group(group) is None or trimmed:
+                continue
+            a, b = m.span(group)
+            if group == "idp" and has_qp:
+                # "palladium(II) acetate ( Pd(OAc)2 ) ( 10 mg )": name + quantity are one
+                # discontinuous mention, the bracketed abbreviation another.
+                ranges = ((start, a - 1), (m.start("qp"), stop - 1))
+            elif group == "idp" or (group == "idp2" and not sol and len(ranges) == 1):
+                ranges = ((ranges[0][0], a - 1),)
+            out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
+        attrs = {
+            "kind": kind,
+            "head": head.lower_,
+            "sentence": sent_of[ranges[0][0]],
+            "tokens": (ranges[0][0], ranges[-1][1]),
+            "core": (c0 + (1 if cs[c0] == "D" else 0), end - 1),
+            "det": doc[c0].lower_ if cs[c0] == "D" else "",
+            "quantity": has_qp or bool(m.group("lead")),
+        }
+        out.append((ranges, rule, attrs))
+        return out
+
+    @staticmethod
+    def _solvent_is_equipment(cs: str, m: re.Match) -> bool:
+        """``... in a flask``: equipment after "in" is not part of the solution."""
+        a, b = m.span("sol") if m.group("sol") else m.span("sol2")
+        body = cs[a:b].split("(")[0]
+        return body.rstrip("WD")[-1:] == "E" or body[-1:] == "E"
+
+    def _abbrev(
+        self, doc: Doc, a: int, b: int, sent_of: list[int]
+    ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
+        attrs = {
+            "kind": "chemical",
+            "head": doc[b].lower_,
+            "sentence": sent_of[a],
+            "tokens": (a, b),
+            "core": (a, b),
+            "det": "",
+            "quantity": False,
+            "abbreviation": True,
+        }
+        return ((a, b),), "bracketed_abbreviation", attrs
+
+
+def _ref_id(cs: str, c0: int, end: int) -> bool:
+    """``Compound 22``, ``intermediate 4a``: a reference head followed by an identifier."""
+    return end - c0 >= 2 and cs[end - 2] == "K" and cs[end - 1] in "NZXCnb"
+
+
+def _attach_state_quantities(
+    doc: Doc, cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``the title compound as a white solid (0.25 g, 77%)``: the quantity belongs to the
+    compound (a discontinuous mention); ``a white solid`` stays a mention of its own."""
+    by_start = {f[0][0][0]: i for i, f in enumerate(found)}
+    out = list(found)
+    for i, (ranges, _rule, attrs) in enumerate(found):
+        if len(ranges) != 1 or attrs["quantity"]:
+            continue
+        end = ranges[0][1]
+        if end + 2 >= len(doc) or doc[end + 1].lower_ != "as":
+            continue
+        j = by_start.get(end + 2)
+        if j is None:
+            continue
+        s_ranges, _s_rule, s_attrs = found[j]
+        if s_attrs["kind"] != "state" or not s_attrs["quantity"] or len(s_ranges) != 1:
+            continue
+        core_end = s_attrs["core"][1]
+        q0, q1 = core_end + 1, s_ranges[0][1]
+        if cs[q0 : q0 + 1] != "(":
+            continue
+        out[i] = (
+            (ranges[0], (q0, q1)),
+            "np_as_state_quantity",
+            {**attrs, "tokens": (ranges[0][0], q1), "quantity": True},
+        )
+        out[j] = (
+            ((s_ranges[0][0], core_end),),
+            s_ranges and found[j][1],
+            {**s_attrs, "tokens": (s_ranges[0][0], core_end), "quantity": False},
+        )
+    return out
+
+
+@Language.factory("chemie_mentions", default_config={"rules": "mentions.yaml"})
+def make_mentions(nlp: Language, name: str, rules: str) -> MentionDetector:
+    """The mention detector configured from ``rules/<rules>``."""
+    return MentionDetector(MentionTables.load(rules))

@@ -1,0 +1,235 @@
+"""Pipeline assembly and the Document <-> spaCy Doc bridge.
+
+``load()`` builds the chemie pipeline: the chemical tokenizer and sentence segmenter, then
+``chemie_ner`` → ``chemie_mentions`` → ``chemie_actions`` → ``chemie_coref`` →
+``chemie_bridging`` (components that are not installed are skipped). ``annotate()`` runs it
+on a :class:`~chemie.model.Document` and returns a Document with predicted mentions and
+relations, each carrying the name of the rule that produced it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterable
+
+import pandas as pd
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from chemie import components
+from chemie.extensions import actions_of, mentions_of, relations_of
+from chemie.model import Document, Mention, Range, Relation, Token
+
+# Pipeline order; each entry is (component name, factory name).
+PIPELINE: tuple[str, ...] = (
+    "chemie_ner",
+    "chemie_mentions",
+    "chemie_actions",
+    "chemie_coref",
+    "chemie_bridging",
+)
+COREF_MODES = ("surface", "atomic")
+
+
+def _register_components() -> None:
+    """Import every module of ``chemie.components`` so their factories are registered."""
+    for info in pkgutil.iter_modules(components.__path__):
+        importlib.import_module(f"chemie.components.{info.name}")
+
+
+def _blank() -> Language:
+    """The chemical tokenizer + sentence segmenter, or blank English + sentencizer."""
+    try:
+        from chemie.language import blank
+    except ImportError:
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
+        return nlp
+    return blank()
+
+
+def load(*, coref: str = "surface", ner: bool = True, **config: dict) -> Language:
+    """The full chemie pipeline.
+
+    ``coref`` is ``"surface"`` (each anaphor → the closest antecedent) or ``"atomic"``
+    (each anaphor → the first mention of its chain). ``ner=False`` leaves out the chemical
+    NER (mentions then come from the mention patterns alone). Other keyword arguments are
+    per-component configs keyed by short name, e.g. ``mentions={...}``, ``bridging={...}``.
+    """
+    if coref not in COREF_MODES:
+        raise ValueError(f"coref must be one of {', '.join(COREF_MODES)}, not {coref!r}")
+    short = {name.removeprefix("chemie_"): name for name in PIPELINE}
+    unknown = sorted(set(config) - set(short))
+    if unknown:
+        raise TypeError(f"unknown component config: {', '.join(unknown)}")
+    _register_components()
+    nlp = _blank()
+    for name in PIPELINE:
+        if name == "chemie_ner" and not ner:
+            continue
+        if not Language.has_factory(name):
+            continue
+        cfg = dict(config.get(name.removeprefix("chemie_"), {}))
+        if name == "chemie_coref":
+            cfg.setdefault("mode", coref)
+        nlp.add_pipe(name, config=cfg)
+    return nlp
+
+
+def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool = False) -> Doc:
+    """A Doc whose tokens are exactly ``document.tokens`` (sentence starts from its sentences).
+
+    With ``gold_mentions=True`` the document's mentions are put on ``doc._.mentions``
+    (copied, with ``kind``/``head``/``sentence``/``tokens`` attrs filled in).
+    """
+    toks = document.tokens
+    words = [t.text for t in toks]
+    spaces = [toks[i + 1].start > toks[i].end for i in range(len(toks) - 1)]
+    if toks:
+        spaces.append(len(document.text) > toks[-1].end)
+    sent_starts: list[bool] | None = None
+    if document.sentences:
+        starts = {a for a, b in document.sentences if b > a}
+        sent_starts = [i in starts for i in range(len(toks))]
+    doc = Doc(nlp.vocab, words=words, spaces=spaces, sent_starts=sent_starts)
+    doc._.doc_id = document.id
+    if gold_mentions:
+        from chemie.components.mentions import describe_mention
+
+        mapper = _CharMap(document, doc)
+        mentions = mentions_of(doc)
+        for m in document.mentions:
+            spans = mapper.to_doc(m.spans)
+            gold = Mention(m.id, spans, m.label, m.text, m.rule or "gold", m.confidence)
+            gold.attrs = {**describe_mention(doc, spans), **m.attrs}
+            mentions.append(gold)
+    return doc
+
+
+class _CharMap:
+    """Converts character ranges between a Document's text and a Doc built from its tokens."""
+
+    def __init__(self, document: Document, doc: Doc):
+        self.same = doc.text == document.text
+        if not self.same:
+            pairs = list(zip(document.tokens, doc, strict=True))
+            self.to_doc_start = {t.start: d.idx for t, d in pairs}
+            self.to_doc_end = {t.end: d.idx + len(d) for t, d in pairs}
+            self.from_doc_start = {v: k for k, v in self.to_doc_start.items()}
+            self.from_doc_end = {v: k for k, v in self.to_doc_end.items()}
+
+    def _map(self, spans: Iterable[Range], starts: dict, ends: dict) -> tuple[Range, ...]:
+        return tuple((starts[a], ends[b]) for a, b in spans)
+
+    def to_doc(self, spans: Iterable[Range]) -> tuple[Range, ...]:
+        if self.same:
+            return tuple(spans)
+        return self._map(spans, self.to_doc_start, self.to_doc_end)
+
+    def from_doc(self, spans: Iterable[Range]) -> tuple[Range, ...]:
+        if self.same:
+            return tuple(spans)
+        return self._map(spans, self.from_doc_start, self.from_doc_end)
+
+
+def _run(nlp: Language, doc: Doc) -> Doc:
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    return doc
+
+
+def _copy_predictions(doc: Doc, out: Document, mapper: _CharMap | None) -> Document:
+    for m in mentions_of(doc):
+        spans = mapper.from_doc(m.spans) if mapper else m.spans
+        out.mentions.append(
+            Mention(m.id, spans, m.label, out.span_text(spans), m.rule, m.confidence, dict(m.attrs))
+        )
+    out.relations = [Relation(r.label, r.head, r.tail, r.rule, r.id) for r in relations_of(doc)]
+    actions = actions_of(doc)
+    if actions:
+        out.meta["actions"] = list(actions)
+    return out
+
+
+def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) -> Document:
+    """Run the pipeline on ``document``; a new Document with predicted mentions and relations.
+
+    Pre-tokenized documents (non-empty ``tokens``, e.g. ChEMU-Ref jsonl) keep their tokens;
+    otherwise the text goes through the tokenizer. Id, text, tokens, sentences and meta are
+    preserved (token/sentence lists are filled in for raw text). ``gold_mentions=True`` runs
+    the relation rules over the document's own mentions (needs tokens).
+    """
+    if document.tokens:
+        doc = doc_from_document(nlp, document, gold_mentions=gold_mentions)
+        if gold_mentions:
+            doc = _run_without(nlp, doc, ("chemie_ner", "chemie_mentions"))
+        else:
+            doc = _run(nlp, doc)
+        mapper = _CharMap(document, doc)
+        out = Document(
+            document.id, document.text, list(document.tokens), list(document.sentences),
+            meta=dict(document.meta),
+        )
+        return _copy_predictions(doc, out, None if mapper.same else mapper)
+    doc = nlp(document.text)
+    doc._.doc_id = document.id
+    out = to_document(doc)
+    out.meta = {**document.meta, **out.meta}
+    return out
+
+
+def _run_without(nlp: Language, doc: Doc, skip: tuple[str, ...]) -> Doc:
+    for name, proc in nlp.pipeline:
+        if name not in skip:
+            doc = proc(doc)
+    return doc
+
+
+def annotate_text(nlp: Language, text: str, doc_id: str = "doc") -> Document:
+    """Run the pipeline on raw text; the Document with tokens, sentences and predictions."""
+    return annotate(nlp, Document(doc_id, text))
+
+
+def to_document(doc: Doc) -> Document:
+    """A spaCy Doc (after the pipeline) as a Document: tokens, sentences, mentions, relations."""
+    tokens = [Token(t.text, t.idx, t.idx + len(t)) for t in doc]
+    sentences = [(s.start, s.end) for s in doc.sents] if len(doc) else []
+    out = Document(str(doc._.doc_id or ""), doc.text, tokens, sentences)
+    return _copy_predictions(doc, out, None)
+
+
+def describe(document: Document) -> str:
+    """A readable rendering: the mentions with their kinds, then the links with rule names."""
+    lines = [f"# {document.id}" if document.id else "#", document.text.strip(), ""]
+    lines.append(f"Mentions ({len(document.mentions)}):")
+    for m in sorted(document.mentions, key=lambda m: m.spans):
+        kind = m.attrs.get("kind", "")
+        lines.append(f"  {m.id:>4}  [{kind}] {m.text}   ({m.rule})")
+    lines.append("")
+    lines.append(f"Links ({len(document.relations)}):")
+    index = document.mention_index()
+    for r in document.relations:
+        ana, ant = index[r.head], index[r.tail]
+        lines.append(f"  {ana.text} --{r.label}[{r.rule}]--> {ant.text}")
+    return "\n".join(lines) + "\n"
+
+
+RELATION_COLUMNS = [
+    "doc_id", "label", "anaphor", "anaphor_start", "anaphor_end",
+    "antecedent", "antecedent_start", "antecedent_end", "rule",
+]
+
+
+def relations_frame(documents: Iterable[Document]) -> pd.DataFrame:
+    """One row per relation: doc_id, label, anaphor/antecedent text and offsets, rule."""
+    rows = []
+    for d in documents:
+        index = d.mention_index()
+        for r in d.relations:
+            ana, ant = index[r.head], index[r.tail]
+            rows.append(
+                (d.id, r.label, ana.text, ana.start, ana.end, ant.text, ant.start, ant.end, r.rule)
+            )
+    return pd.DataFrame(rows, columns=RELATION_COLUMNS)
