@@ -1,0 +1,91 @@
+"""Anaphora resolution benchmark: the whole chemie pipeline on ChEMU-Ref ``train.jsonl``.
+
+Runs the full pipeline (tokens from the file, NER, mentions, actions, coreference, bridging)
+and prints the per-type exact and relaxed tables for two parts of the file by file order:
+the development part (documents 0-599, the only part looked at while writing rules) and the
+untouched part (600-899: measured, never inspected). Also prints mention-level precision,
+recall and F1 against the gold mentions (every argument of a gold relation), exact and
+overlap, and snippets per second on one core (pipeline only, reading excluded). Tunes nothing.
+Targets (issue 4): untouched exact F1 >= 0.72, relaxed >= 0.80, every type > 0.5 exact,
+>= 1,000 snippets/s.
+
+    python benchmarks/anaphora.py [--data PATH] [--coref surface|atomic] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import time
+from pathlib import Path
+
+from chemie.corpora import data_dir
+from chemie.formats.chemu import iter_chemu
+from chemie.model import Document
+from chemie.nlp import annotate, load
+from chemie.scoring.anaphora import score_anaphora
+from chemie.scoring.report import prf
+
+PARTS = {"dev 0-599": (0, 600), "untouched 600-899": (600, 900)}
+
+
+def mention_scores(gold: list[Document], pred: list[Document]) -> dict[str, float]:
+    """Mention P/R/F1: exact (same span set) and overlap (a gold/pred mention overlaps one)."""
+    tp = fp = fn = 0
+    o_gold = o_pred = n_gold = n_pred = 0
+    for g, p in zip(gold, pred, strict=True):
+        gs = {frozenset(m.spans) for m in g.mentions}
+        ps = {frozenset(m.spans) for m in p.mentions}
+        tp += len(gs & ps)
+        fp += len(ps - gs)
+        fn += len(gs - ps)
+        n_gold += len(g.mentions)
+        n_pred += len(p.mentions)
+        o_gold += sum(any(m.overlaps(x) for x in p.mentions) for m in g.mentions)
+        o_pred += sum(any(m.overlaps(x) for x in g.mentions) for m in p.mentions)
+    p, r, f = prf(tp, fp, fn)
+    op = o_pred / n_pred if n_pred else 0.0
+    orr = o_gold / n_gold if n_gold else 0.0
+    of = 2 * op * orr / (op + orr) if op + orr else 0.0
+    return {"mention_p": p, "mention_r": r, "mention_f1": f,
+            "mention_overlap_p": op, "mention_overlap_r": orr, "mention_overlap_f1": of}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=data_dir() / "chemu-ref" / "train.jsonl")
+    parser.add_argument("--coref", choices=["surface", "atomic"], default="surface")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    nlp = load(coref=args.coref)
+    figures: dict[str, dict[str, float]] = {}
+    for part, (lo, hi) in PARTS.items():
+        gold = list(itertools.islice(iter_chemu(args.data), lo, hi))
+        annotate(nlp, gold[0])  # warm the caches
+        start = time.perf_counter()
+        pred = [annotate(nlp, d) for d in gold]
+        seconds = time.perf_counter() - start
+        report = score_anaphora(gold, pred)
+        row: dict[str, float] = {"snippets_per_s": len(gold) / seconds if seconds else 0.0}
+        for mode in ("exact", "relaxed"):
+            table = report.table(mode)
+            for label, f1 in table["f1"].items():
+                row[f"{mode}_{label}_f1"] = float(f1)
+        row.update(mention_scores(gold, pred))
+        figures[part] = row
+        if not args.json:
+            print(f"#### {part} ({len(gold)} snippets, {row['snippets_per_s']:.0f} snippets/s)")
+            for mode in ("exact", "relaxed"):
+                print(f"== {mode} ==\n{report.table(mode).round(4).to_string()}\n")
+            print(
+                "mentions: exact P {mention_p:.4f} R {mention_r:.4f} F1 {mention_f1:.4f}; "
+                "overlap P {mention_overlap_p:.4f} R {mention_overlap_r:.4f} "
+                "F1 {mention_overlap_f1:.4f}\n".format(**row)
+            )
+    if args.json:
+        print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()
