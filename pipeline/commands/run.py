@@ -1,0 +1,166 @@
+"""``chemie run [INPUT...] [-o OUT]``: anaphora resolution over snippets, streamed at scale.
+
+With no input, runs the bundled example and prints the mentions and links readably.
+``.txt`` files and folders of them (plain or brat) become a brat folder, ChEMU-Ref ``.jsonl``
+becomes ChEMU-Ref ``.jsonl`` in the input's token indices; ``--format`` chooses ``json``
+(everything, one document per line), ``csv``/``parquet`` (mention and relation tables) or
+either of the former explicitly. Exit status: 0 all documents done, 1 some failed (listed
+in ``OUT.errors.tsv``), 2 bad input (nothing could be done), 3 the run itself broke down,
+130 interrupted (``--resume`` continues).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from chemie.errors import InputError
+from chemie.resources import example_path
+from chemie.scale.engines import RunAborted, default_workers
+from chemie.scale.errorlog import ErrorLog
+from chemie.scale.runner import ENGINES, Summary, run_job
+from chemie.scale.sinks import errors_path, make_sink
+from chemie.scale.sources import input_kind, iter_items
+from chemie.scale.worker import Job
+
+FORMATS = ("brat", "chemu", "json", "csv", "parquet")
+
+
+def add_scale_options(p: argparse.ArgumentParser) -> None:
+    """``--workers --engine --scheduler --resume --quiet`` (shared with ``chemie ner``)."""
+    g = p.add_argument_group("scale")
+    g.add_argument(
+        "--workers", type=int, default=None, metavar="N",
+        help="worker processes (default: all cores)",
+    )
+    g.add_argument(
+        "--engine", choices=ENGINES, default=None,
+        help="local process pool (default) or dask.distributed",
+    )
+    g.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT",
+        help="address of an existing Dask scheduler (implies --engine dask)",
+    )
+    g.add_argument(
+        "--resume", action="store_true",
+        help="continue an interrupted run: skip documents already complete in the output",
+    )
+    g.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "run",
+        help="resolve anaphora (coreference and bridging) in reaction snippets",
+        description=__doc__.split("\n\n", 1)[1],
+    )
+    p.add_argument(
+        "inputs", nargs="*", type=Path, metavar="INPUT",
+        help=".txt file, folder of .txt (plain or brat) or ChEMU-Ref .jsonl (default: example)",
+    )
+    p.add_argument(
+        "-o", "--output", type=Path, metavar="OUT",
+        help="output folder (brat) or file (jsonl/json) or table prefix (csv/parquet); "
+        "without it, documents are printed readably",
+    )
+    p.add_argument(
+        "--format", choices=FORMATS,
+        help="output format (default: brat for text input, chemu for ChEMU-Ref .jsonl)",
+    )
+    p.add_argument(
+        "--coref", choices=("surface", "atomic"), default="surface",
+        help="coreference links to the closest (surface) or first (atomic) antecedent",
+    )
+    add_scale_options(p)
+    p.set_defaults(func=run)
+
+
+def output_format(kinds: set[str], requested: str | None, out: Path | None) -> str:
+    """The output format: requested, or implied by the input kinds (InputError if mixed)."""
+    if out is None:
+        return "describe" if requested is None else requested
+    if requested:
+        return requested
+    if kinds == {"jsonl"}:
+        return "chemu"
+    if kinds == {"txt"}:
+        return "brat"
+    raise InputError(None, None, "mixed .jsonl and .txt inputs: choose --format json|csv|parquet")
+
+
+def check_output(out: Path, fmt: str, inputs: list[Path]) -> None:
+    """Refuse an output that would overwrite an input or has the wrong kind (InputError)."""
+    resolved = out.resolve()
+    for p in inputs:
+        if p.resolve() == resolved:
+            raise InputError(out, None, "output would overwrite the input")
+    if fmt == "brat" and out.exists() and not out.is_dir():
+        raise InputError(out, None, "brat output must be a folder, and this is a file")
+    if fmt in ("chemu", "json") and out.is_dir():
+        raise InputError(out, None, f"{fmt} output is one .jsonl file, and this is a folder")
+
+
+def report(summary: Summary, errors: ErrorLog, quiet: bool) -> None:
+    """The first bad documents and a one-line summary, on stderr."""
+    for line in errors.first:
+        print(f"chemie: {line}", file=sys.stderr)
+    more = errors.errors + errors.warnings - len(errors.first)
+    if more > 0:
+        print(f"chemie: ... and {more} more", file=sys.stderr)
+    if errors.path is not None and (errors.errors or errors.warnings):
+        print(f"chemie: bad documents are listed in {errors.path}", file=sys.stderr)
+    if not quiet or summary.errors:
+        print(f"chemie: {summary.text()}", file=sys.stderr)
+
+
+def exit_status(summary: Summary) -> int:
+    """0 all done, 1 some documents failed, 2 every document failed."""
+    if not summary.errors:
+        return 0
+    return 1 if summary.written or summary.skipped else 2
+
+
+def execute(args: argparse.Namespace, job: Job, inputs: list[Path], fmt: str) -> int:
+    """Run ``job`` over ``inputs`` into ``args.output`` with the scale options of ``args``."""
+    out: Path | None = args.output
+    sink = make_sink(fmt, out)
+    if args.resume and out is not None and not sink.resumable:
+        print(f"chemie: --resume is not supported for {fmt} output: starting over", file=sys.stderr)
+    errors = ErrorLog(errors_path(out) if out is not None else None)
+    engine = "dask" if args.scheduler else args.engine or "local"
+    try:
+        summary = run_job(
+            iter_items(inputs, keys=args.resume),
+            job,
+            sink,
+            errors,
+            workers=args.workers or default_workers(),
+            engine=engine,
+            scheduler=args.scheduler,
+            resume=args.resume,
+            quiet=args.quiet,
+        )
+    except KeyboardInterrupt:
+        print("chemie: interrupted; complete documents are kept, --resume continues",
+              file=sys.stderr)
+        return 130
+    except RunAborted as e:
+        print(f"chemie: run aborted: {e}; --resume continues", file=sys.stderr)
+        return 3
+    report(summary, errors, args.quiet or out is None)
+    return exit_status(summary)
+
+
+def run(args: argparse.Namespace) -> int:
+    inputs = list(args.inputs) or [example_path("example.txt")]
+    if args.workers is not None and args.workers < 1:
+        raise InputError(None, None, "--workers must be at least 1")
+    kinds = {input_kind(p) for p in inputs}
+    fmt = output_format(kinds, args.format, args.output)
+    if args.output is not None:
+        check_output(args.output, fmt, inputs)
+    if not args.inputs:
+        args.workers = 1
+    job = Job("anaphora", fmt, (("coref", args.coref),))
+    return execute(args, job, inputs, fmt)

@@ -1,0 +1,121 @@
+"""The errors file of a run: one TSV row per bad document, resumable like the output.
+
+Columns: ``n, file, line, id, level, message``: ``n`` is the document's position in the
+input (1-based), ``level`` is ``error`` (no output for the document) or ``warning`` (an empty
+result was written). Rows are appended to ``PATH.partial`` and flushed with the output; the
+file is renamed into place when the run ends, and only when there is something to report
+(a stale one from an earlier run is removed). A resumed run keeps the warnings of documents
+already written and reports the errors again, since those documents are retried.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+
+from chemie.errors import atomic_write
+
+COLUMNS = ("n", "file", "line", "id", "level", "message")
+
+
+def _cell(value: object) -> str:
+    return "" if value is None else str(value).replace("\t", " ").replace("\n", " ")
+
+
+def _in_order(rows: Iterable[str]) -> list[str]:
+    """Rows sorted by document position, one per document (a resume may repeat one)."""
+    by_n = {}
+    for row in rows:
+        by_n.setdefault(int(row.split("\t", 1)[0]), row)
+    return [by_n[n] for n in sorted(by_n)]
+
+
+class ErrorLog:
+    """Collects errors and warnings; keeps counts and the first few one-line messages."""
+
+    def __init__(self, path: Path | None, keep: int = 10):
+        self.path = path
+        self.partial = None if path is None else path.with_name(path.name + ".partial")
+        self.keep = keep
+        self.counts = {"error": 0, "warning": 0}
+        self.first: list[str] = []
+        self.resumed = False
+        self._fh = None
+
+    def open(self, resume: bool) -> None:
+        """Start the log; with ``resume`` keep the warnings an interrupted run recorded."""
+        if self.partial is None:
+            return
+        kept: list[str] = []
+        previous = self.partial if self.partial.exists() else self.path
+        if resume and previous.exists():
+            with open(previous, encoding="utf-8") as fh:
+                kept = [
+                    line for line in fh
+                    if line.endswith("\n") and line.split("\t")[4:5] == ["warning"]
+                ]
+            self.resumed = True
+        self.partial.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = open(self.partial, "w", encoding="utf-8")
+        self._fh.writelines(kept)
+        self.counts["warning"] = len(kept)
+
+    def add(
+        self, n: int, level: str, file: str, line: int | None, doc_id: str | None, message: str
+    ) -> None:
+        """Record one bad document."""
+        self.counts[level] += 1
+        if len(self.first) < self.keep:
+            where = file if line is None else f"{file}:{line}"
+            self.first.append(f"{where}: {level}: {message}")
+        if self._fh is not None:
+            row = (n, file, line, doc_id, level, message)
+            self._fh.write("\t".join(_cell(v) for v in row) + "\n")
+            self._fh.flush()  # before the document's output: a resume never loses a row
+
+    @property
+    def errors(self) -> int:
+        return self.counts["error"]
+
+    @property
+    def warnings(self) -> int:
+        return self.counts["warning"]
+
+    def flush(self) -> None:
+        if self._fh is not None:
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        """Write the final file (rows in input order), or remove a stale one if all is well."""
+        if self._fh is None or self.path is None or self.partial is None:
+            return
+        self._fh.close()
+        if os.path.getsize(self.partial) == 0:
+            os.unlink(self.partial)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.path)
+            return
+        with open(self.partial, encoding="utf-8") as fh, atomic_write(self.path) as out:
+            out.write("\t".join(COLUMNS) + "\n")
+            if self.resumed:
+                out.writelines(_in_order(fh))
+            else:
+                shutil.copyfileobj(fh, out)
+        os.unlink(self.partial)
+
+    def abort(self) -> None:
+        """Keep the partial rows for ``--resume``."""
+        if self._fh is not None and not self._fh.closed:
+            self.flush()
+            self._fh.close()
+
+
+def read_errors(path: Path) -> list[dict[str, str]]:
+    """The rows of an errors file as dicts."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    return [dict(zip(header, line.split("\t"), strict=True)) for line in lines[1:]]

@@ -1,0 +1,153 @@
+"""Drive a job: items -> engine -> sink, with resume, an errors file, progress and a summary."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from tqdm import tqdm
+
+from chemie.scale.engines import run_dask, run_inline, run_pool
+from chemie.scale.errorlog import ErrorLog
+from chemie.scale.sinks import Sink
+from chemie.scale.sources import Item
+from chemie.scale.worker import Job, Outcome
+
+ENGINES = ("local", "dask")
+FLUSH_SECONDS = 1.0
+
+
+@dataclass
+class Summary:
+    """What a run did: documents seen, written, skipped (resume), failed, warned about."""
+
+    documents: int = 0
+    written: int = 0
+    skipped: int = 0
+    errors: int = 0
+    warnings: int = 0
+    tokens: int = 0
+    seconds: float = 0.0
+
+    @property
+    def processed(self) -> int:
+        return self.documents - self.skipped
+
+    def text(self) -> str:
+        """One line: counts and speed."""
+        rate = self.processed / self.seconds if self.seconds > 0 else 0.0
+        parts = [f"{self.documents} documents", f"{self.written} written"]
+        if self.skipped:
+            parts.append(f"{self.skipped} already done (resumed)")
+        if self.errors:
+            parts.append(f"{self.errors} failed")
+        if self.warnings:
+            parts.append(f"{self.warnings} warnings")
+        return ", ".join(parts) + f" in {self.seconds:.1f} s ({rate:.0f} documents/s)"
+
+
+def progress_bar(quiet: bool) -> tqdm:
+    """A documents/s bar on stderr; silent with ``quiet`` or when stderr is not a terminal."""
+    return tqdm(
+        unit=" docs", file=sys.stderr, disable=quiet or not sys.stderr.isatty(),
+        smoothing=0.05, dynamic_ncols=True,
+    )
+
+
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    it = iter(items)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
+
+
+def _engine(
+    chunks: Iterator[list[Item]], job: Job, workers: int, engine: str, scheduler: str | None
+) -> Iterator[list[Outcome]]:
+    """The engine's outcome stream; a local run with a single chunk stays in this process."""
+    if engine == "dask":
+        return run_dask(chunks, job, workers, scheduler)
+    if workers <= 1:
+        return run_inline(chunks, job)
+    head = list(itertools.islice(chunks, 2))
+    if len(head) < 2:
+        return run_inline(head, job)
+    return run_pool(itertools.chain(head, chunks), job, workers)
+
+
+def run_job(
+    items: Iterable[Item],
+    job: Job,
+    sink: Sink,
+    errors: ErrorLog | None = None,
+    *,
+    workers: int = 1,
+    engine: str = "local",
+    scheduler: str | None = None,
+    resume: bool = False,
+    quiet: bool = True,
+    chunk_size: int = 32,
+) -> Summary:
+    """Process ``items`` with ``job`` and write the outcomes to ``sink`` in input order.
+
+    Bad documents go to ``errors``; with ``resume`` documents already complete in the output
+    are skipped. On any exception (Ctrl-C included) the sink keeps only complete documents,
+    so the same call with ``resume=True`` continues where this one stopped.
+    """
+    errors = errors or ErrorLog(None)
+    summary = Summary()
+    started = time.perf_counter()
+    resume = resume and sink.resumable
+    sink.open(resume)
+    errors.open(resume)
+    bar = None
+
+    def todo() -> Iterator[Item]:
+        for item in items:
+            summary.documents += 1
+            if resume and sink.done(item):
+                summary.skipped += 1
+                continue
+            yield item
+
+    try:
+        outcomes = _engine(_chunks(todo(), chunk_size), job, workers, engine, scheduler)
+        bar = progress_bar(quiet)
+        last_flush = time.monotonic()
+        for chunk in outcomes:
+            for o in chunk:
+                _record(o, sink, errors, summary)
+            bar.update(len(chunk))
+            if time.monotonic() - last_flush > FLUSH_SECONDS:
+                errors.flush()
+                sink.flush()
+                last_flush = time.monotonic()
+    except BaseException:
+        sink.abort()
+        errors.abort()
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    errors.close()
+    sink.close()
+    summary.errors, summary.warnings = errors.errors, errors.warnings
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _record(o: Outcome, sink: Sink, errors: ErrorLog, summary: Summary) -> None:
+    """Write one outcome (its warning first, so a resumed run never loses it)."""
+    summary.tokens += o.tokens
+    if o.ok and o.warning:
+        errors.add(o.n, "warning", o.path, o.line, o.key, o.warning)
+    if o.ok:
+        try:
+            sink.write(o)
+            summary.written += 1
+            return
+        except ValueError as e:
+            o.error = str(e)
+    errors.add(o.n, "error", o.path, o.line, o.key, o.error or "")

@@ -1,0 +1,256 @@
+"""Streaming sinks: formatted documents written in input order, resumable, never half-written.
+
+Formatting (:data:`FORMATTERS`) happens in the workers; a sink only writes:
+
+- :class:`JsonlSink` (ChEMU-Ref jsonl or full JSON): complete lines appended to
+  ``OUT.partial`` and fsync'd after every batch, renamed to ``OUT`` when the run completes.
+  Resuming reads the keys of the complete lines already in ``OUT.partial``.
+- :class:`BratSink`: ``KEY.txt`` then ``KEY.ann`` per document, each written atomically, so
+  an existing ``.ann`` means the document is complete (resume skips it).
+- :class:`TableSink`: mention and relation tables (CSV/Parquet) renamed into place at the end.
+- :class:`StdoutSink`: the readable rendering, printed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from chemie.errors import atomic_write
+from chemie.model import Document
+
+if TYPE_CHECKING:
+    from chemie.scale.sources import Item
+    from chemie.scale.worker import Outcome
+
+
+def document_json(doc: Document) -> str:
+    """Everything known about ``doc`` as one line of JSON (mentions and links with rule names)."""
+    meta = {k: v for k, v in doc.meta.items() if k != "sentences"}
+    if "actions" in meta:
+        meta["actions"] = [dataclasses.asdict(a) for a in meta["actions"]]  # type: ignore[union-attr]
+    out = {
+        "id": doc.id,
+        "text": doc.text,
+        "tokens": [{"text": t.text, "start": t.start, "end": t.end} for t in doc.tokens],
+        "sentences": [list(s) for s in doc.sentences],
+        "mentions": [dataclasses.asdict(m) for m in doc.mentions],
+        "relations": [dataclasses.asdict(r) for r in doc.relations],
+        "meta": meta,
+    }
+    return json.dumps(out, ensure_ascii=False, default=str)
+
+
+def _chemu(doc: Document) -> str:
+    from chemie.formats.chemu import format_chemu_doc
+
+    return format_chemu_doc(doc)
+
+
+def _brat(doc: Document) -> tuple[str, str]:
+    from chemie.formats.brat import format_ann
+
+    return doc.text, format_ann(doc)
+
+
+def _describe(doc: Document) -> str:
+    from chemie.nlp import describe
+
+    return describe(doc)
+
+
+def _document(doc: Document) -> Document:
+    return doc
+
+
+# output format -> the worker-side function that turns an annotated Document into a payload
+FORMATTERS: dict[str, Callable[[Document], object]] = {
+    "chemu": _chemu,
+    "json": document_json,
+    "brat": _brat,
+    "describe": _describe,
+    "csv": _document,
+    "parquet": _document,
+}
+
+
+def errors_path(out: Path) -> Path:
+    """Where the errors of a run writing to ``out`` are listed: ``OUT.errors.tsv`` beside it."""
+    return out.with_name(out.name.rstrip("/") + ".errors.tsv")
+
+
+class Sink:
+    """Base class: open (maybe resuming), skip done items, write outcomes, close or abort."""
+
+    resumable = False
+
+    def open(self, resume: bool) -> None:
+        """Prepare the output; with ``resume`` keep what an interrupted run completed."""
+
+    def done(self, item: Item) -> bool:
+        """True when ``item`` is already complete in the output (only after a resume)."""
+        return False
+
+    def write(self, outcome: Outcome) -> None:
+        """Write one document's payload (ValueError when it cannot be written)."""
+        raise NotImplementedError
+
+    def flush(self) -> None:
+        """Make everything written so far durable (called after each batch)."""
+
+    def close(self) -> None:
+        """The run completed: move the output into place."""
+
+    def abort(self) -> None:
+        """The run stopped early: keep what is complete so ``--resume`` can continue."""
+
+
+class JsonlSink(Sink):
+    """One JSON line per document, appended to ``OUT.partial`` and renamed to ``OUT`` at the end.
+
+    ``key_field`` names the field holding the document key (``doc_key`` for ChEMU-Ref).
+    """
+
+    resumable = True
+
+    def __init__(self, path: Path, key_field: str = "doc_key"):
+        self.path = Path(path)
+        self.partial = self.path.with_name(self.path.name + ".partial")
+        self.key_field = key_field
+        self.completed: Counter[str] = Counter()
+        self.fh = None
+
+    def _load_partial(self) -> None:
+        """Drop a trailing incomplete line from the partial file and count its keys."""
+        with open(self.partial, "rb+") as fh:
+            data_end = 0
+            for raw in fh:
+                if not raw.endswith(b"\n"):
+                    break
+                self.completed[str(json.loads(raw)[self.key_field])] += 1
+                data_end += len(raw)
+            fh.truncate(data_end)
+
+    def open(self, resume: bool) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if resume and not self.partial.exists() and self.path.exists():
+            os.replace(self.path, self.partial)  # a finished output: resume adds nothing twice
+        if resume and self.partial.exists():
+            self._load_partial()
+            self.fh = open(self.partial, "ab")
+        else:
+            self.fh = open(self.partial, "wb")
+
+    def done(self, item: Item) -> bool:
+        if item.key is not None and self.completed[item.key] > 0:
+            self.completed[item.key] -= 1
+            return True
+        return False
+
+    def write(self, outcome: Outcome) -> None:
+        self.fh.write(str(outcome.payload).encode("utf-8") + b"\n")
+
+    def flush(self) -> None:
+        self.fh.flush()
+        os.fsync(self.fh.fileno())
+
+    def close(self) -> None:
+        self.flush()
+        self.fh.close()
+        os.replace(self.partial, self.path)
+
+    def abort(self) -> None:
+        if self.fh is not None and not self.fh.closed:
+            self.flush()
+            self.fh.close()
+
+
+class BratSink(Sink):
+    """``KEY.txt`` and ``KEY.ann`` per document in a folder (KEY may contain subfolders)."""
+
+    resumable = True
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.resume = False
+        self.written: set[str] = set()
+
+    def open(self, resume: bool) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.resume = resume
+
+    def _base(self, key: str | None) -> Path:
+        parts = Path(key or "").parts
+        if not parts or ".." in parts or Path(key or "").is_absolute():
+            raise ValueError(f"document id {key!r} cannot be used as a file name")
+        return self.folder.joinpath(*parts)
+
+    def done(self, item: Item) -> bool:
+        if not self.resume or item.key is None:
+            return False
+        try:
+            return self._base(item.key + ".ann").exists()
+        except ValueError:
+            return False
+
+    def write(self, outcome: Outcome) -> None:
+        if outcome.key in self.written:
+            raise ValueError(f"document id {outcome.key!r} already written in this run")
+        text, ann = outcome.payload  # type: ignore[misc]
+        base = self._base(outcome.key)
+        with atomic_write(base.with_name(base.name + ".txt")) as fh:
+            fh.write(text)
+        with atomic_write(base.with_name(base.name + ".ann")) as fh:
+            fh.write(ann)
+        self.written.add(outcome.key)  # type: ignore[arg-type]
+
+
+class TableSink(Sink):
+    """Mention and relation tables (``csv`` or ``parquet``), streamed, renamed at the end."""
+
+    def __init__(self, out: Path, fmt: str):
+        self.out = out
+        self.fmt = fmt
+        self.writer = None
+
+    def open(self, resume: bool) -> None:
+        from chemie.formats.tabular import TableWriter
+
+        self.writer = TableWriter(self.out, self.fmt)
+
+    def write(self, outcome: Outcome) -> None:
+        self.writer.write([outcome.payload])  # type: ignore[list-item]
+
+    def close(self) -> None:
+        self.writer.close()
+
+    def abort(self) -> None:
+        if self.writer is not None:
+            self.writer.abort()
+
+
+class StdoutSink(Sink):
+    """The readable rendering of each document, printed to standard output."""
+
+    def write(self, outcome: Outcome) -> None:
+        sys.stdout.write(str(outcome.payload) + "\n")
+
+    def flush(self) -> None:
+        sys.stdout.flush()
+
+
+def make_sink(fmt: str, out: Path | None) -> Sink:
+    """The sink for output format ``fmt`` writing to ``out`` (stdout when None)."""
+    if out is None or fmt == "describe":
+        return StdoutSink()
+    if fmt == "brat":
+        return BratSink(out)
+    if fmt in ("csv", "parquet"):
+        return TableSink(out, fmt)
+    return JsonlSink(out, "doc_key" if fmt == "chemu" else "id")

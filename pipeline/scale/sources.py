@@ -1,0 +1,153 @@
+"""Lazy sources: input paths -> a stream of work items, one per document, never all in memory.
+
+An :class:`Item` is small and picklable: a jsonl line's raw text, or the path of a ``.txt``
+file. Workers turn it into a Document with :func:`read_item`, so a bad document (non-UTF-8,
+malformed JSON, missing keys) fails on its own instead of stopping the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from chemie.errors import InputError, read_text
+from chemie.model import Document
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One document to process: where it comes from and what the worker needs to read it.
+
+    ``kind`` is ``"jsonl"`` (``data`` is the raw line), ``"txt"`` (``data`` is unused, the
+    text is read from ``path``), ``"text"`` (``data`` is the text itself) or ``"error"``
+    (``data`` is the message of a document that cannot be read at all).
+    ``key`` identifies the document in the output (file name or doc id; None when unknown);
+    ``n`` is its position in the whole input (1-based), the same in every run.
+    """
+
+    kind: str
+    path: str
+    line: int | None
+    key: str | None
+    data: str = ""
+    n: int = 0
+
+    @property
+    def where(self) -> str:
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+
+def input_kind(path: PathLike) -> str:
+    """``"jsonl"`` for a ChEMU-Ref/jsonl file, ``"txt"`` for a text file or a folder of them."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(p, None, "no such file or folder")
+    if p.is_dir():
+        return "txt"
+    if p.suffix.lower() in (".jsonl", ".json"):
+        return "jsonl"
+    if p.suffix.lower() == ".txt":
+        return "txt"
+    raise InputError(p, None, "unknown input type: expected .txt, .jsonl or a folder of .txt")
+
+
+def _jsonl_key(line: str) -> str | None:
+    """The ``doc_key`` of a jsonl line, or None when the line cannot be parsed."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(obj, dict) or "doc_key" not in obj:
+        return None
+    return str(obj["doc_key"])
+
+
+def iter_jsonl_items(path: PathLike, *, keys: bool = False) -> Iterator[Item]:
+    """One item per non-blank line, read in binary and decoded line by line.
+
+    A line that is not UTF-8 becomes an ``error`` item. With ``keys`` the ``doc_key`` is
+    parsed here (needed to resume); otherwise workers find it.
+    """
+    p = Path(path)
+    try:
+        fh = open(p, "rb")
+    except OSError as e:
+        raise InputError(p, None, f"cannot open: {e.strerror}") from None
+    with fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            except UnicodeDecodeError as e:
+                message = f"not valid UTF-8 (byte 0x{raw[e.start]:02x})"
+                yield Item("error", str(p), lineno, None, message)
+                continue
+            if line.strip():
+                yield Item("jsonl", str(p), lineno, _jsonl_key(line) if keys else None, line)
+
+
+def _txt_files(folder: Path) -> Iterator[Path]:
+    """``.txt`` files under ``folder``, sorted, walked lazily folder by folder."""
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".txt"):
+                yield Path(root) / name
+
+
+def _orphan_anns(folder: Path) -> Iterator[Path]:
+    """brat ``.ann`` files under ``folder`` without their ``.txt``."""
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        names = set(files)
+        for name in sorted(files):
+            if name.endswith(".ann") and name[:-4] + ".txt" not in names:
+                yield Path(root) / name
+
+
+def iter_txt_items(path: PathLike) -> Iterator[Item]:
+    """A ``.txt`` file, or every ``.txt`` under a folder (plain or brat), keyed by relative path.
+
+    An ``.ann`` without its ``.txt`` becomes an ``error`` item naming the ``.ann``.
+    """
+    p = Path(path)
+    if p.is_file():
+        yield Item("txt", str(p), None, p.stem)
+        return
+    for f in _txt_files(p):
+        yield Item("txt", str(f), None, f.relative_to(p).with_suffix("").as_posix())
+    for ann in _orphan_anns(p):
+        key = ann.relative_to(p).with_suffix("").as_posix()
+        yield Item("error", str(ann), None, key, "brat .ann file without its .txt")
+
+
+def iter_items(paths: Iterable[PathLike], *, keys: bool = False) -> Iterator[Item]:
+    """Numbered items of every input path in order (:func:`input_kind` decides how each is
+    read). Every path is checked before the first item is produced."""
+    kinds = [(path, input_kind(path)) for path in paths]
+    n = 0
+    for path, kind in kinds:
+        items = iter_jsonl_items(path, keys=keys) if kind == "jsonl" else iter_txt_items(path)
+        for item in items:
+            n += 1
+            yield replace(item, n=n)
+
+
+def read_item(item: Item) -> Document:
+    """The Document of an item, without annotations (InputError for a bad document)."""
+    if item.kind == "jsonl":
+        from chemie.formats.chemu import parse_chemu_line
+
+        doc = parse_chemu_line(item.data, item.path, item.line)
+        doc.mentions.clear()  # gold annotations of the input are not predictions
+        doc.relations.clear()
+        return doc
+    if item.kind == "txt":
+        return Document(id=item.key or Path(item.path).stem, text=read_text(item.path))
+    if item.kind == "text":
+        return Document(id=item.key or "doc", text=item.data)
+    raise InputError(item.path, item.line, item.data)

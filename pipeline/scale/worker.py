@@ -1,0 +1,134 @@
+"""What a worker process does with a chunk of items: read, annotate, format, report.
+
+The pipeline is built once per process (:func:`processor` caches it by job), so a pool
+worker or a Dask worker pays the loading cost once. Every document yields one
+:class:`Outcome`: its formatted output, or the error that stopped it, never an exception.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from chemie.errors import InputError
+from chemie.model import Document, Token
+from chemie.scale.sinks import FORMATTERS
+from chemie.scale.sources import Item, read_item
+
+Processor = Callable[[Document], Document]
+TASKS = ("tokenize", "ner", "anaphora")
+
+
+@dataclass(frozen=True)
+class Job:
+    """A picklable description of the work: task, its options, and the output format.
+
+    ``task`` is one of :data:`TASKS` or ``"module:function"``, a factory called with
+    ``options`` that returns a ``Document -> Document`` function.
+    """
+
+    task: str = "anaphora"
+    fmt: str = "chemu"
+    options: tuple[tuple[str, object], ...] = field(default_factory=tuple)
+
+
+@dataclass
+class Outcome:
+    """The result for one item: ``payload`` (formatted output) or ``error``; maybe a warning."""
+
+    n: int
+    key: str | None
+    path: str
+    line: int | None
+    payload: object = None
+    error: str | None = None
+    warning: str | None = None
+    tokens: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def _tokenizer() -> Processor:
+    import spacy
+
+    nlp = spacy.blank("en")
+
+    def tokenize(doc: Document) -> Document:
+        if not doc.tokens:
+            doc.tokens = [Token(t.text, t.idx, t.idx + len(t)) for t in nlp.make_doc(doc.text)]
+        return doc
+
+    return tokenize
+
+
+def _pipeline(**options: object) -> Processor:
+    from chemie.nlp import annotate, load
+
+    nlp = load(**options)  # type: ignore[arg-type]
+    return lambda doc: annotate(nlp, doc)
+
+
+def _ner_only(**options: object) -> Processor:
+    """Tokenizer + chemical NER, without mention detection, actions or relations."""
+    from chemie.nlp import PIPELINE, annotate, load
+
+    nlp = load(ner=True)
+    for name in PIPELINE:
+        if name != "chemie_ner" and name in nlp.pipe_names:
+            nlp.remove_pipe(name)
+    return lambda doc: annotate(nlp, doc)
+
+
+def build(job: Job) -> Processor:
+    """The ``Document -> Document`` function of ``job`` (not cached)."""
+    options = dict(job.options)
+    if job.task == "tokenize":
+        return _tokenizer()
+    if job.task == "ner":
+        return _ner_only(**options)
+    if job.task == "anaphora":
+        return _pipeline(**options)
+    module, _, name = job.task.partition(":")
+    return getattr(importlib.import_module(module), name)(**options)
+
+
+_CACHE: dict[Job, Processor] = {}
+_LOCK = threading.Lock()
+
+
+def processor(job: Job) -> Processor:
+    """The job's function, built on first use in this process and reused afterwards."""
+    with _LOCK:
+        if job not in _CACHE:
+            _CACHE[job] = build(job)
+        return _CACHE[job]
+
+
+def process_item(job: Job, item: Item) -> Outcome:
+    """Read, annotate and format one item; failures become the outcome's ``error``."""
+    out = Outcome(item.n, item.key, item.path, item.line)
+    try:
+        doc = read_item(item)
+        out.key = doc.id if item.kind == "jsonl" else item.key
+        if doc.text.strip():
+            doc = processor(job)(doc)
+        else:
+            out.warning = "empty document: empty result"
+        out.tokens = len(doc.tokens)
+        out.payload = FORMATTERS[job.fmt](doc)
+    except InputError as e:
+        out.error = e.message
+    except ValueError as e:
+        out.error = str(e)
+    except Exception as e:  # a bug on one document must not stop a million-document run
+        out.error = f"internal error: {type(e).__name__}: {e}"
+    return out
+
+
+def process_chunk(job: Job, items: list[Item]) -> list[Outcome]:
+    """Outcomes of a chunk of items, in order (the unit of work sent to a worker)."""
+    return [process_item(job, item) for item in items]

@@ -1,0 +1,221 @@
+"""chemie.scale machinery with stand-in workers: sources, order, errors, resume, sinks."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from chemie.model import Document, Mention, Relation, Token
+from chemie.scale.errorlog import ErrorLog, read_errors
+from chemie.scale.runner import run_job
+from chemie.scale.sinks import BratSink, JsonlSink, errors_path, make_sink
+from chemie.scale.sources import iter_items
+from chemie.scale.worker import Job
+
+SCALE = Path(__file__).parent / "fixtures" / "scale"
+_seen = {"n": 0}
+
+
+def make_linker() -> object:
+    """Stand-in pipeline: a mention per token pair and a coreference link between them."""
+
+    def link(doc: Document) -> Document:
+        if not doc.tokens:
+            doc.tokens = [Token(m[0], m.start(), m.end()) for m in re.finditer(r"\S+", doc.text)]
+        toks = doc.tokens
+        doc.mentions = [
+            Mention("T1", ((toks[0].start, toks[0].end),), rule="first"),
+            Mention("T2", ((toks[-1].start, toks[-1].end),), rule="last"),
+        ]
+        doc.relations = [Relation("COREFERENCE", "T2", "T1", rule="stand_in")]
+        return doc
+
+    return link
+
+
+def make_interrupter(after: int) -> object:
+    """Stand-in pipeline that behaves like Ctrl-C after ``after`` documents."""
+    link = make_linker()
+
+    def interrupt(doc: Document) -> Document:
+        _seen["n"] += 1
+        if _seen["n"] > after:
+            raise KeyboardInterrupt
+        return link(doc)
+
+    return interrupt
+
+
+LINK = Job(f"{__name__}:make_linker", "chemu")
+
+
+def _bad_jsonl(tmp_path: Path) -> Path:
+    """The fixture snippets, repeated, with a malformed line, a line without keys,
+    a non-UTF-8 line and an empty document among them."""
+    good = (SCALE / "snippets.jsonl").read_bytes().splitlines()
+    lines = []
+    for rep in range(3):
+        for raw in good:
+            obj = json.loads(raw)
+            obj["doc_key"] = f"{obj['doc_key']}-{rep}"
+            lines.append(json.dumps(obj).encode())
+    lines[2:2] = [b'{"doc_key": "broken", "sentences": [[', b'{"sentences": [["a"]]}']
+    lines[7:7] = [b'{"doc_key": "latin", "sentences": [["caf\xe9"]]}']
+    lines[9:9] = [b'{"doc_key": "empty", "sentences": []}']
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def _run(src: Path, out: Path, job: Job = LINK, **kw) -> object:
+    return run_job(
+        iter_items([src], keys=kw.get("resume", False)), job, make_sink(job.fmt, out),
+        ErrorLog(errors_path(out)), **kw,
+    )
+
+
+def test_txt_folder_items_are_sorted_keyed_and_report_orphan_ann(tmp_path):
+    folder = tmp_path / "texts"
+    shutil.copytree(SCALE / "texts", folder)
+    (folder / "orphan.ann").write_text("T1\tX 0 1\ta\n")
+    items = list(iter_items([folder]))
+    assert [i.key for i in items] == ["s1", "s2", "more/s3", "more/s4", "orphan"]
+    assert [i.n for i in items] == [1, 2, 3, 4, 5]
+    assert items[-1].kind == "error" and "without its .txt" in items[-1].data
+
+
+def test_jsonl_items_keep_line_numbers_and_flag_non_utf8(tmp_path):
+    items = list(iter_items([_bad_jsonl(tmp_path)], keys=True))
+    latin = next(i for i in items if i.line == 8)
+    assert latin.kind == "error" and "UTF-8" in latin.data
+    assert items[0].key == "0001-0" and items[2].key is None  # malformed: no key
+
+
+def test_bad_documents_are_reported_and_the_run_continues(tmp_path):
+    out = tmp_path / "out.jsonl"
+    summary = _run(_bad_jsonl(tmp_path), out)
+    assert (summary.documents, summary.written, summary.errors, summary.warnings) == (16, 13, 3, 1)
+    written = [json.loads(line)["doc_key"] for line in out.read_text().splitlines()]
+    assert "empty" in written and "broken" not in written and len(written) == 13
+    rows = read_errors(errors_path(out))
+    assert [(r["line"], r["level"]) for r in rows] == [
+        ("3", "error"), ("4", "error"), ("8", "error"), ("10", "warning"),
+    ]
+    assert "missing key 'doc_key'" in rows[1]["message"]
+    assert not Path(str(out) + ".partial").exists()
+
+
+def test_pool_output_equals_single_process_in_input_order(tmp_path):
+    src = _bad_jsonl(tmp_path)
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    _run(src, one, workers=1)
+    _run(src, two, workers=2, chunk_size=2)
+    assert one.read_bytes() == two.read_bytes()
+    assert errors_path(one).read_text() == errors_path(two).read_text()
+
+
+def test_chemu_output_uses_input_token_indices(tmp_path):
+    out = tmp_path / "out.jsonl"
+    _run(SCALE / "snippets.jsonl", out)
+    first = json.loads(out.read_text().splitlines()[0])
+    n_tokens = sum(len(s) for s in first["sentences"])
+    assert first["Coreference"] == [[[[n_tokens - 1, n_tokens - 1]], [[0, 0]]]]
+
+
+def _interrupt(src: Path, out: Path, fmt: str, after: int) -> None:
+    _seen["n"] = 0
+    with pytest.raises(KeyboardInterrupt):
+        _run(src, out, Job(f"{__name__}:make_interrupter", fmt, (("after", after),)),
+             chunk_size=2)
+
+
+def test_interrupted_jsonl_run_resumes_to_the_same_output(tmp_path):
+    src = _bad_jsonl(tmp_path)
+    full, cut = tmp_path / "full.jsonl", tmp_path / "cut.jsonl"
+    _run(src, full)
+    _interrupt(src, cut, "chemu", 5)
+    partial = Path(str(cut) + ".partial")
+    assert not cut.exists() and partial.exists()
+    assert 0 < len(partial.read_text().splitlines()) < 13
+    summary = _run(src, cut, resume=True)
+    assert summary.skipped > 0
+    assert cut.read_bytes() == full.read_bytes()
+    assert errors_path(cut).read_text() == errors_path(full).read_text()
+    assert not partial.exists()
+
+
+def test_resume_drops_a_half_written_last_line(tmp_path):
+    src = SCALE / "snippets.jsonl"
+    full, cut = tmp_path / "full.jsonl", tmp_path / "cut.jsonl"
+    _run(src, full)
+    lines = full.read_bytes().splitlines(keepends=True)
+    Path(str(cut) + ".partial").write_bytes(lines[0] + lines[1][:40])
+    summary = _run(src, cut, resume=True)
+    assert summary.skipped == 1
+    assert cut.read_bytes() == full.read_bytes()
+
+
+def test_interrupted_json_run_over_texts_resumes_to_the_same_output(tmp_path):
+    job = Job(f"{__name__}:make_linker", "json")
+    src = SCALE / "texts"
+    full, cut = tmp_path / "full.jsonl", tmp_path / "cut.jsonl"
+    _run(src, full, job)
+    _interrupt(src, cut, "json", 2)
+    _run(src, cut, job, resume=True)
+    assert cut.read_bytes() == full.read_bytes()
+    docs = [json.loads(line) for line in full.read_text().splitlines()]
+    assert [d["id"] for d in docs] == ["s1", "s2", "more/s3", "more/s4"]
+    assert docs[0]["relations"][0]["rule"] == "stand_in"
+
+
+def test_brat_sink_resume_skips_documents_whose_ann_exists(tmp_path):
+    sink = BratSink(tmp_path / "out")
+    sink.open(resume=True)
+    (tmp_path / "out" / "more").mkdir()
+    (tmp_path / "out" / "more" / "s3.ann").write_text("")
+    items = list(iter_items([SCALE / "texts"]))
+    assert [sink.done(i) for i in items] == [False, False, True, False]
+
+
+def test_jsonl_sink_keeps_nothing_under_the_final_name_until_closed(tmp_path):
+    sink = JsonlSink(tmp_path / "o.jsonl")
+    sink.open(resume=False)
+    assert not (tmp_path / "o.jsonl").exists()
+    sink.abort()
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_no_errors_file_when_all_is_well_and_stale_one_removed(tmp_path):
+    out = tmp_path / "out.jsonl"
+    errors_path(out).write_text("stale\n")
+    summary = _run(SCALE / "snippets.jsonl", out)
+    assert summary.errors == 0 and not errors_path(out).exists()
+
+
+def test_tokenize_task_and_tables(tmp_path):
+    out = tmp_path / "tables"
+    summary = _run(SCALE / "snippets.jsonl", out, Job(f"{__name__}:make_linker", "csv"))
+    assert summary.written == 4
+    relations = (tmp_path / "tables.relations.csv").read_text().splitlines()
+    assert len(relations) == 5 and "stand_in" in relations[1]
+    tok = tmp_path / "tok.jsonl"
+    _run(SCALE / "texts", tok, Job("tokenize", "json"))
+    doc = json.loads(tok.read_text().splitlines()[0])
+    assert doc["tokens"][0] == {"text": "Step", "start": 0, "end": 4} and not doc["mentions"]
+
+
+@pytest.mark.slow
+def test_dask_engine_equals_single_process(tmp_path):
+    pytest.importorskip("distributed")
+    src = _bad_jsonl(tmp_path)
+    one, dask = tmp_path / "one.jsonl", tmp_path / "dask.jsonl"
+    job = Job("tokenize", "json")
+    _run(src, one, job)
+    summary = _run(src, dask, job, engine="dask", workers=2, chunk_size=3)
+    assert summary.errors == 3
+    assert one.read_bytes() == dask.read_bytes()
+    assert errors_path(one).read_text() == errors_path(dask).read_text()
