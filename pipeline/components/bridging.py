@@ -51,6 +51,7 @@ class BridgingResolver:
         self.appositive_before = frozenset(table["appositive_before"])
         self.add_target_before = frozenset(table["add_target_before"])
         self.physical_states = frozenset(table["physical_states"])
+        self.workup_heads = frozenset(table["workup_heads"])
         self.continuation = frozenset(table["continuation"])
         self.quantity = regex.compile(table["quantity"], regex.IGNORECASE)
 
@@ -68,8 +69,10 @@ class BridgingResolver:
         if m.head in self.equipment_heads:
             return EQUIPMENT
         if m.head in self.state_heads:
-            if words[0] in self.indefinite and len(words) > 2 and words[2] == "of":
+            if words[0] in self.indefinite and "of" in words:
                 return INPUT  # "a solution of X in Y"
+            if words[0] in self.indefinite and m.head in self.workup_heads:
+                return STATE  # "to collect an organic phase"
             if any(w in self.determiners for w in words[:3]):
                 return STATE
         if m.head in self.bare_state_heads:
@@ -123,10 +126,17 @@ class BridgingResolver:
                 sources = ([walk.state] if walk.state else []) + walk.pending
                 for s in sources:
                     self._link(out, "contained_contents", m, s)
+                walk.pending = [m]  # the vessel stands for what was put into it
                 continue
-            in_workup = ctx.workup_active(step, char) or m.id in ctx.workup_objects
+            in_workup = (
+                ctx.workup_active(step, char)
+                or m.id in ctx.workup_objects
+                or m.head in self.workup_heads
+            )
             product = m.id in ctx.products or m.head not in self.state_heads
             self._state(doc, m, walk, in_workup, product, out)
+            if product and in_workup and m.head not in self.state_heads:
+                walk = _Walk()  # a named product ends the procedure
         return doc
 
     def _state(
@@ -196,6 +206,7 @@ class _Context:
 
 
 REMOVE_ACTIONS = frozenset({"Remove"})
+
 WORKUP_SUBJECT_ACTIONS = frozenset({"Extract", "Wash", "Partition"})
 
 
