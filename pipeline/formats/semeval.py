@@ -80,7 +80,7 @@ class _Builder:
             for i in range(a, b):
                 where[i] = (len(self.doc.sentences), i - a)
             self.doc.sentences.append(self.tokens[a:b])
-        for eid, text, a, b, line in self.done:
+        for eid, text, a, b, line in sorted(self.done, key=lambda d: (d[2], -d[3])):
             s, t = where[a]
             self.doc.entities[eid] = Entity(eid, text, s, t, t + b - a, line)
         sections: list = self.doc.meta["sections"]  # type: ignore[assignment]
