@@ -1,0 +1,81 @@
+"""Every rule of rules/rc.yaml fires by name on a hand-written sentence."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from chemie.rc import rules
+from chemie.rc.classifier import DEFAULT_RULE, RuleClassifier
+from chemie.rc.model import Entity, RCExample
+from chemie.resources import load_rules
+
+FIXTURES = Path(__file__).parent / "fixtures"
+_ENT = re.compile(r"\[\[(.+?)\]\]")
+
+
+def example(sentence: str, direction: str) -> RCExample:
+    """Tokens split on spaces; each ``[[...]]`` is one entity token."""
+    tokens, ents = [], []
+    for m in re.finditer(r"\[\[.+?\]\]|\S+", sentence):
+        text = m.group(0)
+        if text.startswith("[["):
+            ents.append(Entity(f"d.{len(ents) + 1}", text[2:-2], 0, len(tokens), len(tokens) + 1))
+            text = text[2:-2]
+        tokens.append(text)
+    reverse = {"F": False, "R": True, "?": None}[direction]
+    return RCExample("d", tokens, ents[0], ents[1], None, reverse)
+
+
+def _table() -> list[tuple[str, str, str, str]]:
+    rows = []
+    for line in (FIXTURES / "rc/rule_examples.tsv").read_text().splitlines():
+        if line and not line.startswith("#"):
+            rows.append(tuple(line.split("\t")))
+    return rows
+
+
+def test_every_rule_has_an_example_and_a_comment():
+    names = [r["name"] for r in load_rules("rc.yaml")["rules"]]
+    assert sorted(names + [DEFAULT_RULE]) == sorted(row[0] for row in _table())
+    assert all(r["comment"].strip() for r in load_rules("rc.yaml")["rules"])
+
+
+@pytest.mark.parametrize("name, scheme, direction, sentence", _table())
+def test_rule_fires(name, scheme, direction, sentence):
+    decision = RuleClassifier(scheme=scheme).decide(example(sentence, direction))
+    assert decision.rule == name
+    if name != DEFAULT_RULE:
+        rule = rules.load().rule(name)
+        expected = rule.label if rule.schemes else None
+        assert expected is None or decision.label == expected
+
+
+def test_known_direction_vetoes_a_rule():
+    ex = example("a [[method]] for [[parsing]] .", "R")
+    assert RuleClassifier().decide(ex).rule != "usage_for"
+
+
+def test_direction_is_predicted_when_unknown():
+    decision = RuleClassifier(scheme="semeval").decide(
+        example("a [[tagger]] based on [[hmms]] .", "?"))
+    assert (decision.label, decision.reverse, decision.rule) == ("USAGE", True, "usage_based_on")
+
+
+def test_unified_rule_expressed_in_scierc_labels():
+    decision = RuleClassifier(scheme="scierc").decide(
+        example("our [[parser]] reaches 90 % [[accuracy]] .", "R"))
+    # RESULT(parser, accuracy) is SciERC EVALUATE-FOR(accuracy, parser): reversed
+    assert (decision.label, decision.reverse) == ("EVALUATE-FOR", True)
+
+
+def test_bad_tables_are_refused():
+    table = {"rules": [{"name": "x", "comment": "c", "label": "USAGE", "between": "{nope}"}],
+             "default": {"label": "USAGE"}}
+    with pytest.raises(ValueError, match="unknown cue list"):
+        rules.build(table)
+    table["rules"][0].update(between="for", direction="sideways")
+    with pytest.raises(ValueError, match="direction"):
+        rules.build(table)
