@@ -42,14 +42,50 @@ class MentionView:
     words: tuple[str, ...]  # lowercased tokens of the first range
 
 
+@dataclass(frozen=True)
+class TokenTable:
+    """Token texts, offsets and sentence numbers of a Doc, read once (Token objects are slow)."""
+
+    text: list[str]
+    lower: list[str]
+    idx: list[int]
+    start_of: dict[int, int]  # character offset -> token starting there
+    end_of: dict[int, int]  # character offset -> token ending there
+    sentence: list[int]  # sentence number of each token
+    sents: list[tuple[int, int]]  # token ranges of the sentences, end exclusive
+
+
+def token_table(doc: Doc) -> TokenTable:
+    """The doc's :class:`TokenTable` (computed once, kept in ``doc.user_data``)."""
+    table = doc.user_data.get(_TABLE_KEY)
+    if table is not None and len(table.text) == len(doc):
+        return table
+    text, lower, idx = [], [], []
+    for t in doc:
+        text.append(t.text)
+        lower.append(t.lower_)
+        idx.append(t.idx)
+    ends = [i + len(w) for i, w in zip(idx, text, strict=True)]
+    sents = [(s.start, s.end) for s in doc.sents] if len(doc) else []
+    sentence = [0] * len(doc)
+    for k, (a, b) in enumerate(sents):
+        sentence[a:b] = [k] * (b - a)
+    table = TokenTable(
+        text, lower, idx, {c: i for i, c in enumerate(idx)}, {c: i for i, c in enumerate(ends)},
+        sentence, sents,
+    )
+    doc.user_data[_TABLE_KEY] = table
+    return table
+
+
+_TABLE_KEY = "chemie.token_table"
+_MISSING = object()
+
+
 def mention_views(doc: Doc) -> list[MentionView]:
     """Mentions of ``doc`` in text order with token positions, sentence and head word."""
-    starts = {t.idx: t.i for t in doc}
-    ends = {t.idx + len(t.text): t.i for t in doc}
-    sent_of = [0] * len(doc)
-    for k, sent in enumerate(doc.sents):
-        for i in range(sent.start, sent.end):
-            sent_of[i] = k
+    table = token_table(doc)
+    starts, ends = table.start_of, table.end_of
     views = []
     for m in mentions_of(doc):
         lo, hi = min(a for a, _ in m.spans), max(b for _, b in m.spans)
@@ -60,13 +96,13 @@ def mention_views(doc: Doc) -> list[MentionView]:
                 continue
             first, last = span.start, span.end - 1
         lead_end = min((b for a, b in m.spans if a == lo), default=hi)
-        words = tuple(t.lower_ for t in doc[first : ends.get(lead_end, last) + 1])
+        words = tuple(table.lower[first : ends.get(lead_end, last) + 1])
         views.append(
             MentionView(
                 id=m.id,
                 first=first,
                 last=last,
-                sentence=sent_of[first],
+                sentence=table.sentence[first],
                 head=head_word(words),
                 words=words,
             )
@@ -98,55 +134,61 @@ class ActionParser:
         self.heading = regex.compile(rf"(?:{table['step_heading']})", regex.IGNORECASE)
         self.auxiliaries = frozenset(table["auxiliaries"])
         self.roles: dict[str, str] = table["roles"]
-        self._cache: dict[str, str | None] = {}
+        self._cache: dict[str, object] = {}
 
     def classify(self, word: str) -> str | None:
-        """The action class of a lowercased token, or None."""
-        if word in self._cache:
-            return self._cache[word]
-        label = next((lab for lab, pat in self.classes if pat.fullmatch(word)), None)
-        if len(self._cache) < 100_000:
-            self._cache[word] = label
+        """The action class of a lowercased token (``HEADING`` for a step word), or None."""
+        label = self._cache.get(word, _MISSING)
+        if label is _MISSING:
+            if self.heading.fullmatch(word):
+                label = HEADING
+            else:
+                label = next((lab for lab, pat in self.classes if pat.fullmatch(word)), None)
+            if len(self._cache) < 100_000:
+                self._cache[word] = label
         return label
 
-    def _is_heading(self, doc: Doc, i: int) -> bool:
-        tok = doc[i]
-        if not tok.text[:1].isupper() or not self.heading.fullmatch(tok.text):
+    def _is_heading(self, table: TokenTable, i: int) -> bool:
+        word = table.text[i]
+        if not word[:1].isupper():
             return False
-        nxt = doc[i + 1].text if i + 1 < len(doc) else ""
+        nxt = table.text[i + 1] if i + 1 < len(table.text) else ""
         return bool(_DIGIT.match(nxt)) or (len(nxt) <= 3 and nxt.isalnum() and nxt.isupper())
 
     def __call__(self, doc: Doc) -> Doc:
         actions = actions_of(doc)
+        table = token_table(doc)
         views = mention_views(doc)
         firsts = [v.first for v in views]
-        by_last = _span_ends(doc, views)
-        covered = _covered(doc)
-        step, phase = 0, "reaction"
-        for k, sent in enumerate(doc.sents):
-            for tok in sent:
-                i = tok.i
-                if self._is_heading(doc, i):
+        by_last = _span_ends(doc, table, views)
+        covered = _covered(doc, table)
+        step, phase, lower = 0, "reaction", table.lower
+        for k, (start, end) in enumerate(table.sents):
+            for i in range(start, end):
+                label = self.classify(lower[i])
+                if label is None:
+                    continue
+                char, word = table.idx[i], table.text[i]
+                if label == HEADING and self._is_heading(table, i):
                     step, phase = step + 1, "reaction"
                     actions.append(
-                        Action(HEADING, tok.idx, tok.idx + len(tok.text), k, "heading:step",
+                        Action(HEADING, char, char + len(word), k, "heading:step",
                                phase=phase, step=step)
                     )
                     continue
-                label = self.classify(tok.lower_)
-                if label is None or covered[i]:
+                if label == HEADING or covered[i]:
                     continue
                 if self.phase[label] != "any":
                     phase = self.phase[label]
-                action = Action(label, tok.idx, tok.idx + len(tok.text), k,
+                action = Action(label, char, char + len(word), k,
                                 f"trigger:{label}", phase=phase, step=step)
-                self._arguments(doc, action, i, sent.start, sent.end, views, firsts, by_last)
+                self._arguments(table, action, i, start, end, views, firsts, by_last)
                 actions.append(action)
         return doc
 
     def _arguments(
         self,
-        doc: Doc,
+        table: TokenTable,
         action: Action,
         i: int,
         sent_start: int,
@@ -156,10 +198,11 @@ class ActionParser:
         by_last: dict[int, MentionView],
     ) -> None:
         """Fill ``action.args`` from the mentions around trigger token ``i``."""
-        passive = i > sent_start and doc[i - 1].lower_ in self.auxiliaries
-        if passive or (i > sent_start + 1 and doc[i - 2].lower_ in self.auxiliaries
-                       and doc[i - 1].lower_.endswith("ly")):
-            aux = i - 1 if doc[i - 1].lower_ in self.auxiliaries else i - 2
+        low = table.lower
+        passive = i > sent_start and low[i - 1] in self.auxiliaries
+        if passive or (i > sent_start + 1 and low[i - 2] in self.auxiliaries
+                       and low[i - 1].endswith("ly")):
+            aux = i - 1 if low[i - 1] in self.auxiliaries else i - 2
             subject = by_last.get(aux - 1)
             if subject is not None:
                 role = "product" if action.label == "Yield" else "object"
@@ -171,7 +214,7 @@ class ActionParser:
                 action.args.setdefault(role, []).append(views[j].id)
         # prepositional arguments: "with X", "in X", "over X", "into X" within the clause
         for p in range(i + 1, min(sent_end, i + 6)):
-            role = self.roles.get(doc[p].lower_)
+            role = self.roles.get(low[p])
             if role is None:
                 continue
             j = bisect.bisect_left(firsts, p + 1)
@@ -186,28 +229,31 @@ class ActionParser:
 _EQUIPMENT_HINT = frozenset({"flask", "vessel", "tube", "vial", "autoclave", "reactor", "bottle"})
 
 
-def _span_ends(doc: Doc, views: list[MentionView]) -> dict[int, MentionView]:
+def _span_ends(doc: Doc, table: TokenTable, views: list[MentionView]) -> dict[int, MentionView]:
     """Mention by the token index where one of its ranges ends (first mention wins)."""
-    ends = {t.idx + len(t.text): t.i for t in doc}
     view = {v.id: v for v in views}
     out: dict[int, MentionView] = {}
     for m in mentions_of(doc):
         if m.id not in view:
             continue
         for _, b in m.spans:
-            if b in ends:
-                out.setdefault(ends[b], view[m.id])
+            if b in table.end_of:
+                out.setdefault(table.end_of[b], view[m.id])
     return out
 
 
-def _covered(doc: Doc) -> bytearray:
+def _covered(doc: Doc, table: TokenTable) -> bytearray:
     """1 for each token inside a mention range (a trigger word in a chemical name)."""
-    covered = bytearray(len(doc))
+    covered = bytearray(len(table.text))
     for m in mentions_of(doc):
         for a, b in m.spans:
-            span = doc.char_span(a, b, alignment_mode="expand")
-            if span is not None:
-                covered[span.start : span.end] = b"\x01" * len(span)
+            first, last = table.start_of.get(a), table.end_of.get(b)
+            if first is None or last is None:
+                span = doc.char_span(a, b, alignment_mode="expand")
+                if span is None:
+                    continue
+                first, last = span.start, span.end - 1
+            covered[first : last + 1] = b"\x01" * (last + 1 - first)
     return covered
 
 

@@ -20,7 +20,13 @@ import regex
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.actions import HEADING, MentionView, mention_views
+from chemie.components.actions import (
+    HEADING,
+    MentionView,
+    TokenTable,
+    mention_views,
+    token_table,
+)
 from chemie.extensions import actions_of, relations_of
 from chemie.model import Action, Relation
 from chemie.resources import load_rules
@@ -61,7 +67,8 @@ class BridgingResolver:
     def classify(self, doc: Doc, m: MentionView, ctx: _Context) -> str:
         """The mention's part in the walk: state, input, equipment or skip."""
         words = m.words
-        before = doc[m.first - 1].lower_ if m.first > 0 else ""
+        low = ctx.table.lower
+        before = low[m.first - 1] if m.first > 0 else ""
         if before in self.appositive_before or m.id in ctx.removed:
             return SKIP
         if m.id in ctx.products or "title" in words[:4]:
@@ -77,41 +84,43 @@ class BridgingResolver:
                 return STATE
         if m.head in self.bare_state_heads:
             return STATE
-        quantity = self.has_quantity(doc, m)
+        quantity = self.has_quantity(ctx.table, m)
         if m.head in self.physical_states and quantity:
             return STATE  # "Yellow amorphous solid (8 mg, 32%)"
-        if not quantity and ctx.before_first_action(doc[m.first].idx) and self._titled(doc, m):
+        first_char = ctx.table.idx[m.first]
+        if not quantity and ctx.before_first_action(first_char) and self._titled(ctx.table, m):
             return SKIP  # a heading name, referred to by coreference only
         return INPUT
 
-    def has_quantity(self, doc: Doc, m: MentionView) -> bool:
+    def has_quantity(self, table: TokenTable, m: MentionView) -> bool:
         """True when the mention or a bracket right after it holds an amount."""
-        if any(self.quantity.fullmatch(t.text) for t in doc[m.first : m.last + 1]):
+        text = table.text
+        if any(self.quantity.fullmatch(w) for w in text[m.first : m.last + 1]):
             return True
         i = m.last + 1
-        if i < len(doc) and doc[i].text == "(":
-            for t in doc[i + 1 : min(len(doc), i + 14)]:
-                if t.text == ")":
+        if i < len(text) and text[i] == "(":
+            for w in text[i + 1 : i + 14]:
+                if w == ")":
                     break
-                if self.quantity.fullmatch(t.text):
+                if self.quantity.fullmatch(w):
                     return True
         return False
 
-    def _titled(self, doc: Doc, m: MentionView) -> bool:
+    def _titled(self, table: TokenTable, m: MentionView) -> bool:
         """A name not followed by a verb or a list continuation (a heading)."""
-        after = doc[m.last + 1].lower_ if m.last + 1 < len(doc) else ""
+        after = table.lower[m.last + 1] if m.last + 1 < len(table.lower) else ""
         return after not in self.continuation
 
     def __call__(self, doc: Doc) -> Doc:
         views = mention_views(doc)
         if not views:
             return doc
-        ctx = _Context(actions_of(doc))
+        ctx = _Context(actions_of(doc), token_table(doc))
         headings = ctx.headings
         out = relations_of(doc)
         walk, step = _Walk(), -1
         for m in views:
-            char = doc[m.first].idx
+            char = ctx.table.idx[m.first]
             m_step = bisect.bisect_right(headings, char)
             if m_step != step:
                 walk, step = _Walk(), m_step
@@ -149,7 +158,7 @@ class BridgingResolver:
         out: list[Relation],
     ) -> None:
         """Link a state expression to the previous state and the pending compounds."""
-        before = doc[m.first - 1].lower_ if m.first > 0 else ""
+        before = token_table(doc).lower[m.first - 1] if m.first > 0 else ""
         pending, deferred = walk.pending, []
         if before in self.add_target_before and pending and pending[-1].sentence == m.sentence:
             # "X was added to the mixture": X enters the system after this state
@@ -175,7 +184,8 @@ class BridgingResolver:
 class _Context:
     """What the walk needs from the action parser: steps, phases, products, objects."""
 
-    def __init__(self, actions: list[Action]) -> None:
+    def __init__(self, actions: list[Action], table: TokenTable) -> None:
+        self.table = table
         self.step = 0
         self.headings = [a.start for a in actions if a.label == HEADING]
         self.first_action: dict[int, int] = {}
