@@ -28,7 +28,15 @@ from chemie.rc.examples import build_examples
 from chemie.rc.labels import from_unified, to_unified
 from chemie.rc.model import Pair, RCExample
 from chemie.rc.rules import load
-from chemie.scoring.rc import Alignment, align, class_table, macro_f1, read_pairs, unified_alignment
+from chemie.scoring.rc import (
+    Alignment,
+    align,
+    class_table,
+    macro_f1,
+    official_semeval,
+    read_pairs,
+    unified_alignment,
+)
 
 RULES, MAJORITY = "rules", "majority"
 SPACES = ("native", "unified")
@@ -42,6 +50,7 @@ class TestSet:
     path: Path
     pairs: Path | None = None
     fmt: str = "auto"
+    documents: frozenset[str] | None = None  # keep only these documents (None: all)
 
 
 @dataclass
@@ -54,6 +63,7 @@ class Cell:
     macro_f1: float
     classes: pd.DataFrame
     pairs: int
+    figures: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -97,6 +107,7 @@ class Evaluation:
                     "space": c.space,
                     "macro_f1": c.macro_f1,
                     "pairs": c.pairs,
+                    "figures": c.figures,
                     "per_class": c.classes.to_dict(orient="index"),
                 }
                 for c in self.cells
@@ -156,8 +167,12 @@ def _rules(examples: list[RCExample], scheme: str) -> list[Pair]:
     ]
 
 
-def _cell(ts: str, system: str, space: str, al: Alignment) -> Cell:
-    return Cell(ts, system, space, macro_f1(al), class_table(al), len(al.gold))
+def _cell(ts: str, system: str, space: str, al: Alignment, fmt: str = "unified") -> Cell:
+    figures = {"accuracy": sum(al.correct(i) for i in range(len(al.gold))) / len(al.gold)
+               if al.gold else 0.0}
+    if fmt == "semeval" and space == "native":
+        figures["official_macro_f1"] = official_semeval(al)[1]["official_macro_f1"]
+    return Cell(ts, system, space, macro_f1(al), class_table(al), len(al.gold), figures)
 
 
 def evaluate(
@@ -170,6 +185,8 @@ def evaluate(
     result = Evaluation(majority_label=majority)
     for ts in testsets:
         task = tasks.load(ts.path, ts.pairs, ts.fmt)
+        if ts.documents is not None:
+            task = tasks.restrict(task, ts.documents)
         gold = task.pairs
         native_preds = {RULES: _rules(task.examples, task.fmt),
                         MAJORITY: _majority(task.examples, majority, task.fmt)}
@@ -179,7 +196,7 @@ def evaluate(
                          MAJORITY: _majority(unified_examples, majority, "unified")}
         for name, pred in native_preds.items():
             al = align(gold, pred, task.pairs_path, None)
-            result.cells.append(_cell(ts.name, name, "native", al))
+            result.cells.append(_cell(ts.name, name, "native", al, task.fmt))
             ual = align(unified_gold, unified_preds[name], task.pairs_path, None)
             result.cells.append(_cell(ts.name, name, "unified", ual))
         for name, files in systems.items():
@@ -187,7 +204,7 @@ def evaluate(
                 continue
             al = align(gold, read_pairs(files[ts.name], task.fmt), task.pairs_path,
                        files[ts.name])
-            result.cells.append(_cell(ts.name, name, "native", al))
+            result.cells.append(_cell(ts.name, name, "native", al, task.fmt))
             ual = al if task.fmt == "unified" else unified_alignment(al, task.fmt)
             result.cells.append(_cell(ts.name, name, "unified", ual))
     return result
@@ -205,5 +222,11 @@ def to_text(ev: Evaluation) -> str:
             frame = ev.per_class(ts, space)
             parts.append(f"== per-class F1: {ts}, {space} labels ==\n"
                          + frame.to_string(float_format=lambda v: f"{v:.4f}", na_rep="-"))
+    official = [c for c in ev.cells if "official_macro_f1" in c.figures]
+    if official:
+        lines = [f"{c.testset:22s} {c.system:10s} {c.figures['official_macro_f1']:.4f}"
+                 for c in official]
+        parts.append("== SemEval-2018 official macro-F1 (F1 of macro P and macro R, "
+                     "direction-aware) ==\n" + "\n".join(lines))
     parts.append(f"majority baseline label (training split): {ev.majority_label}")
     return "\n\n".join(parts) + "\n"

@@ -59,6 +59,19 @@ def load(path: Path, pairs: Path | None = None, fmt: str = "auto") -> RCTask:
     return RCTask(fmt, docs, pair_list, examples, pairs_path)
 
 
+def restrict(task: RCTask, doc_ids: set[str] | frozenset[str]) -> RCTask:
+    """The part of a task whose documents are in ``doc_ids``."""
+    docs = {k: v for k, v in task.docs.items() if k in doc_ids}
+    kept = [i for i, ex in enumerate(task.examples) if ex.doc_id in doc_ids]
+    return RCTask(
+        task.fmt,
+        docs,
+        [task.pairs[i] for i in kept],
+        [task.examples[i] for i in kept],
+        task.pairs_path,
+    )
+
+
 def write(task: RCTask, pairs: list[Pair], fh: IO[str], explain: bool = False) -> None:
     """Write predicted pairs in the task's format."""
     if task.fmt == "scierc":

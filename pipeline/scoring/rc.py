@@ -9,6 +9,8 @@ direction is a wrong prediction, as in the official SemEval-2018 Task 7 scorer.
 * A gold pair without a prediction is a miss (a false negative of its gold class; no
   extra class); the count is reported in a note. A predicted pair that is not in the
   gold file, or a pair predicted twice, is refused: InputError naming the file and line.
+  A gold pair repeated verbatim (same direction and label; sci-rc-unified has one) is
+  counted once, and so is its repeated identical prediction.
   (The official perl scorer would count an extra pair as a wrong prediction; we refuse
   it because a relation classifier is given the gold pairs.)
 * SemEval files also get the official figure of the SemEval-2018 Task 7 scorer
@@ -27,7 +29,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -48,6 +50,7 @@ class Alignment:
 
     gold: list[Pair]
     pred: list[Pair | None]
+    notes: list[str] = field(default_factory=list)
 
     def correct(self, i: int) -> bool:
         p, g = self.pred[i], self.gold[i]
@@ -58,22 +61,32 @@ def align(gold: list[Pair], pred: list[Pair], gold_path: Path | None, pred_path:
           ) -> Alignment:
     """Match predictions to gold pairs; extra or repeated predicted pairs are InputErrors."""
     gold_keys: dict[tuple[str, str], Pair] = {}
+    unique, repeats = [], 0
     for g in gold:
         if not g.label:
             raise InputError(gold_path, g.line, "gold pair without a label")
-        if g.key() in gold_keys:
-            raise InputError(gold_path, g.line, f"pair {g.head},{g.tail} repeated")
+        first = gold_keys.get(g.key())
+        if first is not None:
+            if (first.head, first.label) != (g.head, g.label):
+                raise InputError(gold_path, g.line, f"pair {g.head},{g.tail} repeated")
+            repeats += 1
+            continue
         gold_keys[g.key()] = g
+        unique.append(g)
     by_key: dict[tuple[str, str], Pair] = {}
     for p in pred:
         if p.key() not in gold_keys:
             raise InputError(pred_path, p.line, f"pair {p.head},{p.tail} is not in the gold file")
-        if p.key() in by_key:
-            raise InputError(pred_path, p.line, f"pair {p.head},{p.tail} predicted twice")
         if not p.label:
             raise InputError(pred_path, p.line, "prediction without a label")
+        first = by_key.get(p.key())
+        if first is not None:
+            if (first.head, first.label) != (p.head, p.label) or repeats == 0:
+                raise InputError(pred_path, p.line, f"pair {p.head},{p.tail} predicted twice")
+            continue
         by_key[p.key()] = p
-    return Alignment(gold, [by_key.get(g.key()) for g in gold])
+    notes = [f"{repeats} verbatim repeated gold pairs counted once"] if repeats else []
+    return Alignment(unique, [by_key.get(g.key()) for g in unique], notes)
 
 
 def class_table(al: Alignment) -> pd.DataFrame:
@@ -161,7 +174,7 @@ def unified_alignment(al: Alignment, scheme: str) -> Alignment:
 
 def score_alignment(al: Alignment, scheme: str) -> ScoreReport:
     """The full report for an alignment in ``scheme`` (semeval, scierc or unified)."""
-    report = ScoreReport("rc")
+    report = ScoreReport("rc", notes=list(al.notes))
     report.tables.append(ScoreTable("per class", class_table(al)))
     report.tables.append(ScoreTable("confusion (rows gold, columns predicted)", confusion(al)))
     n = len(al.gold)

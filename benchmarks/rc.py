@@ -1,0 +1,94 @@
+"""Relation-classification benchmark: the rule classifier beside a majority baseline.
+
+Prints the macro-F1 matrix (rows test sets, columns systems: ``rules``, ``majority``) in
+each test set's own labels and in the unified labels, the per-class F1 tables, and the
+target figure. Test sets (``../shared/data`` or $CHEMIE_DATA):
+
+* ``unified-train``: sci-rc-unified/sample-train, the only data read while choosing cues;
+* ``unified-dev``: sci-rc-unified/sample-dev, never inspected (the target: macro-F1 >= 0.50;
+  the majority class gives about 0.15-0.16);
+* ``semeval-1.1`` / ``scierc-nlp``: the whole files, and their documents that are *not* in
+  sample-train (``…-untuned``; 1.1 and SciERC abstracts overlap sample-train);
+* ``semeval-1.2``: the noisy subtask (5 abstracts overlap sample-train).
+
+The majority label is the most frequent label of sample-train. Tunes nothing.
+
+    python benchmarks/rc.py [--data PATH] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from chemie.corpora import data_dir
+from chemie.formats import unified
+from chemie.rc.harness import TestSet, evaluate, majority_label, to_text
+
+TARGET = 0.50
+
+
+def testsets(root: Path) -> list[TestSet]:
+    """The benchmark's test sets (those whose files exist)."""
+    rc = root / "sci-rc-unified"
+    train_docs = {d.id for d in unified.iter_tokens(rc / "sample-train.txt")}
+    semeval_train = frozenset(d[len("semeval-"):] for d in train_docs if d.startswith("semeval-"))
+    scierc_train = frozenset(d[len("scierc-"):] for d in train_docs if d.startswith("scierc-"))
+    sem = root / "semeval2018-task7"
+    sets = [
+        TestSet("unified-train", rc / "sample-train.txt", rc / "sample-train-rel.txt"),
+        TestSet("unified-dev", rc / "sample-dev.txt", rc / "sample-dev-rel.txt"),
+        TestSet("semeval-1.1", sem / "1.1.text.xml", sem / "1.1.relations.txt"),
+        TestSet("semeval-1.2", sem / "1.2.text.xml", sem / "1.2.relations.txt"),
+        TestSet("scierc-nlp", root / "scierc/scierc_nlp.json"),
+    ]
+    untuned = [
+        TestSet("semeval-1.1-untuned", sem / "1.1.text.xml", sem / "1.1.relations.txt",
+                documents=_complement(sem / "1.1.text.xml", semeval_train)),
+        TestSet("scierc-nlp-untuned", root / "scierc/scierc_nlp.json",
+                documents=_complement(root / "scierc/scierc_nlp.json", scierc_train)),
+    ]
+    return [t for t in sets + untuned if t.path.exists()]
+
+
+def _complement(path: Path, exclude: frozenset[str]) -> frozenset[str]:
+    from chemie.rc import tasks
+
+    fmt = tasks.detect(path)
+    if fmt == "scierc":
+        from chemie.formats import scierc
+
+        ids = {doc.id for doc, _ in scierc.iter_documents(path)}
+    else:
+        from chemie.formats import semeval
+
+        ids = {doc.id for doc in semeval.iter_xml(path)}
+    return frozenset(ids - exclude)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=None, help="shared data folder")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args()
+    root = args.data or data_dir()
+    ev = evaluate(testsets(root), majority=majority_label(
+        root / "sci-rc-unified/sample-train-rel.txt"))
+    if args.json:
+        print(json.dumps(ev.to_dict(), indent=2))
+        return
+    print(to_text(ev))
+    native = ev.matrix("native")
+    pairs = {c.testset: c.pairs for c in ev.cells if c.system == "rules" and c.space == "native"}
+    print("== figures (macro-F1, survey recipe; rules vs majority) ==")
+    for name in native.index:
+        print(f"{name:22s} pairs {pairs[name]:5d}  rules {native.loc[name, 'rules']:.4f}  "
+              f"majority {native.loc[name, 'majority']:.4f}")
+    dev = native.loc["unified-dev", "rules"] if "unified-dev" in native.index else float("nan")
+    verdict = "met" if dev >= TARGET else "NOT met"
+    print(f"target: macro-F1 >= {TARGET:.2f} on sci-rc-unified/sample-dev: {dev:.4f} ({verdict})")
+
+
+if __name__ == "__main__":
+    main()
