@@ -220,3 +220,42 @@ def test_cli_bad_input_is_one_line_and_exit_2(fixtures, tmp_path, capsys, argv, 
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
     assert not (tmp_path / "out.html").exists()
+
+
+def _run_json(doc: Document) -> str:
+    """A line as written by ``chemie run --format json``."""
+    return json.dumps(
+        {
+            "id": doc.id,
+            "text": doc.text,
+            "tokens": [],
+            "sentences": [],
+            "mentions": [
+                {"id": m.id, "spans": [list(s) for s in m.spans], "label": m.label,
+                 "text": m.text, "rule": m.rule, "confidence": m.confidence, "attrs": m.attrs}
+                for m in doc.mentions
+            ],
+            "relations": [
+                {"label": r.label, "head": r.head, "tail": r.tail, "rule": r.rule, "id": r.id}
+                for r in doc.relations
+            ],
+            "meta": {},
+        }
+    )
+
+
+def test_cli_reads_run_json_output_without_rerunning(tmp_path):
+    path = tmp_path / "run.jsonl"
+    path.write_text(_run_json(_doc("j1")) + "\n", encoding="utf-8")
+    out = tmp_path / "j.html"
+    assert main(["show", str(path), "-o", str(out)]) == 0  # has rule names: shown as is
+    page = out.read_text(encoding="utf-8")
+    (arc,) = _arcs_in(page)[0]
+    assert arc["rule"] == "ra&co" and 'data-tag="FAMILY"' in page
+
+
+def test_cli_bad_run_json_line(tmp_path, capsys):
+    path = tmp_path / "run.jsonl"
+    path.write_text(_run_json(_doc()) + '\n{"id": "x", "text": "t", "mentions": [{}]}\n')
+    assert main(["show", str(path)]) == 2
+    assert "run.jsonl:2: not a chemie document" in capsys.readouterr().err

@@ -1,18 +1,21 @@
 """Documents to show: read any input ``chemie show`` accepts, and run the pipeline if asked.
 
-Inputs: a ChEMU-Ref ``.jsonl`` file, a brat folder (``.txt`` with or without ``.ann``), a
-``.ann`` file (with the ``.txt`` beside it) or a ``.txt`` file (with the annotations of a
-``.ann`` beside it, if there is one). Raw text is one document whose id is the file stem.
+Inputs: a ChEMU-Ref ``.jsonl`` file; the JSON lines of ``chemie run --format json`` (one
+``{"id", "text", "tokens", "mentions", "relations", ...}`` object per line); a brat folder
+(``.txt`` with or without ``.ann``); a ``.ann`` file (with the ``.txt`` beside it); a ``.txt``
+file (with the annotations of a ``.ann`` beside it, if there is one). Raw text is one
+document whose id is the file stem.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from chemie.errors import InputError, read_text
-from chemie.model import Document
+from chemie.model import Document, Mention, Relation, Token
 
 PathLike = str | os.PathLike[str]
 
@@ -30,7 +33,7 @@ def read_inputs(path: PathLike) -> Iterator[Document]:
         raise InputError(p, None, "no such file or folder")
     suffix = p.suffix.lower()
     if suffix in (".jsonl", ".json"):
-        yield from iter_chemu(p)
+        yield from (iter_document_json(p) if _is_document_json(p) else iter_chemu(p))
     elif suffix == ".ann":
         txt = p.with_suffix(".txt")
         if not txt.exists():
@@ -69,3 +72,52 @@ def run_pipeline(docs: Iterable[Document]) -> Iterator[Document]:
         if doc.meta.get("format") == "chemu":
             bare.tokens, bare.sentences = list(doc.tokens), list(doc.sentences)
         yield pipeline.annotate(model, bare)
+
+
+def _is_document_json(path: Path) -> bool:
+    """True when the first non-empty line is a ``chemie run --format json`` document."""
+    with open(path, encoding="utf-8-sig", errors="replace") as fh:
+        for line in fh:
+            if line.strip():
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError:
+                    return False
+                return isinstance(obj, dict) and "text" in obj and "doc_key" not in obj
+    return False
+
+
+def parse_document_json(
+    line: str, path: PathLike | None = None, lineno: int | None = None
+) -> Document:
+    """One line of ``chemie run --format json`` -> a Document (InputError when malformed)."""
+    try:
+        obj = json.loads(line)
+        doc = Document(str(obj["id"]), obj["text"])
+        doc.tokens = [Token(t["text"], t["start"], t["end"]) for t in obj.get("tokens", [])]
+        doc.sentences = [(a, b) for a, b in obj.get("sentences", [])]
+        doc.mentions = [
+            Mention(
+                str(m["id"]), tuple((a, b) for a, b in m["spans"]), m.get("label", "ENTITY"),
+                m.get("text", ""), m.get("rule"), m.get("confidence"), dict(m.get("attrs") or {}),
+            )
+            for m in obj.get("mentions", [])
+        ]
+        doc.relations = [
+            Relation(r["label"], str(r["head"]), str(r["tail"]), r.get("rule"), r.get("id", ""))
+            for r in obj.get("relations", [])
+        ]
+    except json.JSONDecodeError as e:
+        raise InputError(path, lineno, f"malformed JSON: {e.msg} (column {e.colno})") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise InputError(path, lineno, f"not a chemie document ({type(e).__name__}: {e})") from None
+    doc.meta.update(format="json", path=None if path is None else str(path), line=lineno)
+    return doc
+
+
+def iter_document_json(path: PathLike) -> Iterator[Document]:
+    """Documents of a ``chemie run --format json`` file, one per non-empty line."""
+    p = Path(path)
+    for lineno, line in enumerate(read_text(p).split("\n"), 1):
+        if line.strip():
+            yield parse_document_json(line, p, lineno)
