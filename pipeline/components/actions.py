@@ -134,6 +134,7 @@ class ActionParser:
         self.heading = regex.compile(rf"(?:{table['step_heading']})", regex.IGNORECASE)
         self.auxiliaries = frozenset(table["auxiliaries"])
         self.roles: dict[str, str] = table["roles"]
+        self.apparatus = frozenset(table["apparatus"])
         self._cache: dict[str, object] = {}
 
     def classify(self, word: str) -> str | None:
@@ -154,6 +155,11 @@ class ActionParser:
             return False
         nxt = table.text[i + 1] if i + 1 < len(table.text) else ""
         return bool(_DIGIT.match(nxt)) or (len(nxt) <= 3 and nxt.isalnum() and nxt.isupper())
+
+    def _on_apparatus(self, lower: list[str], i: int, sent_start: int) -> bool:
+        """True for "the ice bath was removed": an action on apparatus keeps the phase."""
+        window = lower[max(sent_start, i - 3) : i]
+        return any(w in self.apparatus for w in window)
 
     def __call__(self, doc: Doc) -> Doc:
         actions = actions_of(doc)
@@ -178,7 +184,7 @@ class ActionParser:
                     continue
                 if label == HEADING or covered[i]:
                     continue
-                if self.phase[label] != "any":
+                if self.phase[label] != "any" and not self._on_apparatus(lower, i, start):
                     phase = self.phase[label]
                 action = Action(label, char, char + len(word), k,
                                 f"trigger:{label}", phase=phase, step=step)

@@ -139,18 +139,18 @@ class BridgingResolver:
                 continue
             in_workup = (
                 ctx.workup_active(step, char)
-                or m.id in ctx.workup_objects
+                or (m.id in ctx.workup_objects and bool(walk.pending))
                 or m.head in self.workup_heads
             )
             product = m.id in ctx.products or m.head not in self.state_heads
-            self._state(doc, m, walk, in_workup, product, out)
+            self._state(ctx, m, walk, in_workup, product, out)
             if product and in_workup and m.head not in self.state_heads:
                 walk = _Walk()  # a named product ends the procedure
         return doc
 
     def _state(
         self,
-        doc: Doc,
+        ctx: _Context,
         m: MentionView,
         walk: _Walk,
         in_workup: bool,
@@ -158,12 +158,17 @@ class BridgingResolver:
         out: list[Relation],
     ) -> None:
         """Link a state expression to the previous state and the pending compounds."""
-        before = token_table(doc).lower[m.first - 1] if m.first > 0 else ""
+        before = ctx.table.lower[m.first - 1] if m.first > 0 else ""
         pending, deferred = walk.pending, []
         if before in self.add_target_before and pending and pending[-1].sentence == m.sentence:
-            # "X was added to the mixture": X enters the system after this state
-            deferred = [p for p in pending if p.sentence == m.sentence]
-            pending = [p for p in pending if p.sentence != m.sentence]
+            # "X was added to the mixture": X (the compounds of this clause: no other action
+            # between them and the mixture) enters the system after this state
+            here = ctx.table.idx[m.first]
+            for p in pending:
+                clause = p.sentence == m.sentence and ctx.actions_between(
+                    ctx.table.idx[p.last], here) <= 1
+                (deferred if clause else []).append(p)
+            pending = [p for p in pending if p not in deferred]
         prev = walk.state
         if in_workup:
             if prev:
@@ -209,6 +214,10 @@ class _Context:
         """True when the last action of ``step`` before character ``char`` is in a work-up."""
         k = bisect.bisect_left(self.starts, char) - 1
         return k >= 0 and self.steps[k] == step and self.phases[k] == "workup"
+
+    def actions_between(self, lo: int, hi: int) -> int:
+        """Number of actions starting between characters ``lo`` and ``hi``."""
+        return bisect.bisect_left(self.starts, hi) - bisect.bisect_right(self.starts, lo)
 
     def before_first_action(self, char: int) -> bool:
         start = self.first_action.get(self.step)
