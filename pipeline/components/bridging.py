@@ -116,6 +116,7 @@ class BridgingResolver:
         if not views:
             return doc
         ctx = _Context(actions_of(doc), token_table(doc))
+        low = ctx.table.lower
         headings = ctx.headings
         out = relations_of(doc)
         walk, step = _Walk(), -1
@@ -129,7 +130,11 @@ class BridgingResolver:
             if kind == SKIP:
                 continue
             if kind == INPUT:
-                walk.pending.append(m)
+                last = walk.pending[-1] if walk.pending else None
+                if last and m.first >= 2 and last.last == m.first - 2 and low[m.first - 1] == "(":
+                    walk.pending[-1] = m  # "diisopropylethylamine ( DIPEA )": the alias is used
+                else:
+                    walk.pending.append(m)
                 continue
             if kind == EQUIPMENT:
                 sources = ([walk.state] if walk.state else []) + walk.pending
