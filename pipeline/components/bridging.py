@@ -58,6 +58,8 @@ class BridgingResolver:
         self.add_target_before = frozenset(table["add_target_before"])
         self.physical_states = frozenset(table["physical_states"])
         self.workup_heads = frozenset(table["workup_heads"])
+        self.event_heads = frozenset(table["event_heads"])
+        self.event_before = frozenset(table["event_before"])
         self.continuation = frozenset(table["continuation"])
         self.quantity = regex.compile(table["quantity"], regex.IGNORECASE)
 
@@ -71,6 +73,8 @@ class BridgingResolver:
         before = low[m.first - 1] if m.first > 0 else ""
         if before in self.appositive_before or m.id in ctx.removed:
             return SKIP
+        if m.head in self.event_heads and before in self.event_before:
+            return SKIP  # "after completion of the reaction": the event, not the material
         if m.id in ctx.products or "title" in words[:4]:
             return STATE
         if m.head in self.equipment_heads:
