@@ -98,3 +98,22 @@ def test_corpus_reads_and_every_gold_pair_is_in_one_sentence(corpus, subtask):
     assert len(docs) == 300
     examples = build_examples(docs, pairs, "gold")  # raises on a cross-sentence pair
     assert len(examples) == len(pairs)
+
+
+def test_explained_relations_read_back(tmp_path):
+    path = tmp_path / "pred.txt"
+    path.write_text("USAGE(A-1.1,A-1.2,REVERSE)\tusage_based_on\n")
+    (pair,) = semeval.read_relations(path)
+    assert (pair.head, pair.rule) == ("A-1.2", "usage_based_on")
+
+
+def test_semeval_document_written_as_unified_tokens(fixtures):
+    from chemie.formats import unified
+
+    docs = semeval.read_xml(fixtures / "rc/semeval.xml")
+    out = io.StringIO()
+    unified.write_tokens(docs.values(), out)
+    lines = [line.split("\t") for line in out.getvalue().splitlines()]
+    entities = {row[4]: row[3] for row in lines if row[4] != "NO-ENTITY"}
+    assert entities["X01-0001.3"] == "statistical parser"
+    assert entities["X01-0001.8"] == "grammar rules"  # the outer of two nested entities

@@ -7,7 +7,8 @@ into sentences at ``. ? !`` followed by a capital, a digit or an entity.
 
 Relations: ``LABEL(E1,E2)`` or ``LABEL(E1,E2,REVERSE)``; E1 comes first in the text and
 ``REVERSE`` says that the relation's first argument is E2. A pairs file given to the
-classifier may carry any label (it is ignored) or none: ``(E1,E2)``. Relations are read
+classifier may carry any label (it is ignored) or none: ``(E1,E2)``; ``chemie rc
+--explain`` appends ``<TAB>rule``, which is read back into ``Pair.rule``. Relations are read
 into :class:`Pair` objects in semantic order (head = first argument) and written back in
 text order (ascending entity number) with ``REVERSE`` where the head comes second, as
 the official scorer requires.
@@ -32,7 +33,9 @@ _TAG = re.compile(
 _ATTR_ID = re.compile(r"\bid\s*=\s*\"([^\"]*)\"")
 _WORD = re.compile(r"\d+(?:[.,]\d+)+|(?:[A-Za-z]\.){2,}|\w+(?:[-'’]\w+)*|\S")
 _ENTITIES = {"&apos;": "'", "&quot;": '"'}
-_REL = re.compile(r"^\s*([A-Z][A-Z_-]*)?\(([^(),\s]+),([^(),\s]+)(?:,(REVERSE))?\)\s*$")
+_REL = re.compile(
+    r"^\s*([A-Z][A-Z_-]*)?\(([^(),\s]+),([^(),\s]+)(?:,(REVERSE))?\)(?:\t([^\t]*))?\s*$"
+)
 _SECTIONS = ("title", "abstract")
 
 
@@ -196,13 +199,13 @@ def parse_relation(line: str, path: Path, lineno: int) -> Pair:
     m = _REL.match(line)
     if not m:
         raise InputError(path, lineno, "expected LABEL(E1,E2) or LABEL(E1,E2,REVERSE)")
-    label, e1, e2, rev = m.groups()
+    label, e1, e2, rev, rule = m.groups()
     if e1 == e2:
         raise InputError(path, lineno, f"pair relates entity {e1} to itself")
     if entity_number(e2) < entity_number(e1):
         raise InputError(path, lineno, f"arguments out of text order: {e1} after {e2}")
     head, tail = (e2, e1) if rev else (e1, e2)
-    return Pair(head, tail, label, lineno)
+    return Pair(head, tail, label, lineno, rule or None)
 
 
 def iter_relations(path: str | Path) -> Iterator[Pair]:

@@ -106,7 +106,10 @@ def read_pairs(path: str | Path) -> list[Pair]:
 
 
 def write_tokens(docs: Iterable[RCDocument], fh: IO[str]) -> None:
-    """Write documents; a multi-token entity becomes one line with its tokens joined."""
+    """Write documents; a multi-token entity becomes one line with its tokens joined.
+
+    The format has no nesting: an entity inside another entity is left out.
+    """
     for doc in docs:
         numbers = doc.meta.get("sentence_numbers") or list(range(len(doc.sentences)))
         starts = {(e.sentence, e.start): e for e in doc.entities.values()}
