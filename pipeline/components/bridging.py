@@ -40,13 +40,13 @@ class _Walk:
 
     state: MentionView | None = None
     pending: list[MentionView] = field(default_factory=list)
-    deferred: list[MentionView] = field(default_factory=list)
+    since: int = -1  # actions before this character belong to an earlier procedure
 
 
 class BridgingResolver:
     """Applies the bridging rules of a rule table to one doc."""
 
-    def __init__(self, rules: str) -> None:
+    def __init__(self, rules: str, actions: str) -> None:
         table = load_rules(rules)
         self.rules: dict[str, dict] = table["rules"]
         self.state_heads = frozenset(table["state_heads"])
@@ -59,6 +59,8 @@ class BridgingResolver:
         self.physical_states = frozenset(table["physical_states"])
         self.workup_heads = frozenset(table["workup_heads"])
         self.event_heads = frozenset(table["event_heads"])
+        classes = load_rules(actions)["classes"]
+        self.phase_setters = frozenset(k for k, v in classes.items() if v["phase"] != "any")
         self.event_before = frozenset(table["event_before"])
         self.continuation = frozenset(table["continuation"])
         self.quantity = regex.compile(table["quantity"], regex.IGNORECASE)
@@ -119,7 +121,7 @@ class BridgingResolver:
         views = mention_views(doc)
         if not views:
             return doc
-        ctx = _Context(actions_of(doc), token_table(doc))
+        ctx = _Context(actions_of(doc), token_table(doc), self.phase_setters)
         low = ctx.table.lower
         headings = ctx.headings
         out = relations_of(doc)
@@ -147,14 +149,14 @@ class BridgingResolver:
                 walk.pending = [m]  # the vessel stands for what was put into it
                 continue
             in_workup = (
-                ctx.workup_active(step, char)
+                ctx.workup_active(step, char, walk.since)
                 or (m.id in ctx.workup_objects and bool(walk.pending))
                 or m.head in self.workup_heads
             )
             product = m.id in ctx.products or m.head not in self.state_heads
             self._state(ctx, m, walk, in_workup, product, out)
             if product and in_workup and m.head not in self.state_heads:
-                walk = _Walk()  # a named product ends the procedure
+                walk = _Walk(since=ctx.table.idx[m.last])  # a named product ends the procedure
         return doc
 
     def _state(
@@ -198,8 +200,11 @@ class BridgingResolver:
 class _Context:
     """What the walk needs from the action parser: steps, phases, products, objects."""
 
-    def __init__(self, actions: list[Action], table: TokenTable) -> None:
+    def __init__(
+        self, actions: list[Action], table: TokenTable, setters: frozenset[str]
+    ) -> None:
         self.table = table
+        self.setters = setters  # action classes that set the phase
         self.step = 0
         self.headings = [a.start for a in actions if a.label == HEADING]
         self.first_action: dict[int, int] = {}
@@ -210,6 +215,7 @@ class _Context:
         self.starts = [a.start for a in body]
         self.steps = [a.step for a in body]
         self.phases = [a.phase for a in body]
+        self.labels = [a.label for a in body]
         for a in body:
             self.first_action.setdefault(a.step, a.start)
             self.products.update(a.args.get("product", ()))
@@ -219,10 +225,16 @@ class _Context:
                 if a.label in WORKUP_SUBJECT_ACTIONS:
                     self.workup_objects.update(a.args.get("object", ()))
 
-    def workup_active(self, step: int, char: int) -> bool:
-        """True when the last action of ``step`` before character ``char`` is in a work-up."""
+    def workup_active(self, step: int, char: int, since: int = -1) -> bool:
+        """True when the last action of ``step`` between ``since`` and ``char`` is a work-up."""
         k = bisect.bisect_left(self.starts, char) - 1
-        return k >= 0 and self.steps[k] == step and self.phases[k] == "workup"
+        if since < 0:
+            return k >= 0 and self.steps[k] == step and self.phases[k] == "workup"
+        while k >= 0 and self.starts[k] > since and self.steps[k] == step:
+            if self.labels[k] in self.setters:
+                return self.phases[k] == "workup"
+            k -= 1
+        return False
 
     def actions_between(self, lo: int, hi: int) -> int:
         """Number of actions starting between characters ``lo`` and ``hi``."""
@@ -238,7 +250,10 @@ REMOVE_ACTIONS = frozenset({"Remove"})
 WORKUP_SUBJECT_ACTIONS = frozenset({"Extract", "Wash", "Partition"})
 
 
-@Language.factory("chemie_bridging", default_config={"rules": "bridging.yaml"})
-def make_bridging(nlp: Language, name: str, rules: str) -> BridgingResolver:
-    """The bridging resolver configured from a rule table in ``rules/``."""
-    return BridgingResolver(rules)
+@Language.factory(
+    "chemie_bridging", default_config={"rules": "bridging.yaml", "actions": "actions.yaml"}
+)
+def make_bridging(nlp: Language, name: str, rules: str, actions: str) -> BridgingResolver:
+    """The bridging resolver configured from rule tables in ``rules/`` (its own and the
+    action classes, to know which actions set the phase)."""
+    return BridgingResolver(rules, actions)
