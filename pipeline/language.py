@@ -181,11 +181,16 @@ class Chemie(English):
 
 
 def blank(sentences: bool = True) -> Language:
-    """A blank ``chemie`` Language, with the rule-based sentence segmenter by default."""
+    """A blank ``chemie`` Language, with the rule-based sentence segmenter by default.
+
+    Importing the components registers the ``chemie_sentences`` and ``chemie_ner``
+    factories, so ``nlp.add_pipe("chemie_ner")`` works on the result.
+    """
+    import chemie.components.ner  # noqa: F401  (registers the factory)
+    import chemie.components.sentences  # noqa: F401  (registers the factory)
+
     nlp = Chemie()
     if sentences:
-        import chemie.components.sentences  # noqa: F401  (registers the factory)
-
         nlp.add_pipe("chemie_sentences")
     return nlp
 

@@ -1,0 +1,433 @@
+"""Rule-based chemical NER (``chemie_ner``): lexicons + regular expressions + context rules.
+
+Writes ``doc.spans["chemicals"]``; each span's ``label_`` is a CHEMDNER class (SYSTEMATIC,
+TRIVIAL, FORMULA, ABBREVIATION, FAMILY, IDENTIFIER, MULTIPLE), ``span._.chem_rule`` the
+rule or lexicon that produced it and ``span._.chem_conf`` a confidence in [0, 1].
+
+It only reads token texts, so it works the same on Docs from the chemie tokenizer and on
+Docs built from pre-tokenized words (``Doc(vocab, words=...)``). Steps:
+
+1. candidates: single tokens (lexicon, then the ``token`` rules), lexicon names spanning
+   several tokens (Aho-Corasick on the concatenated tokens), runs of tokens glued by
+   hyphens, brackets and locant commas (``N - methyl - D - aspartate``), sequence rules;
+2. longest, then most confident, non-overlapping candidates win;
+3. context rules: salts (``lidocaine hydrochloride``), cation + anion (``sodium valproate``),
+   head + letter (``vitamin E``);
+4. abbreviations defined after a chemical (``tetrahydrofuran (THF)``) become chemicals in
+   the whole document (or within ``abbreviation_window`` tokens); abbreviations defined
+   after a non-chemical phrase veto low-confidence matches of the same text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import regex
+from spacy.language import Language
+from spacy.tokens import Doc, Span, SpanGroup
+
+from chemie.components.ner_lexicon import LexiconIndex, default_index
+from chemie.components.ner_rules import (
+    TokenClassifier,
+    load_rule_table,
+    rule,
+    sequence_matches,
+)
+from chemie.resources import load_lexicon
+
+SPANS_KEY = "chemicals"
+CLASSES = ("SYSTEMATIC", "TRIVIAL", "FORMULA", "ABBREVIATION", "FAMILY", "IDENTIFIER", "MULTIPLE")
+
+for _name in ("chem_rule", "chem_conf"):
+    if not Span.has_extension(_name):
+        Span.set_extension(_name, default=None)
+
+_CONNECTORS = frozenset("- ‐ – ( ) [ ] ' ′ + ,".split())
+_ELEMENTISH = regex.compile(r"^(?:[A-Z][a-z]?\d*|\d|\()$")
+_OPEN = frozenset("([")
+_END_OK = frozenset(")]'′+")
+_LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
+_ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
+_MAX_RUN = 40
+_ABBR_VETO_BELOW = 0.9
+
+
+@dataclass(frozen=True)
+class Found:
+    """A mention over token indices ``[start, end)``."""
+
+    start: int
+    end: int
+    label: str
+    rule: str
+    confidence: float
+
+
+@functools.cache
+def _word_lists() -> dict[str, object]:
+    table, _ = load_rule_table()
+    return {
+        "salt": frozenset(w.lower() for w in table["salt_words"]),
+        "cation": frozenset(table["cation_words"]),
+        "anion_end": tuple(table["anion_endings"]),
+        "head": frozenset(w.lower() for w in table["head_words"]),
+        "head_letter": regex.compile(table["head_letters"]),
+        "veto_after": {k: frozenset(v) for k, v in table["veto_after"].items()},
+    }
+
+
+class ChemicalNER:
+    """Finds chemical mentions in a sequence of token texts."""
+
+    def __init__(
+        self,
+        index: LexiconIndex | None = None,
+        nonchemical: Sequence[str] | None = None,
+        blacklist: Sequence[str] | None = None,
+        nonchemical_veto: str = "rules",
+        abbreviation_window: int = 0,
+    ) -> None:
+        self.index = index if index is not None else default_index()
+        if nonchemical is None:
+            nonchemical = load_lexicon("bc5cdr_nonchemical.txt")
+        if blacklist is None:
+            blacklist = load_lexicon("blacklist.txt")
+        self.nonchemical = frozenset(nonchemical)
+        self.blacklist = frozenset(blacklist)
+        self.veto_all = nonchemical_veto == "all"
+        self.abbreviation_window = abbreviation_window
+        self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
+        self.words = _word_lists()
+
+    def _lookup(self, text: str):
+        hit = self.index.lookup(text)
+        if (
+            hit is not None
+            and self.veto_all
+            and hit.source != "lexicon:bc5cdr_chemicals"
+            and text.lower() in self.nonchemical
+        ):
+            return None
+        return hit
+
+    # -- public -------------------------------------------------------------------------
+    def find(self, words: Sequence[str]) -> list[Found]:
+        """Mentions in ``words`` (one document), sorted by start."""
+        n = len(words)
+        if not n:
+            return []
+        cands = self._token_candidates(words)
+        cands.extend(
+            Found(s, e, h.label, h.source, h.confidence)
+            for s, e, h in self.index.find_spans(words)
+        )
+        cands.extend(self._glued_candidates(words))
+        cands.extend(self._sequence_candidates(words))
+        veto = self.words["veto_after"]
+        cands = [
+            f
+            for f in cands
+            if not (f.start and words[f.start] in veto.get(words[f.start - 1], ()))
+        ]
+        chosen = _resolve(cands, n)
+        chosen = self._context(words, chosen)
+        chosen = self._abbreviations(words, chosen)
+        return sorted(chosen, key=lambda f: f.start)
+
+    # -- candidates ---------------------------------------------------------------------
+    def _token_candidates(self, words: Sequence[str]) -> list[Found]:
+        token = self.classifier.token
+        out = []
+        for i, w in enumerate(words):
+            v = token(w)
+            if v is not None:
+                out.append(Found(i, i + 1, v[0], v[1], v[2]))
+        return out
+
+    def _glued_candidates(self, words: Sequence[str]) -> list[Found]:
+        out = []
+        for start, end in _glue_runs(words):
+            s = start
+            while s < end:
+                w = words[s]
+                if w in _CONNECTORS and w not in _OPEN:
+                    s += 1
+                    continue
+                found = None
+                for e in range(min(end, s + _MAX_RUN), s + 1, -1):
+                    last = words[e - 1]
+                    if last in _CONNECTORS and last not in _END_OK:
+                        continue
+                    v = self.classifier.glued("".join(words[s:e]))
+                    if v is not None:
+                        found = Found(s, e, v[0], v[1], v[2])
+                        break
+                if found is None:
+                    s += 1
+                else:
+                    out.append(found)
+                    s = found.end
+        return out
+
+    def _sequence_candidates(self, words: Sequence[str]) -> list[Found]:
+        starts: dict[int, int] = {}
+        ends: dict[int, int] = {}
+        pos = 0
+        for i, w in enumerate(words):
+            starts[pos] = i
+            pos += len(w)
+            ends[pos] = i + 1
+            pos += 1
+        text = " ".join(words)
+        out = []
+        for a, b, r in sequence_matches(text):
+            s, e = starts.get(a), ends.get(b)
+            if s is not None and e is not None:
+                out.append(Found(s, e, r.label, r.name, r.confidence))
+        return out
+
+    # -- context rules ------------------------------------------------------------------
+    def _context(self, words: Sequence[str], chosen: list[Found]) -> list[Found]:
+        wl = self.words
+        n = len(words)
+        by_start = {f.start: f for f in chosen}
+        by_end = {f.end: f for f in chosen}
+        salt = rule("salt_extension")
+        cation = rule("cation_anion")
+        head = rule("head_letter")
+        # head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone)
+        for i in range(n - 1):
+            if words[i].lower() in wl["head"] and wl["head_letter"].fullmatch(words[i + 1]):
+                for j in (i, i + 1):
+                    old = by_start.pop(j, None)
+                    if old is not None:
+                        by_end.pop(old.end, None)
+                new = Found(i, i + 2, head.label, head.name, head.confidence)
+                by_start[i] = new
+                by_end[i + 2] = new
+        result = sorted(by_start.values(), key=lambda f: f.start)
+        merged: list[Found] = []
+        for f in result:
+            prev = merged[-1] if merged else None
+            # cation + anion: sodium valproate, calcium carbonate
+            if (
+                prev is not None
+                and prev.end == f.start
+                and prev.end - prev.start == 1
+                and words[prev.start].lower() in wl["cation"]
+                and words[f.start].lower() not in wl["cation"]
+            ):
+                merged[-1] = Found(prev.start, f.end, cation.label, cation.name, cation.confidence)
+                continue
+            merged.append(f)
+        out = []
+        for f in merged:
+            e = f.end
+            if e < n and words[e].lower() in wl["salt"] and f.end - f.start <= 6:
+                nxt = by_start.get(e)
+                if nxt is None or nxt.end == e + 1:
+                    conf = max(f.confidence, salt.confidence)
+                    f = Found(f.start, e + 1, f.label, salt.name, conf)
+            out.append(f)
+        return _dedupe(out)
+
+    # -- abbreviations ------------------------------------------------------------------
+    def _abbreviations(self, words: Sequence[str], chosen: list[Found]) -> list[Found]:
+        n = len(words)
+        ends = {f.end for f in chosen}
+        chem: dict[tuple[str, ...], int] = {}
+        nonchem: dict[tuple[str, ...], int] = {}
+        for i in range(1, n - 2):
+            if words[i] not in ("(", "["):
+                continue
+            close = ")" if words[i] == "(" else "]"
+            for j in range(i + 2, min(n, i + 7)):
+                if words[j] == close:
+                    break
+            else:
+                continue
+            inner = tuple(words[i + 1 : j])
+            abbr = "".join(inner)
+            if not _ABBR.match(abbr) or abbr.isdigit():
+                continue
+            if i in ends and _plausible(abbr, words[max(0, i - 6) : i]):
+                chem.setdefault(inner, i)
+            elif i not in ends:
+                nonchem.setdefault(inner, i)
+        if not chem and not nonchem:
+            return chosen
+        window = self.abbreviation_window
+        rule_ = rule("abbreviation_definition")
+        occupied = bytearray(n)
+        for f in chosen:
+            occupied[f.start : f.end] = b"\x01" * (f.end - f.start)
+        out = list(chosen)
+        if nonchem:
+            out = [
+                f
+                for f in out
+                if not (
+                    f.confidence < _ABBR_VETO_BELOW
+                    and tuple(words[f.start : f.end]) in nonchem
+                    and _near(f.start, nonchem[tuple(words[f.start : f.end])], window)
+                )
+            ]
+        for inner, at in chem.items():
+            k = len(inner)
+            first = inner[0]
+            for p in range(n - k + 1):
+                if words[p] != first or tuple(words[p : p + k]) != inner:
+                    continue
+                if any(occupied[p : p + k]) or not _near(p, at, window):
+                    continue
+                out.append(Found(p, p + k, rule_.label, rule_.name, rule_.confidence))
+                occupied[p : p + k] = b"\x01" * k
+        return out
+
+    # -- spaCy --------------------------------------------------------------------------
+    def __call__(self, doc: Doc) -> Doc:
+        words = [t.text for t in doc]
+        spans = []
+        for f in self.find(words):
+            span = Span(doc, f.start, f.end, label=f.label)
+            span._.chem_rule = f.rule
+            span._.chem_conf = f.confidence
+            spans.append(span)
+        doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
+        return doc
+
+
+def _near(p: int, at: int, window: int) -> bool:
+    return window <= 0 or abs(p - at) <= window
+
+
+def _plausible(abbr: str, before: Sequence[str]) -> bool:
+    """The abbreviation's first letter occurs in the words just before the bracket."""
+    letters = [c for c in abbr if c.isalpha()]
+    if not letters:
+        return False
+    return letters[0].lower() in "".join(before).lower()
+
+
+def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
+    """Maximal runs ``[start, end)`` of 2+ tokens linked by connector tokens."""
+    runs = []
+    n = len(words)
+    i = 0
+    while i < n - 1:
+        j = i
+        while j < n - 1 and _linked(words, j):
+            j += 1
+        if j > i:
+            runs.append((i, j + 1))
+            i = j + 1
+        else:
+            i += 1
+    return runs
+
+
+def _linked(words: Sequence[str], i: int) -> bool:
+    a, b = words[i], words[i + 1]
+    if a == "+" or b == "+":  # only a charge glues: Ca2 +, Mg ( 2 + ), ( + ) -
+        return (b == "+" and bool(_ELEMENTISH.match(a))) or (a == "+" and b == ")")
+    if a in ("'", "′") and b == "s":  # possessive: aspirin ' s
+        return False
+    if b == "(" and len(a) >= 3 and a.isalpha():  # "didanosine ( ddI )"
+        return False
+    if a in (")", "]") and b.isalpha() and b.islower() and len(b) <= 3:  # ") in", ") or"
+        return False
+    if a == "," or b == ",":
+        if a == ",":
+            return i > 0 and bool(_LOCANTISH.match(words[i - 1])) and bool(_LOCANTISH.match(b))
+        return i + 2 < len(words) and bool(_LOCANTISH.match(a)) and bool(
+            _LOCANTISH.match(words[i + 2])
+        )
+    return a in _CONNECTORS or b in _CONNECTORS
+
+
+def _resolve(cands: list[Found], n: int) -> list[Found]:
+    """Longest, then most confident, non-overlapping candidates."""
+    occupied = bytearray(n)
+    chosen = []
+    for f in sorted(cands, key=lambda f: (f.start - f.end, -f.confidence, f.start)):
+        if f.end - f.start == 1:
+            if occupied[f.start]:
+                continue
+        elif any(occupied[f.start : f.end]):
+            continue
+        occupied[f.start : f.end] = b"\x01" * (f.end - f.start)
+        chosen.append(f)
+    return chosen
+
+
+def _dedupe(found: list[Found]) -> list[Found]:
+    """Drop mentions overlapping an earlier, longer one."""
+    return _resolve(found, max((f.end for f in found), default=0))
+
+
+@Language.factory(
+    "chemie_ner",
+    default_config={"nonchemical_veto": "rules", "abbreviation_window": 0, "derived": True},
+)
+def make_chemical_ner(
+    nlp: Language, name: str, nonchemical_veto: str, abbreviation_window: int, derived: bool
+) -> ChemicalNER:
+    """spaCy factory: the rule-based chemical NER with the shipped lexicons."""
+    return ChemicalNER(
+        index=shared_index(derived),
+        nonchemical_veto=nonchemical_veto,
+        abbreviation_window=abbreviation_window,
+    )
+
+
+@functools.cache
+def shared_index(derived: bool = True) -> LexiconIndex:
+    """The default lexicon index, built once per process."""
+    return default_index(derived=derived)
+
+
+def mention_records(doc: Doc) -> list[dict[str, object]]:
+    """The chemical spans of ``doc`` as plain records (char offsets, end exclusive)."""
+    return [
+        {
+            "start": s.start_char,
+            "end": s.end_char,
+            "text": s.text,
+            "class": s.label_,
+            "confidence": s._.chem_conf,
+            "rule": s._.chem_rule,
+        }
+        for s in doc.spans.get(SPANS_KEY, [])
+    ]
+
+
+__all__ = [
+    "CLASSES",
+    "ChemicalNER",
+    "Found",
+    "SPANS_KEY",
+    "make_chemical_ner",
+    "find_in_sentences",
+    "mention_records",
+    "shared_index",
+]
+
+
+def find_in_sentences(ner: ChemicalNER, sentences: Sequence[Sequence[str]]) -> list[list[Found]]:
+    """Mentions per sentence when ``sentences`` form one document (abbreviations defined
+    in one sentence apply to the others); indices are relative to each sentence."""
+    words: list[str] = []
+    offsets = []
+    for s in sentences:
+        offsets.append(len(words))
+        words.extend(s)
+        words.append("\n")  # a sentinel no rule or lexicon entry matches across
+    per: list[list[Found]] = [[] for _ in sentences]
+    for f in ner.find(words):
+        k = bisect.bisect_right(offsets, f.start) - 1
+        base = offsets[k]
+        per[k].append(Found(f.start - base, f.end - base, f.label, f.rule, f.confidence))
+    return per

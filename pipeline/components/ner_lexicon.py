@@ -1,0 +1,162 @@
+"""Chemical lexicons for the NER: exact-token lookup plus Aho-Corasick for names that
+span several tokens, independent of how the text was tokenized.
+
+Every entry is keyed by its text with whitespace removed: ``5 - fluorouracil`` (as tokenized
+in BC5CDR), ``5-fluorouracil`` (one chemie token) and ``sodium sulfate`` (two tokens) are
+matched on the concatenation of the document's token texts, and a hit only counts when it
+starts and ends on token boundaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import ahocorasick
+
+from chemie.resources import lexicon_path
+
+EXACT_CLASSES = frozenset({"ABBREVIATION", "FORMULA", "IDENTIFIER"})
+
+
+@dataclass(frozen=True)
+class LexEntry:
+    """What a lexicon says about a name."""
+
+    label: str
+    source: str
+    confidence: float
+
+
+def squash(text: str) -> str:
+    """The lookup key of a name: whitespace removed."""
+    return "".join(text.split())
+
+
+def needs_exact_case(name: str) -> bool:
+    """Short names and names with inner capitals (abbreviations, formulas) match exactly."""
+    key = squash(name)
+    return len(key) <= 3 or any(c.isupper() for c in key[1:])
+
+
+def read_table(name: str) -> list[list[str]]:
+    """Rows of a TSV lexicon in ``lexicons/`` (``#`` comments and blank lines skipped)."""
+    rows = []
+    with lexicon_path(name).open(encoding="utf-8") as fh:
+        for line in fh:
+            line = line.rstrip("\n")
+            if line.strip() and not line.startswith("#"):
+                rows.append(line.split("\t"))
+    return rows
+
+
+class LexiconIndex:
+    """Case-exact and lowercase dictionaries plus automata for multi-token names."""
+
+    def __init__(self) -> None:
+        self.exact: dict[str, LexEntry] = {}
+        self.lower: dict[str, LexEntry] = {}
+        self._auto_exact = ahocorasick.Automaton()
+        self._auto_lower = ahocorasick.Automaton()
+        self._built = False
+
+    def add(self, name: str, entry: LexEntry, exact: bool) -> None:
+        """Add a name; an earlier entry for the same key wins."""
+        key = squash(name)
+        if not key:
+            return
+        table, auto = (self.exact, self._auto_exact) if exact else (self.lower, self._auto_lower)
+        if not exact:
+            key = key.lower()
+        if key in table:
+            return
+        table[key] = entry
+        if not key.isalnum() or " " in name.strip():
+            auto.add_word(key, (len(key), entry))
+        self._built = False
+
+    def add_many(self, names: Iterable[tuple[str, LexEntry]], exact_classes: bool = True) -> None:
+        for name, entry in names:
+            exact = needs_exact_case(name) or (exact_classes and entry.label in EXACT_CLASSES)
+            self.add(name, entry, exact)
+
+    def build(self) -> None:
+        for auto in (self._auto_exact, self._auto_lower):
+            if len(auto):
+                auto.make_automaton()
+        self._built = True
+
+    def lookup(self, text: str) -> LexEntry | None:
+        """The entry for one token or glued string (exact case first, then lowercase)."""
+        key = squash(text)
+        hit = self.exact.get(key)
+        if hit is None:
+            hit = self.lower.get(key.lower())
+        return hit
+
+    def find_spans(self, words: Sequence[str]) -> list[tuple[int, int, LexEntry]]:
+        """Multi-token hits ``(start, end_exclusive, entry)`` aligned to token boundaries."""
+        if not self._built:
+            self.build()
+        starts: dict[int, int] = {}
+        ends: dict[int, int] = {}
+        pos = 0
+        pieces = []
+        for i, w in enumerate(words):
+            key = squash(w)
+            starts[pos] = i
+            pos += len(key)
+            ends[pos] = i + 1
+            pieces.append(key)
+        text = "".join(pieces)
+        found = []
+        for auto, haystack in ((self._auto_exact, text), (self._auto_lower, text.lower())):
+            if not len(auto):
+                continue
+            for end_char, (length, entry) in auto.iter(haystack):
+                start_tok = starts.get(end_char + 1 - length)
+                end_tok = ends.get(end_char + 1)
+                if start_tok is not None and end_tok is not None and end_tok - start_tok > 1:
+                    found.append((start_tok, end_tok, entry))
+        return found
+
+
+def default_index(
+    derived: bool = True,
+    curated: bool = True,
+    derived_rows: Iterable[Sequence[str]] | None = None,
+) -> LexiconIndex:
+    """The shipped lexicons: curated chemicals, element names, derived BC5CDR names.
+
+    ``derived_rows`` (``name, chemical_count, occurrences``) replaces the shipped derived
+    list, e.g. with one built in memory from a training split.
+    """
+    index = LexiconIndex()
+    if curated:
+        index.add_many(
+            (row[0], LexEntry(row[1], "lexicon:chemicals_curated", 0.9))
+            for row in read_table("chemicals_curated.tsv")
+        )
+        index.add_many(
+            (row[0], LexEntry("TRIVIAL", "lexicon:elements", 0.85))
+            for row in read_table("elements.tsv")
+        )
+    if derived_rows is not None:
+        index.add_many(derived_entries(derived_rows))
+    elif derived:
+        index.add_many(derived_entries(read_table("bc5cdr_chemicals.tsv")))
+    index.build()
+    return index
+
+
+def derived_entries(rows: Iterable[Sequence[str]]) -> list[tuple[str, LexEntry]]:
+    """Entries from rows ``name, chemical_count, occurrences`` of a derived lexicon."""
+    from chemie.components.ner_rules import guess_class
+
+    out = []
+    for row in rows:
+        name, count, occ = row[0], int(row[1]), int(row[2])
+        precision = (count + 0.5) / (occ + 1.0)
+        conf = round(0.5 + 0.45 * precision, 3)
+        out.append((name, LexEntry(guess_class(squash(name)), "lexicon:bc5cdr_chemicals", conf)))
+    return out

@@ -1,0 +1,227 @@
+"""The regular-expression rules of ``rules/ner.yaml`` compiled for the NER component.
+
+A rule never reads files: the component passes in the element symbols and the word lists.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import regex
+
+from chemie.components.ner_lexicon import read_table
+from chemie.resources import load_rules
+
+_STEREO = frozenset(
+    "n o m p s t d l r e z h c x y alpha beta gamma delta omega epsilon kappa sigma pi cis "
+    "trans tert sec iso neo meso endo exo syn anti erythro threo dl rs sr rr ss nh oh sh "
+    "alphah betah yl ylidene ylene oxy oxo en an on in a b c d e f g h i j k".split()
+)
+# endings written after a locant (phthalazin-1(2H)-one, propane-1,2-diol)
+_BARE_SUFFIXES = frozenset(
+    "one ones dione trione ol diol triol ene diene yne ane ine amine diamine amide ide ate "
+    "oate oic yl ylidene al dial imine oxide".split()
+)
+_ALPHA_SEG = regex.compile(r"[A-Za-z]+")
+_JOINERS = frozenset("-‐(),[]'′")
+_BRACKET_END = regex.compile(r"[IVX]+|\d*[+\-−]|\d|[RSEZ]")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One compiled rule of the table."""
+
+    name: str
+    kind: str
+    label: str
+    confidence: float
+    comment: str
+    example: str
+    pattern: regex.Pattern | None
+
+
+def _expand(pattern: str, placeholders: dict[str, str]) -> str:
+    for key, value in placeholders.items():
+        pattern = pattern.replace("{" + key + "}", value)
+    return pattern
+
+
+@functools.cache
+def element_symbols() -> tuple[str, ...]:
+    """Element symbols from ``lexicons/elements.tsv``, longest first."""
+    symbols = {row[1] for row in read_table("elements.tsv")}
+    return tuple(sorted(symbols, key=lambda s: (-len(s), s)))
+
+
+@functools.cache
+def load_rule_table(name: str = "ner.yaml") -> tuple[dict, tuple[Rule, ...]]:
+    """The raw table and its compiled rules."""
+    table = load_rules(name)
+    placeholders = {k: "".join(v.split()) for k, v in table["placeholders"].items()}
+    placeholders["E"] = "(?:" + "|".join(element_symbols()) + ")"
+    rules = []
+    for r in table["rules"]:
+        pattern = None
+        if "pattern" in r:
+            flags = regex.IGNORECASE if "i" in r.get("flags", "") else 0
+            pattern = regex.compile(_expand(r["pattern"], placeholders), flags)
+        rules.append(
+            Rule(
+                r["name"], r["kind"], r["class"], float(r["confidence"]),
+                r["comment"], r["example"], pattern,
+            )
+        )
+    return table, tuple(rules)
+
+
+def rules_of_kind(kind: str) -> tuple[Rule, ...]:
+    return tuple(r for r in load_rule_table()[1] if r.kind == kind)
+
+
+def rule(name: str) -> Rule:
+    """The rule with this name (KeyError when absent)."""
+    for r in load_rule_table()[1]:
+        if r.name == name:
+            return r
+    raise KeyError(name)
+
+
+def guess_class(text: str) -> str:
+    """A CHEMDNER class for a lexicon name without one, from its shape."""
+    for r in rules_of_kind("token"):
+        if r.label in ("FORMULA", "IDENTIFIER") and r.pattern.fullmatch(text):
+            return r.label
+    if any(c.isdigit() for c in text) and ("-" in text or "(" in text or "," in text):
+        return "SYSTEMATIC"
+    letters = [c for c in text if c.isalpha()]
+    if letters and len(text) <= 8 and sum(c.isupper() for c in letters) >= len(letters) / 2:
+        return "ABBREVIATION"
+    return "TRIVIAL"
+
+
+Verdict = tuple[str, str, float]  # (class, rule or lexicon name, confidence)
+
+
+class TokenClassifier:
+    """Classifies one token (or glued string) as a chemical, with a cache per string."""
+
+    def __init__(
+        self,
+        lookup: Callable[[str], object],
+        nonchemical: Iterable[str] = (),
+        blacklist: Iterable[str] = (),
+    ) -> None:
+        self.lookup = lookup
+        self.nonchemical = frozenset(nonchemical)
+        self.blacklist = frozenset(blacklist)
+        self.token_rules = rules_of_kind("token")
+        self.glued_rule = rule("locant_name")
+        self._cache: dict[str, Verdict | None] = {}
+        self._glued: dict[str, Verdict | None] = {}
+
+    def token(self, text: str) -> Verdict | None:
+        """Verdict for a single token text."""
+        try:
+            return self._cache[text]
+        except KeyError:
+            pass
+        verdict = self._classify(text)
+        self._cache[text] = verdict
+        return verdict
+
+    def _classify(self, text: str) -> Verdict | None:
+        if text in self.blacklist or len(text) < 2 and text not in "CNOSPHKFIUVWY":
+            return None
+        hit = self.lookup(text)
+        if hit is not None:
+            return hit.label, hit.source, hit.confidence
+        if len(text) < 2 or text.lower() in self.nonchemical:
+            return None
+        for r in self.token_rules:
+            if r.pattern.fullmatch(text):
+                return r.label, r.name, r.confidence
+        if len(text) > 4 and any(c in _JOINERS for c in text):
+            return self._classify_glued(text)
+        return None
+
+    def glued(self, text: str) -> Verdict | None:
+        """Verdict for a string glued from several tokens (``N-methyl-D-aspartate``)."""
+        try:
+            return self._glued[text]
+        except KeyError:
+            pass
+        verdict = self._classify_glued(text)
+        self._glued[text] = verdict
+        return verdict
+
+    def _classify_glued(self, text: str) -> Verdict | None:
+        from chemie.language import bracket_partners
+
+        pairs = bracket_partners(text)
+        if pairs is None or (text[0] in "([" and pairs.get(0) == len(text) - 1):
+            return None
+        if text in self.blacklist:
+            return None
+        if text[-1] in ")]" and not _BRACKET_END.fullmatch(text[pairs[len(text) - 1] + 1 : -1]):
+            return None  # "didanosine (ddI)": a name and its abbreviation, not one name
+        if text[0] in "([":
+            after = text[pairs[0] + 1 :]
+            if not after.startswith(("-", "‐")) and len(after) < 3:
+                return None  # "(octreotide) on"
+        hit = self.lookup(text)
+        if hit is not None:
+            return hit.label, hit.source, hit.confidence
+        for r in self.token_rules:
+            if r.label in ("FORMULA", "IDENTIFIER") and r.pattern.fullmatch(text):
+                return r.label, r.name, r.confidence
+        if self.glued_rule.pattern.fullmatch(text) and self._systematic(text):
+            return self.glued_rule.label, self.glued_rule.name, self.glued_rule.confidence
+        return None
+
+    def _systematic(self, text: str) -> bool:
+        """Last word is a chemical; other words are locants, stereo prefixes or chemical."""
+        segments = _ALPHA_SEG.findall(text)
+        if not segments:
+            return False
+        k = len(segments) - 1
+        while k > 0 and (segments[k].lower() in _BARE_SUFFIXES or len(segments[k]) <= 2):
+            k -= 1
+        last = segments[k]
+        if len(last) < 3 or self.token(last) is None:
+            return False
+        whole = 0
+        for seg in segments[:k]:
+            low = seg.lower()
+            if low in _STEREO or (len(seg) <= 2 and not seg.islower()):
+                continue
+            if low in self.nonchemical:
+                return False
+            verdict = self.token(seg)
+            if verdict is None and not _has_morph(low):
+                return False
+            if verdict is not None and len(seg) >= 5 and verdict[1] != "morphology_word":
+                whole += 1
+        # "doxorubicin-cisplatin" is two chemicals, not one name
+        return not (whole >= 1 and "-" in text and not regex.search(r"\d|[(\[]", text))
+
+
+@functools.cache
+def _morph_regex() -> regex.Pattern:
+    table, _ = load_rule_table()
+    return regex.compile("".join(table["placeholders"]["MORPH"].split()))
+
+
+def _has_morph(word: str) -> bool:
+    return _morph_regex().search(word) is not None
+
+
+def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
+    """Character spans of the sequence rules in ``text`` (words joined by spaces)."""
+    out = []
+    for r in rules_of_kind("sequence"):
+        for m in r.pattern.finditer(text):
+            out.append((m.start(), m.end(), r))
+    return out
+
