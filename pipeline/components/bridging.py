@@ -59,6 +59,7 @@ class BridgingResolver:
         self.physical_states = frozenset(table["physical_states"])
         self.workup_heads = frozenset(table["workup_heads"])
         self.event_heads = frozenset(table["event_heads"])
+        self.coreferent_heads = frozenset(table["coreferent_heads"])
         classes = load_rules(actions)["classes"]
         self.phase_setters = frozenset(k for k, v in classes.items() if v["phase"] != "any")
         self.event_before = frozenset(table["event_before"])
@@ -75,6 +76,8 @@ class BridgingResolver:
         before = low[m.first - 1] if m.first > 0 else ""
         if before in self.appositive_before or m.id in ctx.removed:
             return SKIP
+        if m.head in self.coreferent_heads and words[0] in self.determiners:
+            return SKIP  # "the solvent" names a compound already in the system (coreference)
         if m.head in self.event_heads and before in self.event_before:
             return SKIP  # "after completion of the reaction": the event, not the material
         if m.id in ctx.products or "title" in words[:4]:
