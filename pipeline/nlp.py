@@ -19,6 +19,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie import components
+from chemie.components.mentions import doc_text
 from chemie.extensions import actions_of, mentions_of, relations_of
 from chemie.model import Document, Mention, Range, Relation, Token
 
@@ -96,7 +97,7 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
     doc = Doc(nlp.vocab, words=words, spaces=spaces, sent_starts=sent_starts)
     doc._.doc_id = document.id
     if gold_mentions:
-        from chemie.components.mentions import describe_mention
+        from chemie.components.mentions import describe_mention  # noqa: PLC0415
 
         mapper = _CharMap(document, doc)
         mentions = mentions_of(doc)
@@ -112,7 +113,7 @@ class _CharMap:
     """Converts character ranges between a Document's text and a Doc built from its tokens."""
 
     def __init__(self, document: Document, doc: Doc):
-        self.same = doc.text == document.text
+        self.same = doc_text(doc) == document.text
         if not self.same:
             pairs = list(zip(document.tokens, doc, strict=True))
             self.to_doc_start = {t.start: d.idx for t, d in pairs}

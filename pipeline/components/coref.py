@@ -102,7 +102,7 @@ class CorefResolver:
         a = m.attrs
         first, last = a.get("tokens", (0, 0))  # type: ignore[misc]
         c0, c1 = a.get("core", (first, last))  # type: ignore[misc]
-        core_toks = [t for t in doc[c0 : c1 + 1] if self.classify(t.text) not in "()PNUA.:="]
+        core_toks = [t for t in doc[c0 : c1 + 1] if self.classify(t.text) not in "().P:="]
         core = _SPACE.sub(" ", " ".join(t.lower_ for t in core_toks))
         det = str(a.get("det", ""))
         ident = ""

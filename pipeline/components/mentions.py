@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spacy.attrs import ORTH, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -45,14 +46,16 @@ NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?%?
 AMOUNT = re.compile(
     r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
 )
-CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)?[A-Z][a-z]")
+CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)?[A-Z][a-z]{2,}")
 CHEMICAL_SHAPE = re.compile(
     r"""^(?:
         (?=.*\d)(?=.*[A-Za-z]{3})[\w()\[\]{},.'’+\-=@#]{5,}      # IUPAC fragment: 3-bromo-...
       | (?=\S*\d)(?:[A-Z][a-z]?\d*){2,}[+-]?                     # formula with digits: Na2SO4
       | (?:[A-Z][a-z]?){2,4}                                      # short formula: HCl, NaOH
       | (?i:[a-z(),\-\[\]\d']{3,}(?:anes?|enes?|ynes?|ines?|ols?|ides?|ates?|ites?|ones?|yls?
-            |ics?|ium|oxy|ethers?|amides?|azoles?|amines?|imines?|anols?|onitrile|ylate|oate))
+            |ics?|ium|oxy|ethers?|amides?|azoles?|amines?|imines?|anols?|onitrile|ylate|oate
+            |furans?|pyrans?|oles?|acids?|esters?|alcohols?|aldehydes?|ketones?|hydrates?|oxanes?
+            |azines?|idines?|ydes?|ates?|sulfoxide|formamide|acetamide|ane-d\d))
     )$""",
     re.VERBOSE,
 )
@@ -97,12 +100,24 @@ class TokenClassifier:
     def __init__(self, tables: MentionTables):
         self.t = tables
         self.cache: dict[str, str] = {}
+        self.by_orth: dict[int, str] = {}
 
     def __call__(self, text: str) -> str:
         c = self.cache.get(text)
         if c is None:
             c = self.cache[text] = self._classify(text)
         return c
+
+    def doc_classes(self, doc: Doc) -> list[str]:
+        """The class letter of every token, looked up by orth id (no Token objects made)."""
+        by_orth, strings = self.by_orth, doc.vocab.strings
+        out = []
+        for orth in doc.to_array(ORTH).tolist():
+            c = by_orth.get(orth)
+            if c is None:
+                c = by_orth[orth] = self(strings[orth])
+            out.append(c)
+        return out
 
     def _classify(self, text: str) -> str:
         if text in _PUNCT:
@@ -143,6 +158,14 @@ class TokenClassifier:
         return "X"
 
 
+def doc_text(doc: Doc) -> str:
+    """``doc.text`` without making a Token object per token (much faster on long docs)."""
+    strings = doc.vocab.strings
+    return "".join(
+        strings[o] + " " if sp else strings[o] for o, sp in doc.to_array([ORTH, SPACY]).tolist()
+    )
+
+
 _DEFAULT: tuple[MentionTables, TokenClassifier] | None = None
 
 
@@ -156,7 +179,7 @@ def _default_classifier() -> tuple[MentionTables, TokenClassifier]:
 
 def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> str:
     """One class letter per token of ``doc`` (NER chemical spans become ``C``)."""
-    classes = [classify(t.text) for t in doc]
+    classes = classify.doc_classes(doc)
     modifiers = tables.modifiers
     for i in range(1, len(classes)):
         # "the combined organic layers", "the reaction mixture": a stop word after a
@@ -169,30 +192,36 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
         if c == "N" and prev in "CXGEZ" and i + 1 < len(classes) and classes[i + 1] == "U":
             classes[i] = "n"
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
-        elif c in "CX" and prev in "CZXK" and CAPITALIZED.match(doc[i].text):
+        elif c in "CX" and prev in "CZXKW" and CAPITALIZED.match(doc[i].text):
             classes[i] = "b"
     chems = doc.spans.get("chemicals") if doc.spans is not None else None
     if chems:
         for span in chems:
             for i in range(span.start, span.end):
-                if classes[i] not in "()P.b":
+                # NER promotes words to chemicals; numbers, units and stop words stay
+                if classes[i] in "WXZ":
                     classes[i] = "C"
     return "".join(classes)
 
 
 def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
-    """``kind``/``head``/``sentence``/``tokens`` attrs for a mention given by char ranges."""
-    span = doc.char_span(spans[0][0], spans[-1][1], alignment_mode="expand")
-    if span is None or not len(span):
+    """``kind``/``head``/``sentence``/``tokens``/``core``/``det`` attrs for a mention given by
+    char ranges (used for gold mentions)."""
+    whole = doc.char_span(spans[0][0], spans[-1][1], alignment_mode="expand")
+    first_range = doc.char_span(spans[0][0], spans[0][1], alignment_mode="expand")
+    if whole is None or first_range is None or not len(first_range):
         return {"kind": "chemical", "head": "", "sentence": 0, "tokens": (0, 0)}
     tables, classify = _default_classifier()
-    first, last = span.start, span.end - 1
-    head_tok = doc[spans[0][1] - 1] if len(spans) > 1 else span[-1]
-    head_i = doc.char_span(spans[0][0], spans[0][1], alignment_mode="expand")
-    if head_i is not None and len(head_i):
-        core = [t for t in head_i if classify(t.text) not in "()PNUA.:="]
-        if core:
-            head_tok = core[-1]
+    toks = list(first_range)
+    # the core ends before the first bracket (quantities) of the first range
+    core = toks
+    for k, t in enumerate(toks):
+        if k and classify(t.text) == "(":
+            core = toks[:k]
+            break
+    det = core[0].lower_ if classify(core[0].text) == "D" else ""
+    words = [t for t in core if classify(t.text) not in "().P:=NUA"] or core
+    head_tok = words[-1]
     cls = classify(head_tok.text)
     kind = {"G": "generic", "K": "reference", "E": "equipment"}.get(cls, "chemical")
     if kind == "generic" and head_tok.lower_ in STATE_HEADS:
@@ -200,29 +229,23 @@ def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
     return {
         "kind": kind,
         "head": head_tok.lower_,
-        "sentence": _sentence_index(doc, first),
-        "tokens": (first, last),
+        "sentence": _sentence_of_tokens(doc)[whole.start],
+        "tokens": (whole.start, whole.end - 1),
+        "core": (core[0].i + (1 if det and len(core) > 1 else 0), core[-1].i),
+        "det": det,
+        "quantity": len(core) < len(toks) or len(spans) > 1,
     }
 
 
-def _sentence_index(doc: Doc, token: int) -> int:
-    if not doc.has_annotation("SENT_START"):
-        return 0
-    n = 0
-    for s in doc.sents:
-        if s.start <= token < s.end:
-            return n
-        n += 1
-    return n
-
-
 def _sentence_of_tokens(doc: Doc) -> list[int]:
-    out = [0] * len(doc)
+    """The sentence index of every token (all 0 without sentence boundaries)."""
     if not doc.has_annotation("SENT_START"):
-        return out
-    for n, s in enumerate(doc.sents):
-        for i in range(s.start, s.end):
-            out[i] = n
+        return [0] * len(doc)
+    out, n = [], -1
+    for i, v in enumerate(doc.to_array(SENT_START).tolist()):
+        if v == 1 or i == 0:
+            n += 1
+        out.append(n)
     return out
 
 
@@ -243,9 +266,10 @@ class MentionDetector:
         for m in MENTION.finditer(cs):
             found.extend(self._validate(doc, cs, m, sent_of))
         found = _attach_state_quantities(doc, cs, found)
+        text_of_doc = doc_text(doc)
         for n, (ranges, rule, attrs) in enumerate(sorted(found, key=lambda f: f[0]), 1):
             spans = tuple((doc[a].idx, doc[b].idx + len(doc[b])) for a, b in ranges)
-            text = " ".join(doc.text[a:b] for a, b in spans)
+            text = " ".join(text_of_doc[a:b] for a, b in spans)
             mentions.append(Mention(f"M{n}", spans, "ENTITY", text, rule, None, attrs))
         return doc
 

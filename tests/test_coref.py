@@ -1,0 +1,94 @@
+"""chemie_coref: every rule in rules/coref.yaml fires on a hand-written snippet."""
+
+from __future__ import annotations
+
+import pytest
+
+from chemie.model import Document, tokens_from_words
+from chemie.nlp import annotate, load
+from chemie.resources import load_rules
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load(ner=False)
+
+
+def links(nlp, sentences: list[str]) -> list[tuple[str, str, str]]:
+    """(anaphor text, antecedent text, rule) of the COREFERENCE links."""
+    words = [s.split() for s in sentences]
+    text, tokens = tokens_from_words([w for s in words for w in s])
+    bounds, pos = [], 0
+    for s in words:
+        bounds.append((pos, pos + len(s)))
+        pos += len(s)
+    doc = annotate(nlp, Document("t", text, tokens, bounds))
+    index = doc.mention_index()
+    return [
+        (index[r.head].text, index[r.tail].text, r.rule)
+        for r in doc.relations
+        if r.label == "COREFERENCE"
+    ]
+
+
+HEADING = "Step 2 : Synthesis of 4-bromo-2-methylbenzoic acid"
+
+CASES = {
+    "bracketed_abbreviation": (
+        ["1 mL of anhydrous dimethylsulfoxide ( DMSO ) was added ."],
+        ("DMSO", "1 mL of anhydrous dimethylsulfoxide"),
+    ),
+    "as_physical_state": (
+        ["The residue gave compound 6 ( 1.2 g , 80% ) as a yellow oil ."],
+        ("a yellow oil", "compound 6 ( 1.2 g , 80% )"),
+    ),
+    "title_compound": (
+        [HEADING, "The residue was purified to give the title compound ( 1.5 g ) ."],
+        ("the title compound ( 1.5 g )", "4-bromo-2-methylbenzoic acid"),
+    ),
+    "compound_number": (
+        ["Compound 22 ( 1.0 g ) was dissolved in water .", "Compound 22 was consumed ."],
+        ("Compound 22", "Compound 22 ( 1.0 g )"),
+    ),
+    "repeated_name": (
+        ["4-bromo-2-methylbenzoic acid ( 2 g ) was added .",
+         "4-bromo-2-methylbenzoic acid was consumed ."],
+        ("4-bromo-2-methylbenzoic acid", "4-bromo-2-methylbenzoic acid ( 2 g )"),
+    ),
+    "the_solvent": (
+        ["The mixture was extracted with ethyl acetate .", "The solvent was evaporated ."],
+        ("The solvent", "ethyl acetate"),
+    ),
+    "definite_repeat": (
+        ["The product precipitated as a yellow solid .", "The solid was dried ."],
+        ("The solid", "a yellow solid"),
+    ),
+}
+
+
+def test_every_rule_has_a_case():
+    assert {r["name"] for r in load_rules("coref.yaml")["rules"]} == set(CASES)
+    assert all(r.get("comment") for r in load_rules("coref.yaml")["rules"])
+
+
+@pytest.mark.parametrize("rule", sorted(CASES))
+def test_rule_fires(nlp, rule):
+    sentences, (anaphor, antecedent) = CASES[rule]
+    assert (anaphor, antecedent, rule) in links(nlp, sentences)
+
+
+def test_surface_links_closest_atomic_links_first():
+    sentences = [
+        "Compound 22 ( 1.0 g ) was dissolved in water .",
+        "Compound 22 was stirred .",
+        "Compound 22 was consumed .",
+    ]
+    surface = links(load(ner=False), sentences)
+    atomic = links(load(ner=False, coref="atomic"), sentences)
+    assert ("Compound 22", "Compound 22", "compound_number") in surface
+    assert all(ant == "Compound 22 ( 1.0 g )" for _, ant, _ in atomic)
+    assert len(atomic) == 2
+
+
+def test_no_links_without_anaphors(nlp):
+    assert links(nlp, ["Water ( 5 mL ) and methanol ( 3 mL ) were added ."]) == []

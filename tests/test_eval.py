@@ -1,0 +1,60 @@
+"""``chemie eval chemu-ref``: run and score in one step."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from chemie.cli import main
+from chemie.commands.eval import parse_slice
+
+MINI = Path(__file__).parent / "fixtures" / "anaphora" / "mini.jsonl"
+
+
+def test_eval_prints_both_tables(capsys):
+    assert main(["eval", "chemu-ref", str(MINI)]) == 0
+    out = capsys.readouterr().out
+    assert "== exact ==" in out and "== relaxed ==" in out
+    assert "COREFERENCE" in out and "overall" in out
+
+
+def test_eval_json_slice_and_modes(capsys):
+    assert main(["eval", "chemu-ref", str(MINI), "--docs", "1:2", "--json",
+                 "--coref", "atomic"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["tables"]) == {"exact", "relaxed"}
+    assert "1 gold documents" in " ".join(report["notes"])
+
+
+def test_eval_gold_mentions_finds_gold_coreference(capsys):
+    assert main(["eval", "chemu-ref", str(MINI), "--gold-mentions", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tables"]["exact"]["COREFERENCE"]["tp"] > 0
+
+
+def test_parse_slice():
+    assert parse_slice("0:600") == (0, 600)
+    assert parse_slice("600:") == (600, None)
+    for bad in ("5", "a:b", "10:5"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_slice(bad)
+
+
+def test_eval_bad_input(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"doc_key": "x"}\n', encoding="utf-8")
+    assert main(["eval", "chemu-ref", str(bad)]) == 2
+    assert "bad.jsonl:1:" in capsys.readouterr().err
+    assert main(["eval", "chemu-ref", str(MINI), "--docs", "5:9"]) == 2
+    assert "no documents" in capsys.readouterr().err
+
+
+@pytest.mark.corpus
+def test_eval_on_corpus_slice(corpus, capsys):
+    path = corpus("chemu-ref/train.jsonl")
+    assert main(["eval", "chemu-ref", str(path), "--docs", "0:20", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tables"]["relaxed"]["overall"]["tp"] > 0

@@ -1,0 +1,95 @@
+"""chemie_mentions: each mention rule fires on a hand-written snippet (ChEMU-Ref conventions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chemie.model import Document, tokens_from_words
+from chemie.nlp import annotate, load
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load(ner=False)
+
+
+def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
+    """Mention text -> (rule, attrs) for a space-tokenized sentence."""
+    text, tokens = tokens_from_words(sentence.split())
+    doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
+    return {m.text: (m.rule, m.attrs) for m in doc.mentions}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "mention", "rule", "kind"),
+    [
+        ("Compound 21 ( 445 mg , 0.88 mmol ) was dissolved in water .",
+         "Compound 21 ( 445 mg , 0.88 mmol )", "np_quantity", "reference"),
+        ("To a solution of 4-bromophenol ( 5.0 g , 16.9 mmol ) in tetrahydrofuran ( 100 mL ) "
+         "was added water .",
+         "a solution of 4-bromophenol ( 5.0 g , 16.9 mmol ) in tetrahydrofuran ( 100 mL )",
+         "np_in_solvent", "generic"),
+        ("Then 398.4 mg of the compound 1 was added .", "398.4 mg of the compound 1",
+         "amount_of_np", "reference"),
+        ("The combined organic layers were dried .", "The combined organic layers",
+         "generic_np", "generic"),
+        ("The residue was added to a flask .", "a flask", "equipment_np", "equipment"),
+        ("The residue was added to a flask .", "The residue", "generic_np", "generic"),
+        ("It was washed with brine and dried over anhydrous sodium sulfate .",
+         "anhydrous sodium sulfate", "chemical_np", "chemical"),
+        ("Purification on silica gel column chromatography gave oil .", "silica gel",
+         "chemical_np", "chemical"),
+        ("It was eluted with DCM / MeOH = 20 / 1 .", "DCM / MeOH = 20 / 1", "eluent_ratio",
+         "chemical"),
+        ("Intermediate 4a was added .", "Intermediate 4a", "reference_np", "reference"),
+    ],
+)
+def test_mention_rules(nlp, sentence, mention, rule, kind):
+    found = mentions(nlp, sentence)
+    assert mention in found, sorted(found)
+    assert found[mention][0] == rule
+    assert found[mention][1]["kind"] == kind
+
+
+def test_trimmed_head(nlp):
+    found = mentions(nlp, "The filtrate was passed through silica gel pad twice .")
+    assert found["silica gel"][0] == "np_trimmed"
+
+
+def test_bracketed_abbreviation_makes_discontinuous_name(nlp):
+    sentence = "palladium(II) acetate ( Pd(OAc)2 ) ( 10 mg , 0.04 mmol ) was added ."
+    text, tokens = tokens_from_words(sentence.split())
+    doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
+    by_text = {m.text: m for m in doc.mentions}
+    name = by_text["palladium(II) acetate ( 10 mg , 0.04 mmol )"]
+    assert len(name.spans) == 2
+    assert by_text["Pd(OAc)2"].rule == "bracketed_abbreviation"
+
+
+def test_state_takes_the_quantity(nlp):
+    sentence = "It gave the title compound as a white solid ( 0.25 g , 77% ) ."
+    text, tokens = tokens_from_words(sentence.split())
+    doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
+    by_text = {m.text: m for m in doc.mentions}
+    title = by_text["the title compound ( 0.25 g , 77% )"]
+    assert title.rule == "np_as_state_quantity" and len(title.spans) == 2
+    assert by_text["a white solid"].attrs["kind"] == "state"
+
+
+def test_attrs_contract(nlp):
+    found = mentions(nlp, "Water ( 5 mL ) was added . The mixture was stirred .")
+    rule, attrs = found["The mixture"]
+    assert attrs["head"] == "mixture" and attrs["sentence"] == 1
+    assert attrs["tokens"] == (8, 9) and attrs["det"] == "the"
+    assert found["Water ( 5 mL )"][1]["quantity"] is True
+
+
+def test_conditions_are_not_mentions(nlp):
+    found = mentions(nlp, "It was stirred at room temperature for 2 h under reduced pressure .")
+    assert not found
+
+
+def test_empty_and_raw_text(nlp):
+    assert annotate(nlp, Document("e", "")).mentions == []
+    doc = annotate(nlp, Document("r", "Water (5 mL) was added to the mixture."))
+    assert {m.text for m in doc.mentions} >= {"Water (5 mL)", "the mixture"}
