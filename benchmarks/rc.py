@@ -12,8 +12,11 @@ target figure. Test sets (``../shared/data`` or $CHEMIE_DATA):
 * ``semeval-1.2``: the noisy subtask (5 abstracts overlap sample-train).
 
 The majority label is the most frequent label of sample-train. Tunes nothing.
+``--rules`` prints each rule's hits and precision on sample-train, ``--cues`` the label
+and direction counts of the short between-strings of sample-train: the statistics the
+cues of rules/rc.yaml were chosen from (sample-train only).
 
-    python benchmarks/rc.py [--data PATH] [--json]
+    python benchmarks/rc.py [--data PATH] [--json] [--rules] [--cues]
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from pathlib import Path
 
 from chemie.corpora import data_dir
 from chemie.formats import unified
+from chemie.rc import tasks
+from chemie.rc.classifier import RuleClassifier
+from chemie.rc.features import context
 from chemie.rc.harness import TestSet, evaluate, majority_label, to_text
 
 TARGET = 0.50
@@ -67,12 +73,43 @@ def _complement(path: Path, exclude: frozenset[str]) -> frozenset[str]:
     return frozenset(ids - exclude)
 
 
+def train_statistics(root: Path, rules: bool, cues: bool) -> None:
+    """Per-rule precision and between-string label counts on sample-train."""
+    rc = root / "sci-rc-unified"
+    task = tasks.load(rc / "sample-train.txt", rc / "sample-train-rel.txt")
+    decisions = RuleClassifier().classify(task.examples)
+    if rules:
+        hits: dict[str, list[int]] = {}
+        for ex, d in zip(task.examples, decisions, strict=True):
+            hits.setdefault(d.rule, [0, 0])[d.label == ex.label] += 1
+        print("== rules on sample-train: hits, correct, precision ==")
+        for name, (bad, good) in sorted(hits.items()):
+            print(f"{name:24s} {good + bad:5d} {good:5d} {good / (good + bad):.3f}")
+    if cues:
+        counts: dict[str, dict[str, int]] = {}
+        for ex in task.examples:
+            between = context(ex).between
+            if len(between.split()) <= 3:
+                key = f"{ex.label}{'<' if ex.reverse else '>'}"
+                row = counts.setdefault(between, {})
+                row[key] = row.get(key, 0) + 1
+        print("== between-strings (<= 3 words) on sample-train: label>/< (direction) counts ==")
+        for between, row in sorted(counts.items(), key=lambda kv: -sum(kv[1].values()))[:60]:
+            top = ", ".join(f"{k} {v}" for k, v in sorted(row.items(), key=lambda kv: -kv[1]))
+            print(f"{between!r:32s} {sum(row.values()):4d}  {top}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=None, help="shared data folder")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--rules", action="store_true", help="rule precision on sample-train")
+    parser.add_argument("--cues", action="store_true", help="cue statistics of sample-train")
     args = parser.parse_args()
     root = args.data or data_dir()
+    if args.rules or args.cues:
+        train_statistics(root, args.rules, args.cues)
+        return
     ev = evaluate(testsets(root), majority=majority_label(
         root / "sci-rc-unified/sample-train-rel.txt"))
     if args.json:
