@@ -103,7 +103,7 @@ class LexiconIndex:
         pos = 0
         pieces = []
         for i, w in enumerate(words):
-            key = squash(w)
+            key = squash(w) or "\x00"  # whitespace tokens: nothing matches across them
             starts[pos] = i
             pos += len(key)
             ends[pos] = i + 1
