@@ -41,6 +41,7 @@ class _Walk:
     state: MentionView | None = None
     pending: list[MentionView] = field(default_factory=list)
     since: int = -1  # actions before this character belong to an earlier procedure
+    workup_inputs: set[str] = field(default_factory=set)  # pending ids added in a work-up
 
 
 class BridgingResolver:
@@ -57,6 +58,7 @@ class BridgingResolver:
         self.appositive_before = frozenset(table["appositive_before"])
         self.add_target_before = frozenset(table["add_target_before"])
         self.physical_states = frozenset(table["physical_states"])
+        self.state_adjectives = frozenset(table["state_adjectives"])
         self.workup_heads = frozenset(table["workup_heads"])
         self.event_heads = frozenset(table["event_heads"])
         self.coreferent_heads = frozenset(table["coreferent_heads"])
@@ -94,12 +96,17 @@ class BridgingResolver:
         if m.head in self.bare_state_heads:
             return STATE
         quantity = self.has_quantity(ctx.table, m)
-        if m.head in self.physical_states and quantity:
-            return STATE  # "Yellow amorphous solid (8 mg, 32%)"
+        if m.head in self.physical_states and quantity and self._described(words, m.head):
+            return STATE  # "Yellow amorphous solid (8 mg, 32%)", not "zinc powder (2.4 g)"
         first_char = ctx.table.idx[m.first]
         if not quantity and ctx.before_first_action(first_char) and self._titled(ctx.table, m):
             return SKIP  # a heading name, referred to by coreference only
         return INPUT
+
+    def _described(self, words: tuple[str, ...], head: str) -> bool:
+        """True when only describing adjectives precede the head ("pale yellow solid")."""
+        k = words.index(head)
+        return all(w in self.state_adjectives for w in words[:k])
 
     def has_quantity(self, table: TokenTable, m: MentionView) -> bool:
         """True when the mention or a bracket right after it holds an amount."""
@@ -144,6 +151,8 @@ class BridgingResolver:
                     walk.pending[-1] = m  # "diisopropylethylamine ( DIPEA )": the alias is used
                 else:
                     walk.pending.append(m)
+                if ctx.workup_active(step, char, walk.since):
+                    walk.workup_inputs.add(m.id)
                 continue
             if kind == EQUIPMENT:
                 sources = ([walk.state] if walk.state else []) + walk.pending
@@ -188,7 +197,11 @@ class BridgingResolver:
             if prev:
                 self._link(out, "workup_previous_state", m, prev)
             for p in pending:
-                self._link(out, "workup_used_compound", m, p)
+                if prev is None and p.id not in walk.workup_inputs:
+                    # the first mixture named in a work-up: what reacted is still associated
+                    self._link(out, "ra_added_compound", m, p)
+                else:
+                    self._link(out, "workup_used_compound", m, p)
         elif pending:
             if prev:
                 self._link(out, "ra_previous_state", m, prev)
@@ -249,6 +262,7 @@ class _Context:
 
 
 REMOVE_ACTIONS = frozenset({"Remove"})
+
 
 WORKUP_SUBJECT_ACTIONS = frozenset({"Extract", "Wash", "Partition"})
 
