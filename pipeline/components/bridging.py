@@ -151,7 +151,9 @@ class BridgingResolver:
                     walk.pending[-1] = m  # "diisopropylethylamine ( DIPEA )": the alias is used
                 else:
                     walk.pending.append(m)
-                if ctx.workup_active(step, char, walk.since):
+                # "water was added to quench": the phase at the end of the sentence counts
+                end = ctx.table.sents[m.sentence][1] - 1
+                if ctx.workup_active(step, ctx.table.idx[end] + 1, walk.since):
                     walk.workup_inputs.add(m.id)
                 continue
             if kind == EQUIPMENT:
