@@ -87,8 +87,20 @@
       }
       segs.push(it);
     });
+    // dotted links between consecutive pieces of discontinuous mentions (same row only)
+    var links = [];
+    Object.keys(frags).forEach(function (id) {
+      var list = frags[id];
+      for (var i = 1; i < list.length; i++) {
+        var p = list[i - 1], q = list[i];
+        if (p.getAttribute("data-p") === q.getAttribute("data-p")) { continue; }
+        var a = rectOf(p, origin), b = rectOf(q, origin);
+        if (rowOf(a) === rowOf(b)) { links.push({ id: id, a: a, b: b }); }
+      }
+    });
     return { items: segs, rowTop: rowTop, rowOf: rowOf, maxLevel: maxLevel, height: height,
-             width: width, lh: lh };
+             width: width, lh: lh, links: links,
+             svgWidth: box.scrollWidth, svgHeight: box.scrollHeight };
   }
 
   function apex(m, row, level) {
@@ -109,8 +121,8 @@
       "," + ya + " H" + xa;
   }
 
-  function draw(box, m, frags) {
-    var layer = svg("svg", { "class": "arcs", width: box.scrollWidth, height: box.scrollHeight });
+  function draw(box, m) {
+    var layer = svg("svg", { "class": "arcs", width: m.svgWidth, height: m.svgHeight });
     m.items.forEach(function (it) {
       var arc = it.arc;
       var cls = "arc " + arc.cls + (arc.status ? " st-" + arc.status : "");
@@ -146,40 +158,36 @@
       var label = svg("text", { x: Math.max(lx, 30), y: ly - 2, "text-anchor": "middle" }, g);
       label.textContent = (PREFIX[arc.status] || "") + arc.short;
     });
-    // dotted links between the pieces of discontinuous mentions
-    var origin = box.getBoundingClientRect();
-    Object.keys(frags).forEach(function (id) {
-      var list = frags[id];
-      for (var i = 1; i < list.length; i++) {
-        var p = list[i - 1], q = list[i];
-        if (p.getAttribute("data-p") === q.getAttribute("data-p")) { continue; }
-        var a = rectOf(p, origin), b = rectOf(q, origin);
-        if (m.rowOf(a) !== m.rowOf(b)) { continue; }
-        var yb = Math.max(a.bottom, b.bottom);
-        svg("path", { "class": "disc-link", "data-m": id, d: "M" + a.right + "," + yb + " Q" +
-          (a.right + b.left) / 2 + "," + (yb + 7) + " " + b.left + "," + yb }, layer);
-      }
+    m.links.forEach(function (link) {
+      var a = link.a, b = link.b, yb = Math.max(a.bottom, b.bottom);
+      svg("path", { "class": "disc-link", "data-m": link.id, d: "M" + a.right + "," + yb + " Q" +
+        (a.right + b.left) / 2 + "," + (yb + 7) + " " + b.left + "," + yb }, layer);
     });
     box.appendChild(layer);
     box.setAttribute("data-drawn", String(m.items.length));
   }
 
-  function layout(box) {
-    var old = box.querySelector("svg.arcs");
-    if (old) { old.remove(); }
-    box.style.lineHeight = "";
-    box.style.paddingTop = "";
-    var arcs = JSON.parse(box.getAttribute("data-arcs") || "[]");
-    var frags = fragments(box);
-    var m = measure(box, arcs, frags);
-    if (m.maxLevel > 0) {
-      // make room above every row for the highest stack of arcs, then measure again
-      var need = BASE + (m.maxLevel - 1) * STEP + LABEL + 4;
-      box.style.lineHeight = Math.max(m.lh, m.height + need) + "px";
-      box.style.paddingTop = need + "px";
-      m = measure(box, arcs, frags);
-    }
-    draw(box, m, frags);
+  // Lay out every text in batches (all reads, then all writes) so that the browser
+  // computes the page layout a fixed number of times, however many documents there are.
+  function layoutAll(boxes) {
+    var jobs = boxes.map(function (box) {
+      var old = box.querySelector("svg.arcs");
+      if (old) { old.remove(); }
+      box.style.lineHeight = "";
+      box.style.paddingTop = "";
+      return { box: box, arcs: JSON.parse(box.getAttribute("data-arcs") || "[]"),
+               frags: fragments(box) };
+    });
+    jobs.forEach(function (j) { j.m = measure(j.box, j.arcs, j.frags); });
+    var grown = jobs.filter(function (j) { return j.m.maxLevel > 0; });
+    grown.forEach(function (j) {
+      // room above every row for the highest stack of arcs
+      var need = BASE + (j.m.maxLevel - 1) * STEP + LABEL + 4;
+      j.box.style.lineHeight = Math.max(j.m.lh, j.m.height + need) + "px";
+      j.box.style.paddingTop = need + "px";
+    });
+    grown.forEach(function (j) { j.m = measure(j.box, j.arcs, j.frags); });
+    jobs.forEach(function (j) { draw(j.box, j.m); });
   }
 
   function hover(box) {
@@ -208,16 +216,53 @@
     box.addEventListener("mouseout", function (e) { set(e.target, false); });
   }
 
-  function all() {
-    document.querySelectorAll(".text[data-arcs]").forEach(layout);
+  // The first texts are drawn at once; the others when they come near the viewport (a
+  // page with hundreds of documents stays quick to open).
+  var FIRST = 12;
+  var boxes = Array.prototype.slice.call(document.querySelectorAll(".text[data-arcs]"));
+  var observer = null;
+  var pending = [];
+  var scheduled = false;
+
+  function flush() {
+    scheduled = false;
+    var batch = pending;
+    pending = [];
+    layoutAll(batch);
+  }
+
+  if ("IntersectionObserver" in window) {
+    observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting) {
+          observer.unobserve(e.target);
+          pending.push(e.target);
+        }
+      });
+      if (pending.length && !scheduled) {
+        scheduled = true;
+        requestAnimationFrame(flush);
+      }
+    }, { rootMargin: "800px 0px" });
+  }
+
+  function start() {
+    if (observer) {
+      boxes.forEach(function (b) { observer.unobserve(b); });
+      pending = [];
+      layoutAll(boxes.slice(0, FIRST));
+      boxes.slice(FIRST).forEach(function (b) { observer.observe(b); });
+    } else {
+      layoutAll(boxes);
+    }
     document.body.setAttribute("data-arcs", "drawn");
   }
 
-  document.querySelectorAll(".text[data-arcs]").forEach(hover);
-  all();
+  boxes.forEach(hover);
+  start();
   var timer = null;
   window.addEventListener("resize", function () {
     clearTimeout(timer);
-    timer = setTimeout(all, 150);
+    timer = setTimeout(start, 150);
   });
 }());
