@@ -175,7 +175,7 @@ def test_interrupted_json_run_over_texts_resumes_to_the_same_output(tmp_path):
 def test_brat_sink_resume_skips_documents_whose_ann_exists(tmp_path):
     sink = BratSink(tmp_path / "out")
     sink.open(resume=True)
-    (tmp_path / "out" / "more").mkdir()
+    (tmp_path / "out" / "more").mkdir(parents=True)
     (tmp_path / "out" / "more" / "s3.ann").write_text("")
     items = list(iter_items([SCALE / "texts"]))
     assert [sink.done(i) for i in items] == [False, False, True, False]

@@ -102,9 +102,12 @@ def check_output(out: Path, fmt: str, inputs: list[Path]) -> None:
 
 
 def report(summary: Summary, errors: ErrorLog, quiet: bool) -> None:
-    """The first bad documents and a one-line summary, on stderr."""
+    """The first bad documents and a one-line summary, on stderr (for a single document,
+    its error alone)."""
     for line in errors.first:
         print(f"chemie: {line}", file=sys.stderr)
+    if summary.documents == 1 and summary.errors:
+        return
     more = errors.errors + errors.warnings - len(errors.first)
     if more > 0:
         print(f"chemie: ... and {more} more", file=sys.stderr)

@@ -70,7 +70,8 @@ class ErrorLog:
         self.counts[level] += 1
         if len(self.first) < self.keep:
             where = file if line is None else f"{file}:{line}"
-            self.first.append(f"{where}: {level}: {message}")
+            self.first.append(f"{where}: {message}" if level == "error" else
+                              f"{where}: {level}: {message}")
         if self._fh is not None:
             row = (n, file, line, doc_id, level, message)
             self._fh.write("\t".join(_cell(v) for v in row) + "\n")

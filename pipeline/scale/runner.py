@@ -39,7 +39,8 @@ class Summary:
     def text(self) -> str:
         """One line: counts and speed."""
         rate = self.processed / self.seconds if self.seconds > 0 else 0.0
-        parts = [f"{self.documents} documents", f"{self.written} written"]
+        plural = "" if self.documents == 1 else "s"
+        parts = [f"{self.documents} document{plural}", f"{self.written} written"]
         if self.skipped:
             parts.append(f"{self.skipped} already done (resumed)")
         if self.errors:

@@ -182,8 +182,7 @@ class BratSink(Sink):
         self.written: set[str] = set()
 
     def open(self, resume: bool) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.resume = resume
+        self.resume = resume  # folders are made by the first document written
 
     def _base(self, key: str | None) -> Path:
         parts = Path(key or "").parts

@@ -122,6 +122,7 @@ def process_item(job: Job, item: Item) -> Outcome:
         out.payload = FORMATTERS[job.fmt](doc)
     except InputError as e:
         out.error = e.message
+        out.path, out.line = e.path or out.path, e.line if e.line is not None else out.line
     except ValueError as e:
         out.error = str(e)
     except Exception as e:  # a bug on one document must not stop a million-document run

@@ -1,0 +1,163 @@
+"""Throughput benchmark: ChEMU-Ref training snippets replicated to N snippets (default 50,000).
+
+The replicated file is generated on the fly in a temporary folder (never in the repo):
+each pass over ``chemu-ref/train.jsonl`` gets fresh ``doc_key``s. Prints one table:
+
+- in-process, one core, pipeline only (reading excluded): spaCy's blank English tokenizer
+  (the floor), the chemie tokenizer + chemical NER, and the whole anaphora pipeline, all on
+  the raw text of the snippets, then the whole pipeline on the file's own tokens (what
+  ``chemie run`` does with ChEMU-Ref input); documents/s, tokens/s and the ratio to the floor;
+- ``chemie run IN.jsonl -o OUT.jsonl`` end to end (read, process, write; a subprocess) with
+  1 and 2 workers, and the speed-up;
+- peak memory of ``chemie run --workers 2`` at two input sizes (default 10,000 and 100,000):
+  the largest single process and the whole process tree (sum of RSS; forked workers share
+  pages, so the sum over-counts), sampled every 50 ms.
+
+Targets (issue 6): whole pipeline >= 1,000 snippets/s on one core and within 15x of the
+blank tokenizer; >= 1.7x with 2 workers on 2 cores; peak RSS < 500 MB at any input size.
+
+    python benchmarks/throughput.py [--n 50000] [--quick] [--rss-sizes 10000,100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psutil
+import spacy
+
+from chemie.corpora import data_dir
+from chemie.formats.chemu import iter_chemu
+from chemie.model import Document
+from chemie.scale.worker import Job, build
+
+
+def replicate(src: Path, dst: Path, n: int) -> int:
+    """Write the first ``n`` snippets of ``src`` repeated; returns the number of tokens."""
+    lines = [json.loads(line) for line in src.read_text(encoding="utf-8").splitlines() if line]
+    tokens = 0
+    with open(dst, "w", encoding="utf-8") as fh:
+        for i in range(n):
+            obj = dict(lines[i % len(lines)])
+            obj["doc_key"] = f"{obj['doc_key']}-{i // len(lines)}"
+            tokens += sum(len(s) for s in obj["sentences"])
+            fh.write(json.dumps(obj) + "\n")
+    return tokens
+
+
+def documents(src: Path, n: int) -> Iterator[Document]:
+    """``n`` documents cycling over ``src`` (parsed once; gold annotations removed)."""
+    docs = list(iter_chemu(src))
+    for d in docs:
+        d.mentions.clear()
+        d.relations.clear()
+    return itertools.islice(itertools.cycle(docs), n)
+
+
+def timed(fn: Callable[[Document], int], docs: Iterator[Document]) -> tuple[int, int, float]:
+    """(documents, tokens, seconds spent inside ``fn``)."""
+    n = tokens = 0
+    spent = 0.0
+    for doc in docs:
+        t0 = time.perf_counter()
+        tokens += fn(doc)
+        spent += time.perf_counter() - t0
+        n += 1
+    return n, tokens, spent
+
+
+def in_process_rows(src: Path, n: int) -> list[tuple[str, int, int, float]]:
+    """Pipeline-only rows, one core: (name, documents, tokens, seconds)."""
+    blank = spacy.blank("en")
+    ner = build(Job("ner", "json"))
+    whole = build(Job("anaphora", "json"))
+    raw = lambda d: Document(d.id, d.text)  # noqa: E731 - the text only, to be tokenized
+    stages: list[tuple[str, Callable[[Document], int]]] = [
+        ("blank tokenizer (floor)", lambda d: len(blank.make_doc(d.text))),
+        ("chemie tokenizer + NER", lambda d: len(ner(raw(d)).tokens)),
+        ("whole pipeline, raw text", lambda d: len(whole(raw(d)).tokens)),
+        ("whole pipeline, file tokens", lambda d: len(whole(d).tokens)),
+    ]
+    rows = []
+    for name, fn in stages:
+        fn(next(documents(src, 1)))  # warm-up: lazy loading is not throughput
+        rows.append((name, *timed(fn, documents(src, n))))
+        print(f"  measured {name}", file=sys.stderr)
+    return rows
+
+
+def run_cli(data: Path, out: Path, workers: int) -> tuple[float, int, int]:
+    """``chemie run`` in a subprocess: (seconds, peak RSS of the largest process, peak sum
+    of RSS over the process tree), in bytes, sampled every 50 ms."""
+    cmd = [sys.executable, "-m", "chemie", "run", str(data), "-o", str(out),
+           "--workers", str(workers), "--quiet"]
+    t0 = time.perf_counter()
+    proc = psutil.Popen(cmd, stdout=subprocess.DEVNULL)
+    largest = tree = 0
+    while proc.poll() is None:
+        try:
+            rss = [p.memory_info().rss for p in (proc, *proc.children(recursive=True))]
+        except psutil.Error:
+            continue
+        largest, tree = max(largest, *rss), max(tree, sum(rss))
+        time.sleep(0.05)
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"chemie run failed with status {proc.returncode}")
+    return seconds, largest, tree
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=50_000, help="snippets (default 50,000)")
+    ap.add_argument("--quick", action="store_true", help="2,000 snippets, small RSS sizes")
+    ap.add_argument("--rss-sizes", default="10000,100000", help="input sizes for peak RSS")
+    ap.add_argument("--data", type=Path, default=data_dir() / "chemu-ref" / "train.jsonl")
+    args = ap.parse_args()
+    n = 2000 if args.quick else args.n
+    rss_sizes = [1000, 4000] if args.quick else [int(s) for s in args.rss_sizes.split(",")]
+    cores = len(os.sched_getaffinity(0))
+
+    rows = in_process_rows(args.data, n)
+    floor_rate = rows[0][1] / rows[0][3]
+    print(f"\nThroughput on {n:,} ChEMU-Ref training snippets (replicated), {cores} cores\n")
+    print(f"{'stage':<38} {'docs/s':>9} {'tokens/s':>10} {'x floor':>8}")
+    for name, docs, tokens, seconds in rows:
+        rate = docs / seconds
+        print(f"{name:<38} {rate:>9,.0f} {tokens / seconds:>10,.0f} {floor_rate / rate:>7.1f}x")
+
+    with tempfile.TemporaryDirectory(prefix="chemie-bench-") as tmp:
+        data = Path(tmp) / "snippets.jsonl"
+        tokens = replicate(args.data, data, n)
+        rates = {}
+        for workers in (1, 2):
+            seconds, _, _ = run_cli(data, Path(tmp) / f"out{workers}.jsonl", workers)
+            rates[workers] = n / seconds
+            print(f"{f'chemie run end to end, {workers} worker(s)':<38} {n / seconds:>9,.0f} "
+                  f"{tokens / seconds:>10,.0f} {floor_rate * seconds / n:>7.1f}x")
+        same = (Path(tmp) / "out1.jsonl").read_bytes() == (Path(tmp) / "out2.jsonl").read_bytes()
+        print(f"\nspeed-up 1 -> 2 workers: {rates[2] / rates[1]:.2f}x "
+              f"(outputs identical: {'yes' if same else 'NO'})")
+        for f in Path(tmp).glob("out*"):
+            f.unlink()
+
+        print(f"\n{'peak memory, chemie run --workers 2':<38} {'largest proc':>12} {'tree':>8}")
+        for size in rss_sizes:
+            replicate(args.data, data, size)
+            _, largest, tree = run_cli(data, Path(tmp) / "rss.jsonl", 2)
+            mb = largest / 2**20, tree / 2**20
+            print(f"{f'{size:,} snippets':<38} {mb[0]:>9,.0f} MB {mb[1]:>5,.0f} MB")
+            (Path(tmp) / "rss.jsonl").unlink()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""``chemie run``: inputs and outputs, bad input, workers, resume after a kill, Dask."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from chemie.cli import main
+from chemie.formats.brat import read_brat_dir
+from chemie.scale.errorlog import read_errors
+
+SCALE = Path(__file__).parent / "fixtures" / "scale"
+
+
+def _slice(corpus, tmp_path: Path, n: int) -> Path:
+    """The first ``n`` ChEMU-Ref training snippets as a jsonl file."""
+    lines = corpus("chemu-ref/train.jsonl").read_text(encoding="utf-8").splitlines()[:n]
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_no_input_runs_the_bundled_example(capsys):
+    assert main(["run"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# example")
+    assert "Mentions (" in out and "Links (" in out
+
+
+def test_text_folder_to_brat_with_rule_notes(tmp_path):
+    out = tmp_path / "brat"
+    assert main(["run", str(SCALE / "texts"), "-o", str(out), "-q"]) == 0
+    names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.ann"))
+    assert names == ["more/s3.ann", "more/s4.ann", "s1.ann", "s2.ann"]
+    assert (out / "more" / "s3.txt").read_text() == (SCALE / "texts/more/s3.txt").read_text()
+    docs = list(read_brat_dir(out))
+    assert any(d.relations for d in docs)
+    assert all(m.rule for d in docs for m in d.mentions)
+    assert all(r.rule for d in docs for r in d.relations)
+    assert not (tmp_path / "brat.errors.tsv").exists()
+
+
+def test_jsonl_to_chemu_keeps_input_tokens_and_scores_directly(corpus, tmp_path, capsys):
+    src = _slice(corpus, tmp_path, 30)
+    out = tmp_path / "pred.jsonl"
+    assert main(["run", str(src), "-o", str(out), "-q", "--workers", "1"]) == 0
+    pred = [json.loads(line) for line in out.read_text().splitlines()]
+    gold = [json.loads(line) for line in src.read_text().splitlines()]
+    assert [p["sentences"] for p in pred] == [g["sentences"] for g in gold]
+    assert [p["doc_key"] for p in pred] == [g["doc_key"] for g in gold]
+    assert sum(len(p["Work-up"]) for p in pred) > 0
+    capsys.readouterr()
+    assert main(["score", "anaphora", str(src), str(out)]) == 0
+    assert "WORK_UP" in capsys.readouterr().out
+
+
+def test_two_workers_give_the_single_process_output(corpus, tmp_path):
+    src = _slice(corpus, tmp_path, 150)
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert main(["run", str(src), "-o", str(one), "-q", "--workers", "1"]) == 0
+    assert main(["run", str(src), "-o", str(two), "-q", "--workers", "2"]) == 0
+    assert one.read_bytes() == two.read_bytes()
+
+
+def test_json_csv_and_parquet_outputs(tmp_path):
+    texts = str(SCALE / "texts")
+    assert main(["run", texts, "-o", str(tmp_path / "all.jsonl"), "--format", "json", "-q"]) == 0
+    docs = [json.loads(line) for line in (tmp_path / "all.jsonl").read_text().splitlines()]
+    assert [d["id"] for d in docs] == ["s1", "s2", "more/s3", "more/s4"]
+    assert all(m["rule"] for d in docs for m in d["mentions"])
+    assert all(r["rule"] for d in docs for r in d["relations"])
+    n_relations = sum(len(d["relations"]) for d in docs)
+    assert main(["run", texts, "-o", str(tmp_path / "t"), "--format", "csv", "-q"]) == 0
+    assert len(pd.read_csv(tmp_path / "t.relations.csv")) == n_relations
+    assert main(["run", texts, "-o", str(tmp_path / "t"), "--format", "parquet", "-q"]) == 0
+    mentions = pd.read_parquet(tmp_path / "t.mentions.parquet")
+    assert len(mentions) == sum(len(d["mentions"]) for d in docs)
+    assert mentions["rule"].notna().all()
+
+
+def test_non_utf8_text_is_one_line_error_and_no_output(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"Water (5 ml) was added.\n\xff\xfe\n")
+    out = tmp_path / "out"
+    assert main(["run", str(bad), "-o", str(out), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:2: not valid UTF-8" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_empty_text_warns_and_gives_an_empty_result(tmp_path, capsys):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    out = tmp_path / "out"
+    assert main(["run", str(empty), "-o", str(out), "-q"]) == 0
+    assert "empty document" in capsys.readouterr().err
+    assert (out / "empty.ann").read_text() == ""
+    assert read_errors(tmp_path / "out.errors.tsv")[0]["level"] == "warning"
+
+
+def test_bad_documents_are_listed_and_the_run_goes_on(tmp_path, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "good.txt").write_text((SCALE / "texts" / "s2.txt").read_text())
+    (folder / "latin.txt").write_bytes(b"caf\xe9 au lait\n")
+    (folder / "orphan.ann").write_text("T1\tCHEM 0 4\tcafe\n")
+    out = tmp_path / "out"
+    assert main(["run", str(folder), "-o", str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "2 failed" in err and "Traceback" not in err
+    rows = read_errors(tmp_path / "out.errors.tsv")
+    assert [(Path(r["file"]).name, r["level"]) for r in rows] == [
+        ("latin.txt", "error"), ("orphan.ann", "error"),
+    ]
+    assert sorted(p.name for p in out.iterdir()) == ["good.ann", "good.txt"]
+
+
+def test_malformed_jsonl_lines_are_reported_with_line_numbers(tmp_path, capsys):
+    src = tmp_path / "in.jsonl"
+    good = (SCALE / "snippets.jsonl").read_text().splitlines()
+    src.write_text("\n".join([good[0], '{"doc_key": "x"', '{"doc_key": "y"}', good[1]]) + "\n")
+    out = tmp_path / "out.jsonl"
+    assert main(["run", str(src), "-o", str(out), "-q"]) == 1
+    assert f"{src}:3: missing key 'sentences'" in capsys.readouterr().err
+    assert [r["line"] for r in read_errors(tmp_path / "out.jsonl.errors.tsv")] == ["2", "3"]
+    assert len(out.read_text().splitlines()) == 2
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["nowhere.jsonl", "-o", "o"], "no such file"),
+        ([str(SCALE / "texts"), str(SCALE / "snippets.jsonl"), "-o", "o"], "mixed"),
+        ([str(SCALE / "snippets.jsonl"), "-o", str(SCALE / "snippets.jsonl")], "overwrite"),
+    ],
+)
+def test_fatal_input_errors_exit_2(argv, message, capsys):
+    assert main(["run", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def _chemie(*args: str) -> list[str]:
+    return [sys.executable, "-m", "chemie", "run", *args]
+
+
+@pytest.mark.slow
+def test_resume_after_a_kill_gives_the_uninterrupted_output(corpus, tmp_path):
+    src = _slice(corpus, tmp_path, 600)
+    full, cut = tmp_path / "full.jsonl", tmp_path / "cut.jsonl"
+    subprocess.run(_chemie(str(src), "-o", str(full), "-q", "--workers", "1"), check=True)
+    proc = subprocess.Popen(
+        _chemie(str(src), "-o", str(cut), "-q", "--workers", "2"), start_new_session=True
+    )
+    partial = Path(str(cut) + ".partial")
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        if partial.exists() and partial.stat().st_size > 0:
+            os.killpg(proc.pid, signal.SIGKILL)
+            break
+        time.sleep(0.02)
+    proc.wait()
+    if proc.returncode == -signal.SIGKILL:
+        assert not cut.exists()
+    done = subprocess.run(_chemie(str(src), "-o", str(cut), "--resume", "--workers", "2"),
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert cut.read_bytes() == full.read_bytes()
+    if proc.returncode == -signal.SIGKILL:
+        assert "already done (resumed)" in done.stderr
+
+
+@pytest.mark.slow
+def test_dask_engine_gives_the_single_process_output(corpus, tmp_path):
+    src = _slice(corpus, tmp_path, 40)
+    one, dask = tmp_path / "one.jsonl", tmp_path / "dask.jsonl"
+    assert main(["run", str(src), "-o", str(one), "-q", "--workers", "1"]) == 0
+    argv = ["run", str(src), "-o", str(dask), "-q", "--engine", "dask", "--workers", "2"]
+    assert main(argv) == 0
+    assert one.read_bytes() == dask.read_bytes()
