@@ -62,6 +62,8 @@ class BridgingResolver:
         self.workup_heads = frozenset(table["workup_heads"])
         self.event_heads = frozenset(table["event_heads"])
         self.coreferent_heads = frozenset(table["coreferent_heads"])
+        self.procedure_words = frozenset(table["procedure_words"])
+        self.non_compounds = frozenset(table["non_compounds"])
         classes = load_rules(actions)["classes"]
         self.phase_setters = frozenset(k for k, v in classes.items() if v["phase"] != "any")
         self.event_before = frozenset(table["event_before"])
@@ -78,6 +80,10 @@ class BridgingResolver:
         before = low[m.first - 1] if m.first > 0 else ""
         if before in self.appositive_before or m.id in ctx.removed:
             return SKIP
+        if m.head in self.non_compounds:
+            return SKIP  # "inert atmosphere", "a period of": no compound
+        if words[0] in self.procedure_words:
+            return SKIP  # "Example 12", "step 2 of Example 1": a reference to a procedure
         if m.head in self.coreferent_heads and words[0] in self.determiners:
             return SKIP  # "the solvent" names a compound already in the system (coreference)
         if m.head in self.event_heads and before in self.event_before:
