@@ -96,6 +96,8 @@ def _compiled() -> dict[str, object]:
 
 def token_match(text: str) -> bool:
     """True when the chunk must stay one token (chemical name, formula, number range …)."""
+    if text.isalpha():
+        return False
     c = _compiled()
     if c["full"].fullmatch(text):
         return True
@@ -109,7 +111,9 @@ def token_match(text: str) -> bool:
 
 def prefix_search(text: str) -> regex.Match | None:
     """Leading punctuation to split off; an attached opening bracket is kept."""
-    if text and text[0] in OPENING:
+    if not text or text[0].isalnum():
+        return None
+    if text[0] in OPENING:
         close = _partial_partners(text).get(0)
         if close is not None and close != len(text) - 1 and _attached_after(text, close):
             return None
@@ -119,6 +123,8 @@ def prefix_search(text: str) -> regex.Match | None:
 def suffix_search(text: str) -> regex.Match | None:
     """Trailing punctuation or unit to split off; a closing bracket with a partner
     inside the chunk (other than one wrapping the whole chunk) is kept."""
+    if text.isalpha():
+        return None
     last = len(text) - 1
     if last > 0 and text[last] in CLOSING:
         opening = _partial_partners(text).get(last)

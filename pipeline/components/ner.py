@@ -24,8 +24,10 @@ import bisect
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 import regex
+from spacy.attrs import ORTH
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -52,6 +54,7 @@ _END_OK = frozenset(")]'′+")
 _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
 _MAX_RUN = 40
+_MISS = object()
 _ABBR_VETO_BELOW = 0.9
 
 
@@ -140,9 +143,12 @@ class ChemicalNER:
     # -- candidates ---------------------------------------------------------------------
     def _token_candidates(self, words: Sequence[str]) -> list[Found]:
         token = self.classifier.token
+        cache = self.classifier.cache
         out = []
         for i, w in enumerate(words):
-            v = token(w)
+            v = cache.get(w, _MISS)
+            if v is _MISS:
+                v = token(w)
             if v is not None:
                 out.append(Found(i, i + 1, v[0], v[1], v[2]))
         return out
@@ -173,17 +179,15 @@ class ChemicalNER:
         return out
 
     def _sequence_candidates(self, words: Sequence[str]) -> list[Found]:
-        starts: dict[int, int] = {}
-        ends: dict[int, int] = {}
-        pos = 0
-        for i, w in enumerate(words):
-            starts[pos] = i
-            pos += len(w)
-            ends[pos] = i + 1
-            pos += 1
         text = " ".join(words)
+        matches = sequence_matches(text)
+        if not matches:
+            return []
+        ends_at = list(accumulate(len(w) + 1 for w in words))  # offset after each space
+        starts = dict(zip([0, *ends_at[:-1]], range(len(words)), strict=True))
+        ends = {e - 1: i + 1 for i, e in enumerate(ends_at)}
         out = []
-        for a, b, r in sequence_matches(text):
+        for a, b, r in matches:
             s, e = starts.get(a), ends.get(b)
             if s is not None and e is not None:
                 out.append(Found(s, e, r.label, r.name, r.confidence))
@@ -199,8 +203,9 @@ class ChemicalNER:
         cation = rule("cation_anion")
         head = rule("head_letter")
         # head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone)
-        for i in range(n - 1):
-            if words[i].lower() in wl["head"] and wl["head_letter"].fullmatch(words[i + 1]):
+        heads = wl["head"]
+        for i in [i for i, w in enumerate(words[:-1]) if w in heads or w.lower() in heads]:
+            if wl["head_letter"].fullmatch(words[i + 1]):
                 for j in (i, i + 1):
                     old = by_start.pop(j, None)
                     if old is not None:
@@ -289,7 +294,7 @@ class ChemicalNER:
 
     # -- spaCy --------------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
-        words = [t.text for t in doc]
+        words = doc_words(doc)
         spans = []
         for f in self.find(words):
             span = Span(doc, f.start, f.end, label=f.label)
@@ -298,6 +303,12 @@ class ChemicalNER:
             spans.append(span)
         doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
         return doc
+
+
+def doc_words(doc: Doc) -> list[str]:
+    """Token texts of ``doc`` without creating Token objects."""
+    strings = doc.vocab.strings
+    return [strings[h] for h in doc.to_array(ORTH).tolist()]
 
 
 def _near(p: int, at: int, window: int) -> bool:
@@ -314,18 +325,21 @@ def _plausible(abbr: str, before: Sequence[str]) -> bool:
 
 def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
     """Maximal runs ``[start, end)`` of 2+ tokens linked by connector tokens."""
-    runs = []
     n = len(words)
-    i = 0
-    while i < n - 1:
-        j = i
-        while j < n - 1 and _linked(words, j):
-            j += 1
-        if j > i:
-            runs.append((i, j + 1))
-            i = j + 1
+    links = sorted(
+        {
+            j
+            for c in [i for i, w in enumerate(words) if w in _CONNECTORS]
+            for j in (c - 1, c)
+            if 0 <= j < n - 1 and _linked(words, j)
+        }
+    )
+    runs: list[tuple[int, int]] = []
+    for j in links:
+        if runs and runs[-1][1] == j + 1:
+            runs[-1] = (runs[-1][0], j + 2)
         else:
-            i += 1
+            runs.append((j, j + 2))
     return runs
 
 

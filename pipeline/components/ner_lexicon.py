@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 import ahocorasick
 
@@ -98,26 +99,24 @@ class LexiconIndex:
         """Multi-token hits ``(start, end_exclusive, entry)`` aligned to token boundaries."""
         if not self._built:
             self.build()
-        starts: dict[int, int] = {}
-        ends: dict[int, int] = {}
-        pos = 0
-        pieces = []
-        for i, w in enumerate(words):
-            key = squash(w) or "\x00"  # whitespace tokens: nothing matches across them
-            starts[pos] = i
-            pos += len(key)
-            ends[pos] = i + 1
-            pieces.append(key)
+        # whitespace tokens become a sentinel character nothing matches across
+        pieces = [w if not w.isspace() else "\x00" for w in words]
         text = "".join(pieces)
-        found = []
+        hits = []
         for auto, haystack in ((self._auto_exact, text), (self._auto_lower, text.lower())):
-            if not len(auto):
-                continue
-            for end_char, (length, entry) in auto.iter(haystack):
-                start_tok = starts.get(end_char + 1 - length)
-                end_tok = ends.get(end_char + 1)
-                if start_tok is not None and end_tok is not None and end_tok - start_tok > 1:
-                    found.append((start_tok, end_tok, entry))
+            if len(auto):
+                hits.extend(auto.iter(haystack))
+        if not hits:
+            return []
+        ends_at = list(accumulate(map(len, pieces)))
+        starts = dict(zip([0, *ends_at[:-1]], range(len(pieces)), strict=True))
+        ends = dict(zip(ends_at, range(1, len(pieces) + 1), strict=True))
+        found = []
+        for end_char, (length, entry) in hits:
+            start_tok = starts.get(end_char + 1 - length)
+            end_tok = ends.get(end_char + 1)
+            if start_tok is not None and end_tok is not None and end_tok - start_tok > 1:
+                found.append((start_tok, end_tok, entry))
         return found
 
 

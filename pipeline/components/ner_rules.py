@@ -76,6 +76,17 @@ def load_rule_table(name: str = "ner.yaml") -> tuple[dict, tuple[Rule, ...]]:
     return table, tuple(rules)
 
 
+@functools.cache
+def combined_token_regex() -> regex.Pattern:
+    """All ``token`` rules as one alternation of named groups, in table order (the first
+    rule that matches the whole string wins, as when trying them one by one)."""
+    parts = []
+    for r in rules_of_kind("token"):
+        flags = "i" if r.pattern.flags & regex.IGNORECASE else "-i"
+        parts.append(f"(?P<{r.name}>(?{flags}:{r.pattern.pattern}))")
+    return regex.compile("|".join(parts), regex.V0)
+
+
 def rules_of_kind(kind: str) -> tuple[Rule, ...]:
     return tuple(r for r in load_rule_table()[1] if r.kind == kind)
 
@@ -117,18 +128,20 @@ class TokenClassifier:
         self.nonchemical = frozenset(nonchemical)
         self.blacklist = frozenset(blacklist)
         self.token_rules = rules_of_kind("token")
+        self._by_name = {r.name: r for r in self.token_rules}
+        self._combined = combined_token_regex()
         self.glued_rule = rule("locant_name")
-        self._cache: dict[str, Verdict | None] = {}
+        self.cache: dict[str, Verdict | None] = {}
         self._glued: dict[str, Verdict | None] = {}
 
     def token(self, text: str) -> Verdict | None:
         """Verdict for a single token text."""
         try:
-            return self._cache[text]
+            return self.cache[text]
         except KeyError:
             pass
         verdict = self._classify(text)
-        self._cache[text] = verdict
+        self.cache[text] = verdict
         return verdict
 
     def _classify(self, text: str) -> Verdict | None:
@@ -139,9 +152,10 @@ class TokenClassifier:
             return hit.label, hit.source, hit.confidence
         if len(text) < 2 or text.lower() in self.nonchemical:
             return None
-        for r in self.token_rules:
-            if r.pattern.fullmatch(text):
-                return r.label, r.name, r.confidence
+        m = self._combined.fullmatch(text)
+        if m is not None:
+            r = self._by_name[m.lastgroup]
+            return r.label, r.name, r.confidence
         if len(text) > 4 and any(c in _JOINERS for c in text):
             return self._classify_glued(text)
         return None
@@ -217,10 +231,23 @@ def _has_morph(word: str) -> bool:
     return _morph_regex().search(word) is not None
 
 
+@functools.cache
+def _sequence_rules() -> tuple[tuple[Rule, str], ...]:
+    """Sequence rules with the lowercase substring each needs (empty: none)."""
+    table, _ = load_rule_table()
+    needs = {r["name"]: r.get("requires", "") for r in table["rules"]}
+    return tuple((r, needs[r.name]) for r in rules_of_kind("sequence"))
+
+
 def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
     """Character spans of the sequence rules in ``text`` (words joined by spaces)."""
     out = []
-    for r in rules_of_kind("sequence"):
+    lowered = None
+    for r, required in _sequence_rules():
+        if required:
+            lowered = lowered if lowered is not None else text.lower()
+            if required not in lowered:
+                continue
         for m in r.pattern.finditer(text):
             out.append((m.start(), m.end(), r))
     return out

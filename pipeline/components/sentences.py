@@ -13,7 +13,7 @@ import functools
 import re
 
 import numpy
-from spacy.attrs import SENT_START
+from spacy.attrs import ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -94,8 +94,9 @@ class SentenceSegmenter:
     def __call__(self, doc: Doc) -> Doc:
         if not len(doc):
             return doc
-        words = [t.text for t in doc]
-        newline = ["\n" in t.whitespace_ or ("\n" in t.text and t.is_space) for t in doc]
+        strings = doc.vocab.strings
+        words = [strings[h] for h in doc.to_array(ORTH).tolist()]
+        newline = ["\n" in w and w.isspace() for w in words]
         starts = sentence_starts(words, newline)
         arr = numpy.where(numpy.array(starts, dtype=bool), 1, -1).astype("uint64")
         doc.from_array([SENT_START], arr.reshape(-1, 1))
