@@ -171,8 +171,12 @@ def test_cli_gold_file_as_folder_of_pages(fixtures, tmp_path):
     gold = fixtures / "show" / "gold.jsonl"
     assert main(["show", str(gold), "--no-run", "-o", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["doc-s1.html", "doc-s2.html", "index.html"]
-    (arcs_s2,) = _arcs_in((out / "doc-s2.html").read_text(encoding="utf-8"))
+    page = (out / "doc-s2.html").read_text(encoding="utf-8")
+    (arcs_s2,) = _arcs_in(page)
     assert [a["label"] for a in arcs_s2] == ["CONTAINED"]
+    # untyped gold mentions are coloured by the kind the mention describer gives them
+    kinds = dict(re.findall(r'class="m k-([a-z-]+)[^"]*" data-m="(T\d+)"', page))
+    assert set(kinds) == {"chemical", "equipment"}
 
 
 def test_cli_selects_documents_and_writes_stdout(fixtures, capsys):

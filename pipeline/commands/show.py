@@ -14,15 +14,18 @@ DESCRIPTION = """\
 Render mentions (coloured by kind, with their CHEMDNER class) and anaphoric relations
 (arcs from anaphor to antecedent, rule names on hover) as a self-contained HTML page.
 
-INPUT is a ChEMU-Ref .jsonl file, a brat folder, a .ann file or a .txt file. Unless the
-input already carries predictions (rule names), the chemie pipeline runs on its text;
---no-run shows the input's own annotations instead (e.g. gold). With --gold FILE the
+INPUT is a ChEMU-Ref .jsonl file, the output of `chemie run --format json`, a brat folder,
+a .ann file or a .txt file. Unless the input already carries predictions (rule names), the
+chemie pipeline runs on its text; --no-run shows the input's own annotations instead
+(e.g. gold). With --gold FILE the
 predictions are shown beside the gold, false positives and false negatives marked
 (exact match of label and spans).
 
 Output: -o NAME.html writes one page (a table of contents first when there are several
 documents); -o FOLDER (any other name) writes FOLDER/index.html plus one page per
-document; without -o the single page goes to standard output.
+document (better for large inputs); without -o the single page goes to standard output.
+Untyped mentions (label ENTITY without a kind: brat, ChEMU-Ref) are coloured by the kind
+the pipeline's mention describer gives their head word.
 """
 
 
@@ -63,18 +66,19 @@ def _select(args: argparse.Namespace) -> list[Document]:
 
 
 def _gold(path: Path, ids: set[str]) -> dict[str, Document]:
-    from chemie.show.inputs import read_inputs
+    from chemie.show.inputs import read_inputs, with_kinds
 
-    return {d.id: d for d in read_inputs(path) if d.id in ids}
+    return {d.id: d for d in with_kinds([d for d in read_inputs(path) if d.id in ids])}
 
 
 def run(args: argparse.Namespace) -> int:
-    from chemie.show.inputs import has_predictions, run_pipeline
+    from chemie.show.inputs import has_predictions, run_pipeline, with_kinds
     from chemie.show.render import render_page, render_site
 
     docs = _select(args)
     if not args.no_run and not has_predictions(docs):
         docs = list(run_pipeline(docs))
+    docs = with_kinds(docs)
     gold = _gold(args.gold, {d.id for d in docs}) if args.gold else {}
     if args.gold and not gold:
         raise InputError(args.gold, None, "none of the shown documents is in the gold file")

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from chemie.model import Document, Mention, Relation
+from chemie.model import Document, Mention
 from chemie.scoring.anaphora import doc_pairs
 from chemie.scoring.report import prf
 
@@ -35,31 +35,6 @@ def head_word(mention: Mention, text: str) -> str:
     words = text[a:b].split("(")[0].split(",")[0].split()
     alpha = [w for w in words if any(c.isalpha() for c in w)]
     return (alpha[-1] if alpha else (words[-1] if words else "")).lower()
-
-
-def describe_gold(nlp: object, docs: Iterable[Document]) -> list[Document]:
-    """Copies of gold documents whose mentions carry the pipeline's ``kind``/``head`` attrs
-    (from :func:`chemie.nlp.doc_from_document` with ``gold_mentions=True``, applied to each
-    mention's first range)."""
-    from chemie.extensions import mentions_of
-    from chemie.nlp import doc_from_document
-
-    out = []
-    for d in docs:
-        # the head is looked up in a mention's first range
-        firsts = Document(d.id, d.text, d.tokens, d.sentences)
-        firsts.mentions = [Mention(m.id, m.spans[:1], m.label) for m in d.mentions]
-        spacy_doc = doc_from_document(nlp, firsts, gold_mentions=True)
-        described = {m.id: m.attrs for m in mentions_of(spacy_doc)}
-        copy = Document(d.id, d.text, d.tokens, d.sentences, meta=d.meta)
-        copy.mentions = [
-            Mention(m.id, m.spans, m.label, m.text, m.rule, m.confidence,
-                    {**described.get(m.id, {}), **m.attrs})
-            for m in d.mentions
-        ]
-        copy.relations = [Relation(r.label, r.head, r.tail, r.rule, r.id) for r in d.relations]
-        out.append(copy)
-    return out
 
 
 def _keys(doc: Document) -> set[Key]:

@@ -121,3 +121,24 @@ def iter_document_json(path: PathLike) -> Iterator[Document]:
     for lineno, line in enumerate(read_text(p).split("\n"), 1):
         if line.strip():
             yield parse_document_json(line, p, lineno)
+
+
+def _untyped(m: Mention) -> bool:
+    return "kind" not in m.attrs and m.label == "ENTITY"
+
+
+def with_kinds(docs: list[Document]) -> list[Document]:
+    """``docs``, with untyped mentions (label ``ENTITY``, no ``kind`` attr: brat output of
+    ``chemie run``, ChEMU-Ref gold) given the kind the pipeline's mention describer assigns
+    to their head word. Other mentions keep their attrs (a label such as ``CHEMICAL`` is
+    shown as the kind)."""
+    if not any(_untyped(m) for d in docs for m in d.mentions):
+        return docs
+    from chemie import nlp as pipeline
+    from chemie.show.describe import describe_mentions
+
+    described = describe_mentions(pipeline.load(ner=False), docs)
+    for doc, new in zip(docs, described, strict=True):
+        pairs = zip(doc.mentions, new.mentions, strict=True)
+        new.mentions = [n if _untyped(m) else m for m, n in pairs]
+    return described
