@@ -42,6 +42,16 @@ CASES = {
         ["The residue gave compound 6 ( 1.2 g , 80% ) as a yellow oil ."],
         ("a yellow oil", "compound 6 ( 1.2 g , 80% )"),
     ),
+    "heading_label": (
+        ["Example 57 4-bromo-2-methylbenzoic acid",
+         "Methyl 4-bromo-2-methylbenzoate ( 2.0 g ) was dissolved in methanol ( 20 mL ) ."],
+        ("4-bromo-2-methylbenzoic acid", "Example 57"),
+    ),
+    "starting_material": (
+        ["Methyl 4-bromobenzoate ( 2.0 g ) was dissolved in methanol ( 20 mL ) .",
+         "TLC showed the starting material was consumed ."],
+        ("the starting material", "Methyl 4-bromobenzoate ( 2.0 g )"),
+    ),
     "title_compound": (
         [HEADING, "The residue was purified to give the title compound ( 1.5 g ) ."],
         ("the title compound ( 1.5 g )", "4-bromo-2-methylbenzoic acid"),

@@ -42,6 +42,10 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
         ("It was eluted with DCM / MeOH = 20 / 1 .", "DCM / MeOH = 20 / 1", "eluent_ratio",
          "chemical"),
         ("Intermediate 4a was added .", "Intermediate 4a", "reference_np", "reference"),
+        ("Compound 11 ( 8.52 g ) : yield 81% was obtained .",
+         "Compound 11 ( 8.52 g ) : yield 81%", "np_with_yield", "reference"),
+        ("Then 2.0 g ( 4.05 mmol ) of the compound from Example 1 was added .",
+         "2.0 g ( 4.05 mmol ) of the compound from Example 1", "amount_of_np", "reference"),
     ],
 )
 def test_mention_rules(nlp, sentence, mention, rule, kind):
@@ -49,6 +53,11 @@ def test_mention_rules(nlp, sentence, mention, rule, kind):
     assert mention in found, sorted(found)
     assert found[mention][0] == rule
     assert found[mention][1]["kind"] == kind
+
+
+def test_numbered_reference_ends_a_noun_phrase(nlp):
+    found = mentions(nlp, "Example 14 4-bromophenol ( 1.0 g ) was dissolved in water .")
+    assert "Example 14" in found and "4-bromophenol ( 1.0 g )" in found
 
 
 def test_trimmed_head(nlp):

@@ -21,6 +21,7 @@ from chemie.model import Mention, Relation
 from chemie.resources import load_rules
 
 _SPACE = re.compile(r"\s+")
+_ID = re.compile(r"^(?:[A-Za-z]{0,4}-?\d+[a-zA-Z]{0,3}'?(?:-\d+)?|[A-Z]{1,3}|[IVX]+)$")
 _HEADING_ID = re.compile(r"^[(\[]?[\dA-Za-z]{1,4}(?:[.-]\d+)?[a-z]?[)\].:]?$")
 
 
@@ -39,6 +40,10 @@ class _M:
     det: str
     sentence: int
     ident: str  # "22" for "Compound 22" / "( 22 )", else ""
+    name: str  # the chemical words of the core (modifiers and determiners dropped)
+    ranges: list[tuple[int, int]]  # token ranges (inclusive), one per piece
+    before: str  # lowercased token before the mention ("" at the start)
+    bracketed: bool  # directly inside "(" … ")" or "(" … ","
 
 
 class CorefResolver:
@@ -55,11 +60,13 @@ class CorefResolver:
         title = self.rules.get("title_compound", {})
         self.title_phrases = frozenset(title.get("phrases", ()))
         state = self.rules.get("as_physical_state", {})
-        self.state_verbs = frozenset(state.get("verbs_before", ()))
+        self.state_skip = frozenset(state.get("skip_after", ()))
         solvent = self.rules.get("the_solvent", {})
         self.solvent_anaphors = frozenset(solvent.get("anaphors", ()))
         self.solvents = tuple(str(s).lower() for s in solvent.get("solvents", ()))
         self.solvent_set = frozenset(self.solvents)
+        material = self.rules.get("starting_material", {})
+        self.material_anaphors = frozenset(material.get("anaphors", ()))
         self.definite_heads = frozenset(self.rules.get("definite_repeat", {}).get("heads", ()))
         self.min_name = int(self.rules.get("repeated_name", {}).get("min_length", 8))
         self.tables, self.classify = _default_classifier()
@@ -71,7 +78,11 @@ class CorefResolver:
         mentions = sorted(mentions_of(doc), key=lambda m: m.spans)
         if len(mentions) < 2:
             return doc
-        ms = [self._view(doc, n, m) for n, m in enumerate(mentions)]
+        starts, ends = {}, {}
+        for t in doc:
+            starts[t.idx] = t.i
+            ends[t.idx + len(t)] = t.i
+        ms = [self._view(doc, n, m, starts, ends) for n, m in enumerate(mentions)]
         title = self._title(doc, ms)
         parent: dict[int, int] = {}
         rule_of: dict[int, str] = {}
@@ -98,21 +109,30 @@ class CorefResolver:
             )
         return doc
 
-    def _view(self, doc: Doc, n: int, m: Mention) -> _M:
+    def _view(self, doc: Doc, n: int, m: Mention, starts: dict, ends: dict) -> _M:
         a = m.attrs
+        ranges = [(starts[x], ends[y]) for x, y in m.spans if x in starts and y in ends]
         first, last = a.get("tokens", (0, 0))  # type: ignore[misc]
         c0, c1 = a.get("core", (first, last))  # type: ignore[misc]
         core_toks = [t for t in doc[c0 : c1 + 1] if self.classify(t.text) not in "().P:="]
         core = _SPACE.sub(" ", " ".join(t.lower_ for t in core_toks))
+        name = " ".join(
+            t.lower_ for t in core_toks if self.classify(t.text) in "CXZNbn" or t.lower_ == "acid"
+        )
         det = str(a.get("det", ""))
+        kind = str(a.get("kind", ""))
+        before = doc[first - 1].lower_ if first > 0 else ""
+        after = doc[last + 1].text if last + 1 < len(doc) else ""
+        bracketed = before in ("(", "[") and after in (")", "]", ",")
         ident = ""
-        if a.get("abbreviation"):
-            ident = core
-        elif a.get("kind") == "reference" and core_toks:
-            ident = core_toks[-1].lower_ if len(core_toks) > 1 else ""
+        if kind == "reference" and len(core_toks) > 1:
+            ident = core_toks[-1].lower_
+        elif bracketed and len(core_toks) == 1 and _ID.match(core_toks[0].text):
+            ident = core_toks[0].lower_
         return _M(
-            m, n, first, last, core, f"{det} {core}".strip(), str(a.get("kind", "")),
-            str(a.get("head", "")), det, int(a.get("sentence", 0)), ident,
+            m, n, first, last, core, f"{det} {core}".strip(), kind,
+            str(a.get("head", "")), det, int(a.get("sentence", 0)), ident, name, ranges,
+            before, bracketed,
         )
 
     def _title(self, doc: Doc, ms: list[_M]) -> _M | None:
@@ -137,26 +157,24 @@ class CorefResolver:
     # --- rules: each takes (doc, mentions, anaphor, title) -> antecedent or None ---
 
     def _rule_bracketed_abbreviation(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if not a.m.attrs.get("abbreviation"):
+        if not a.bracketed:
             return None
         for x in reversed(ms[: a.i]):
-            if x.m.attrs.get("abbreviation"):
-                continue
-            ends = [doc.char_span(s, e, alignment_mode="expand") for s, e in x.m.spans]
-            if any(sp is not None and sp.end in (a.first - 1, a.first - 2) for sp in ends):
+            if any(r1 == a.first - 2 for _, r1 in x.ranges):
                 return x
-            if len(x.m.spans) > 1 and x.first < a.first <= x.last:
+            if len(x.ranges) > 1 and x.ranges[0][1] < a.first <= x.ranges[-1][0]:
                 return x
-            return None
         return None
 
     def _rule_as_physical_state(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if a.kind != "state" or a.first < 1 or doc[a.first - 1].lower_ != "as":
+        if a.kind != "state" or a.first < 1:
+            return None
+        if a.before != "as" and doc[max(0, a.first - 2) : a.first].text.lower() != "form of":
             return None
         for x in reversed(ms[: a.i]):
             if x.sentence != a.sentence:
                 return None
-            if x.kind in ("equipment",) or x.m.attrs.get("abbreviation"):
+            if x.kind == "equipment" or x.bracketed or x.before in self.state_skip:
                 continue
             return x
         return None
@@ -179,22 +197,42 @@ class CorefResolver:
         return None
 
     def _rule_repeated_name(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if a.kind != "chemical" or len(a.core) < self.min_name or a.core in self.solvent_set:
+        if a.kind != "chemical" or not a.name:
             return None
-        key = a.core.replace(" ", "")
+        specific = len(a.name) >= self.min_name and a.name not in self.solvent_set
+        if not specific and a.det not in ("the", "this", "said"):
+            return None
+        key = a.name.replace(" ", "")
         for x in reversed(ms[: a.i]):
-            if x.core.replace(" ", "") == key:
+            if x.name.replace(" ", "") == key:
                 return x
         return None
 
     def _rule_the_solvent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if a.core not in self.solvent_anaphors or not a.det:
+        if a.core not in self.solvent_anaphors:
             return None
         for x in reversed(ms[: a.i]):
-            if x.kind == "chemical" and any(
-                x.core == s or x.core.endswith(" " + s) for s in self.solvents
+            if x.kind == "chemical" and (
+                any(x.name == s or x.name.endswith(" " + s) for s in self.solvents)
+                or (x.before in ("in", "with") and x.m.attrs.get("quantity"))
             ):
                 return x
+        return None
+
+    def _rule_starting_material(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if a.core not in self.material_anaphors:
+            return None
+        for x in ms[: a.i]:
+            if x.kind in ("chemical", "reference") and x.m.attrs.get("quantity"):
+                return x
+        return None
+
+    def _rule_heading_label(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if title is None or a is not title or a.i == 0:
+            return None
+        x = ms[a.i - 1]
+        if x.kind == "reference" and x.ident and a.first - x.last <= 2:
+            return x
         return None
 
     def _rule_definite_repeat(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):

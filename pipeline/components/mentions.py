@@ -29,20 +29,23 @@ from chemie.model import Mention, Range
 from chemie.resources import load_rules
 
 _IN = "WCGEKZNUAX"
-CORE = rf"(?=[Dbn{_IN}])(?:D?[bn]|D)?(?:[{_IN}]|[/-](?=[{_IN}]))*"
-QPAREN = r"\((?=[^().]*[NA])[^().]*\)"
+CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}]))*"
+QPAREN = r"\((?=[^().]*[AU])[^().]*\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
 LEAD = r"(?:[NAn]U*(?:P?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
-RATIO = r"(?:\([^().]*\))?=(?:[NAXU]|[:/-](?=[NAX]))+"
+FROM = r"(?:F(?:[Kk]|X\.?)[NZ])"
+YIELD = r"(?:[P:]?Y[:=O]?[NA]|SDYOS?A|I[AN]Y)"
+RATIO = r"(?:\([^().]*\))?[=:](?=[NA])(?:[NAXU]|[:/-](?=[NAX])|S(?=[NA]))+"
 # One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
 MENTION = re.compile(
-    rf"(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{CORE})?)"
+    rf"(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{CORE})?{FROM}?)"
     rf"(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
     rf"(?:(?P<qp>(?:{QPAREN})+)(?P<idp2>{IDPAREN})?(?P<sol>I{CORE}(?:{QPAREN})?)?"
-    rf"|(?<=O[{_IN}])(?P<sol2>I{CORE}(?:{QPAREN})?))?"
+    rf"|(?<=O[{_IN}])(?P<sol2>I{CORE}(?:{QPAREN})?))?(?P<yld>{YIELD})?"
 )
 
-NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?%?$")
+NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?$")
+PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~]\d+(?:\.\d+)?)?%$")
 AMOUNT = re.compile(
     r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
 )
@@ -64,6 +67,7 @@ STATE_HEADS = frozenset(
     "solid solids oil oils foam gum powder crystal crystals liquid syrup wax glass semi-solid "
     "tar".split()
 )
+KEEP_TRAILING = frozenset(["anhydrous"])
 _PUNCT = {",": "P", ".": ".", ";": ".", "(": "(", "[": "(", "{": "(", ")": ")", "]": ")",
           "}": ")", "/": "/", "-": "-", ":": ":", "=": "="}
 
@@ -131,9 +135,13 @@ class TokenClassifier:
             return "O"
         if low == "in":
             return "I"
+        if low == "from":
+            return "F"
+        if low in ("yield", "yield:", "yields"):
+            return "Y"
         if NUMBER.match(text):
             return "N"
-        if AMOUNT.match(text):
+        if AMOUNT.match(text) or PERCENT.match(text):
             return "A"
         if low in t.units:
             return "U"
@@ -152,6 +160,8 @@ class TokenClassifier:
         if CHEMICAL_SHAPE.match(text):
             return "C"
         if IDENT.match(text):
+            return "Z"
+        if len(text) == 1 and text.isalpha():
             return "Z"
         if text.isalpha() and text.islower():
             return "W"
@@ -194,6 +204,12 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
         elif c in "CX" and prev in "CZXKW" and CAPITALIZED.match(doc[i].text):
             classes[i] = "b"
+        # "Compound 5 Compound 5", "Example 14 4-bromo...": a new NP after a numbered reference
+        elif i > 1 and classes[i - 2] in "Kk" and prev in "NZ" and c in "CXKWZb":
+            classes[i] = "k" if c == "K" else "b"
+        # "...benzonitrile NCS ( 4.75 g )": an all-caps abbreviation after a long name
+        elif c in "CX" and prev == "C" and doc[i].is_upper and len(doc[i - 1]) >= 15:
+            classes[i] = "b"
     chems = doc.spans.get("chemicals") if doc.spans is not None else None
     if chems:
         for span in chems:
@@ -207,7 +223,8 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
 def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
     """``kind``/``head``/``sentence``/``tokens``/``core``/``det`` attrs for a mention given by
     char ranges (used for gold mentions)."""
-    whole = doc.char_span(spans[0][0], spans[-1][1], alignment_mode="expand")
+    lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+    whole = doc.char_span(lo, hi, alignment_mode="expand")
     first_range = doc.char_span(spans[0][0], spans[0][1], alignment_mode="expand")
     if whole is None or first_range is None or not len(first_range):
         return {"kind": "chemical", "head": "", "sentence": 0, "tokens": (0, 0)}
@@ -280,12 +297,17 @@ class MentionDetector:
         c0, c1 = m.span("core")
         has_qp = m.group("qp") is not None
         sol = m.group("sol") or m.group("sol2")
-        if sol and self._solvent_is_equipment(cs, m):
+        if sol and (self._solvent_is_equipment(cs, m) or not _has_name(cs, m)):
             sol = None
         # trim trailing words that cannot be heads ("silica gel pad" keeps "silica gel")
         end = c1
         if not has_qp and not m.group("ratio") and not sol:
-            while end > c0 and cs[end - 1] in "WDnNU-/" and not _ref_id(cs, c0, end):
+            while (
+                end > c0
+                and cs[end - 1] in "WDnNU-/"
+                and not _ref_id(cs, c0, end)
+                and doc[end - 1].lower_ not in KEEP_TRAILING
+            ):
                 end -= 1
         if end == c0 or (end == c0 + 1 and cs[c0] == "D"):
             return []
@@ -324,6 +346,8 @@ class MentionDetector:
             rule = "np_trimmed"
         elif m.group("ratio"):
             rule = "eluent_ratio"
+        elif m.group("yld"):
+            rule = "np_with_yield"
         elif sol:
             rule = "np_in_solvent"
         elif has_qp:
@@ -381,9 +405,15 @@ class MentionDetector:
         return ((a, b),), "bracketed_abbreviation", attrs
 
 
+def _has_name(cs: str, m: re.Match) -> bool:
+    """``in THF ( 2 mL )`` names something; ``in 240 ml`` does not."""
+    a, b = m.span("sol") if m.group("sol") else m.span("sol2")
+    return any(c in "CXGKWbk" for c in cs[a:b].split("(")[0])
+
+
 def _ref_id(cs: str, c0: int, end: int) -> bool:
     """``Compound 22``, ``intermediate 4a``: a reference head followed by an identifier."""
-    return end - c0 >= 2 and cs[end - 2] == "K" and cs[end - 1] in "NZXCnb"
+    return end - c0 >= 2 and cs[end - 2] in "Kk" and cs[end - 1] in "NZXCnb"
 
 
 def _attach_state_quantities(
