@@ -70,7 +70,7 @@ def _partial_partners(text: str) -> dict[int, int]:
 def _attached_after(text: str, close: int) -> bool:
     """A closing bracket is attached when a letter, digit, hyphen or bracket follows it."""
     nxt = text[close + 1 : close + 2]
-    return bool(nxt) and (nxt.isalnum() or nxt in "-‐([{'′")
+    return bool(nxt) and (nxt.isalnum() or nxt in "-‐([{'′+")
 
 
 @functools.cache

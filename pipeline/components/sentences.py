@@ -39,47 +39,79 @@ def _opens_sentence(text: str) -> bool:
     return first.isupper() or first.isdigit() or first in "([\"'“‘"
 
 
-def sentence_starts(words: list[str], newline_after: list[bool] | None = None) -> list[bool]:
-    """For each token, whether it starts a sentence (the first token always does).
+def sentence_rules(words: list[str], newline_after: list[bool] | None = None) -> list[str | None]:
+    """For each token, the name of the rule that starts a sentence there (else None).
 
-    ``newline_after[i]`` says token i is followed by (or is) a line break.
+    The first token starts one (rule ``first``). ``newline_after[i]`` says token i is (or is
+    followed by) a line break.
     """
     r = _rules()
     terminators, keywords = r["terminators"], r["keywords"]
     blockers, openers = r["blockers"], r["openers"]
     n = len(words)
-    starts = [False] * n
+    why: list[str | None] = [None] * n
     if not n:
-        return starts
-    starts[0] = True
-    heading_until = -1
-    for i in range(n):
+        return why
+    why[0] = "first"
+    heading_until = _HEADING_SPAN if words[0] in keywords else -1
+    for i in range(1, n):
         w = words[i]
-        if i and not starts[i]:
-            prev = words[i - 1]
-            if prev in terminators and _opens_sentence(w):
-                starts[i] = True
-            elif newline_after is not None and newline_after[i - 1] and not w.isspace():
-                starts[i] = True
-            elif (
-                w in keywords
-                and i + 1 < n
-                and _HEADING_NUMBER.match(words[i + 1])
-                and prev.lower() not in blockers
-                and prev not in keywords
-            ):
-                starts[i] = True
-            elif (
-                i <= heading_until
-                and w in openers
-                and prev.lower() not in blockers
-                and prev not in keywords
-            ):
-                starts[i] = True
-                heading_until = -1
-        if starts[i]:
+        prev = words[i - 1]
+        if prev in terminators and _opens_sentence(w):
+            why[i] = "terminator_then_capital"
+        elif newline_after is not None and newline_after[i - 1] and not w.isspace():
+            why[i] = "line_break"
+        elif (
+            w in keywords
+            and i + 1 < n
+            and _HEADING_NUMBER.match(words[i + 1])
+            and prev.lower() not in blockers
+            and prev not in keywords
+        ):
+            why[i] = "heading_keyword"
+        elif i <= heading_until and w in openers and prev.lower() not in blockers:
+            if prev not in keywords:
+                why[i] = "heading_then_opener"
+        if why[i] is not None:
             heading_until = i + _HEADING_SPAN if w in keywords else -1
-    return starts
+    return why
+    why[0] = "first"
+    heading_until = _HEADING_SPAN if words[0] in keywords else -1
+    for i in range(1, n):
+        w = words[i]
+        prev = words[i - 1]
+        if prev in terminators and _opens_sentence(w):
+            why[i] = "terminator_then_capital"
+        elif newline_after is not None and newline_after[i - 1] and not w.isspace():
+            why[i] = "line_break"
+        elif (
+            w in keywords
+            and i + 1 < n
+            and _HEADING_NUMBER.match(words[i + 1])
+            and prev.lower() not in blockers
+            and prev not in keywords
+        ):
+            why[i] = "heading_keyword"
+        elif i <= heading_until and w in openers and prev.lower() not in blockers:
+            if prev not in keywords:
+                why[i] = "heading_then_opener"
+        if why[i] is not None:
+            heading_until = i + _HEADING_SPAN if w in keywords else -1
+    if words[0] in keywords:
+        heading_until = _HEADING_SPAN
+        for i in range(1, min(n, _HEADING_SPAN)):
+            if why[i] is not None:
+                break
+            if words[i] in openers and words[i - 1].lower() not in blockers:
+                if words[i - 1] not in keywords:
+                    why[i] = "heading_then_opener"
+                    break
+    return why
+
+
+def sentence_starts(words: list[str], newline_after: list[bool] | None = None) -> list[bool]:
+    """For each token, whether it starts a sentence (the first token always does)."""
+    return [w is not None for w in sentence_rules(words, newline_after)]
 
 
 @Language.factory("chemie_sentences")

@@ -1,0 +1,110 @@
+"""The chemie tokenizer (rules/tokenizer.yaml) and sentence segmenter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import spacy
+
+from chemie.components.sentences import sentence_rules
+from chemie.language import blank, bracket_partners, tokenize
+from chemie.resources import load_rules
+
+CASES_FILE = Path(__file__).parent / "fixtures" / "ner" / "tokenizer_cases.tsv"
+
+
+def _cases() -> list[tuple[str, list[str]]]:
+    cases = []
+    for line in CASES_FILE.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            text, expected = line.split("\t")
+            cases.append((text, expected.split(" ")))
+    return cases
+
+
+CASES = _cases()
+
+
+def test_at_least_sixty_hard_cases():
+    assert len(CASES) >= 60
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_tokenizer_case(text, expected):
+    assert tokenize(text) == expected
+
+
+TOKENIZER_RULES = load_rules("tokenizer.yaml")
+
+
+@pytest.mark.parametrize(
+    "rule", TOKENIZER_RULES["keep_whole"], ids=[r["name"] for r in TOKENIZER_RULES["keep_whole"]]
+)
+def test_keep_whole_rule_keeps_its_example_whole(rule):
+    assert tokenize(rule["example"]) == [rule["example"]]
+
+
+SPLIT_RULES = [
+    r for kind in ("prefixes", "suffixes", "infixes") for r in TOKENIZER_RULES[kind]
+]
+
+
+@pytest.mark.parametrize("rule", SPLIT_RULES, ids=[r["name"] for r in SPLIT_RULES])
+def test_split_rule_splits_its_example(rule):
+    tokens = tokenize(rule["example"])
+    assert len(tokens) > 1
+    assert "".join(tokens) == rule["example"]
+
+
+@pytest.mark.parametrize("case", sorted(set(TOKENIZER_RULES["special_cases"])))
+def test_special_cases_stay_one_token(case):
+    assert tokenize(f"see {case} here")[1] == case
+
+
+def test_registered_language_uses_the_chemie_tokenizer():
+    nlp = spacy.blank("chemie")
+    assert [t.text for t in nlp("K2CO3 (5.0g)")] == ["K2CO3", "(", "5.0", "g", ")"]
+
+
+def test_bracket_partners():
+    assert bracket_partners("Pd(PPh3)4") == {2: 7, 7: 2}
+    assert bracket_partners("(a]") is None
+    assert bracket_partners("a)") is None
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.text.strip() for s in blank()(text).sents]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Heated at 100° C. for 1 hour. Water was added.",
+         ["Heated at 100° C. for 1 hour.", "Water was added."]),
+        ("It weighed 1.5 g and approx. 2 mL of THF, e.g. dry THF, was used.",
+         ["It weighed 1.5 g and approx. 2 mL of THF, e.g. dry THF, was used."]),
+        ("As shown in Fig. 3 and No. 5 it works. Then it stops.",
+         ["As shown in Fig. 3 and No. 5 it works.", "Then it stops."]),
+        ("Step 4 Synthesis of Compound 22\nTo a solution of 21 was added water.",
+         ["Step 4 Synthesis of Compound 22", "To a solution of 21 was added water."]),
+        ("Step 4 Synthesis of Compound 22 To a solution of 21 was added water.",
+         ["Step 4 Synthesis of Compound 22", "To a solution of 21 was added water."]),
+        ("It was made as in Step 2 above.", ["It was made as in Step 2 above."]),
+        ("The oil was dried. 2-Methylpyridine was added.",
+         ["The oil was dried.", "2-Methylpyridine was added."]),
+    ],
+)
+def test_sentence_segmentation(text, expected):
+    assert _sentences(text) == expected
+
+
+SENTENCE_RULES = load_rules("tokenizer_sentences.yaml")["rules"]
+
+
+@pytest.mark.parametrize("rule", SENTENCE_RULES, ids=[r["name"] for r in SENTENCE_RULES])
+def test_each_sentence_rule_fires_on_its_example(rule):
+    doc = blank(sentences=False)(rule["example"])
+    words = [t.text for t in doc]
+    newline = ["\n" in w and w.isspace() for w in words]
+    assert rule["name"] in sentence_rules(words, newline)
