@@ -163,10 +163,7 @@ class BridgingResolver:
                     walk.workup_inputs.add(m.id)
                 continue
             if kind == EQUIPMENT:
-                sources = ([walk.state] if walk.state else []) + walk.pending
-                for s in sources:
-                    self._link(out, "contained_contents", m, s)
-                walk.pending = [m]  # the vessel stands for what was put into it
+                self._equipment(m, walk, out)
                 continue
             in_workup = (
                 ctx.workup_active(step, char, walk.since)
@@ -178,6 +175,20 @@ class BridgingResolver:
             if product and in_workup and m.head not in self.state_heads:
                 walk = _Walk(since=ctx.table.idx[m.last])  # a named product ends the procedure
         return doc
+
+    def _equipment(self, m: MentionView, walk: _Walk, out: list[Relation]) -> None:
+        """A vessel holds the current mixture and the pending compounds, then stands for them.
+
+        Only compounds it follows are linked: contents named after a fronted vessel ("Into a
+        flask were put X") are not annotated as contained in ChEMU-Ref. A vessel named again
+        ("the sealed tube") links to nothing and keeps what the first one stood for.
+        """
+        sources = [s for s in ([walk.state] if walk.state else []) + walk.pending
+                   if s.head not in self.equipment_heads]
+        for s in sources:
+            self._link(out, "contained_contents", m, s)
+        if sources or not walk.pending:
+            walk.pending = [m]  # the vessel stands for what was put into it
 
     def _state(
         self,
