@@ -43,9 +43,9 @@ CASES = {
         ("a yellow oil", "compound 6 ( 1.2 g , 80% )"),
     ),
     "heading_label": (
-        ["Example 57 4-bromo-2-methylbenzoic acid",
+        ["Intermediate 57 4-bromo-2-methylbenzoic acid",
          "Methyl 4-bromo-2-methylbenzoate ( 2.0 g ) was dissolved in methanol ( 20 mL ) ."],
-        ("4-bromo-2-methylbenzoic acid", "Example 57"),
+        ("4-bromo-2-methylbenzoic acid", "Intermediate 57"),
     ),
     "starting_material": (
         ["Methyl 4-bromobenzoate ( 2.0 g ) was dissolved in methanol ( 20 mL ) .",

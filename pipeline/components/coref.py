@@ -22,6 +22,8 @@ from chemie.resources import load_rules
 
 _SPACE = re.compile(r"\s+")
 _ID = re.compile(r"^(?:[A-Za-z]{0,4}-?\d+[a-zA-Z]{0,3}'?(?:-\d+)?|[A-Z]{1,3}|[IVX]+)$")
+_NOT_ABBREVIATION = re.compile(r"[%:=]|\bFIG\b|\s\S+\s\S+\s")
+_SPECIFIC_NAME = re.compile(r"[\d(\[]")
 _HEADING_ID = re.compile(r"^[(\[]?[\dA-Za-z]{1,4}(?:[.-]\d+)?[a-z]?[)\].:]?$")
 
 
@@ -157,7 +159,7 @@ class CorefResolver:
     # --- rules: each takes (doc, mentions, anaphor, title) -> antecedent or None ---
 
     def _rule_bracketed_abbreviation(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if not a.bracketed:
+        if not a.bracketed or _NOT_ABBREVIATION.search(a.m.text):
             return None
         for x in reversed(ms[: a.i]):
             if any(r1 == a.first - 2 for _, r1 in x.ranges):
@@ -199,7 +201,12 @@ class CorefResolver:
     def _rule_repeated_name(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.kind != "chemical" or not a.name:
             return None
-        specific = len(a.name) >= self.min_name and a.name not in self.solvent_set
+        specific = (
+            len(a.name) >= self.min_name
+            and a.name not in self.solvent_set
+            and _SPECIFIC_NAME.search(a.name) is not None
+            and a.m.rule != "eluent_ratio"
+        )
         if not specific and a.det not in ("the", "this", "said"):
             return None
         key = a.name.replace(" ", "")
@@ -231,7 +238,7 @@ class CorefResolver:
         if title is None or a is not title or a.i == 0:
             return None
         x = ms[a.i - 1]
-        if x.kind == "reference" and x.ident and a.first - x.last <= 2:
+        if x.kind == "reference" and x.ident and x.head != "example" and a.first - x.last <= 2:
             return x
         return None
 

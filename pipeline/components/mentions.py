@@ -359,8 +359,11 @@ class MentionDetector:
                     "reference": "reference_np"}.get(kind, "chemical_np")
         ranges: tuple[tuple[int, int], ...] = ((start, stop - 1),)
         out = []
+        if m.group("idp") and not trimmed and core_is_bare_reference(cs, c0, end):
+            # "compound ( 3d )": the bracket is the compound's number, one mention
+            end = m.end("idp")
         for group in ("idp", "idp2"):
-            if m.group(group) is None or trimmed:
+            if m.group(group) is None or trimmed or (group == "idp" and end == m.end("idp")):
                 continue
             a, b = m.span(group)
             if group == "idp" and has_qp:
@@ -405,6 +408,11 @@ class MentionDetector:
         return ((a, b),), "bracketed_abbreviation", attrs
 
 
+def core_is_bare_reference(cs: str, c0: int, end: int) -> bool:
+    """``compound``, ``the compound``: a reference head with no name or number."""
+    return cs[c0:end].lstrip("DW") in ("K", "k")
+
+
 def _has_name(cs: str, m: re.Match) -> bool:
     """``in THF ( 2 mL )`` names something; ``in 240 ml`` does not."""
     a, b = m.span("sol") if m.group("sol") else m.span("sol2")
@@ -419,25 +427,28 @@ def _ref_id(cs: str, c0: int, end: int) -> bool:
 def _attach_state_quantities(
     doc: Doc, cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
-    """``the title compound as a white solid (0.25 g, 77%)``: the quantity belongs to the
-    compound (a discontinuous mention); ``a white solid`` stays a mention of its own."""
-    by_start = {f[0][0][0]: i for i, f in enumerate(found)}
-    out = list(found)
-    for i, (ranges, _rule, attrs) in enumerate(found):
-        if len(ranges) != 1 or attrs["quantity"]:
-            continue
-        end = ranges[0][1]
-        if end + 2 >= len(doc) or doc[end + 1].lower_ != "as":
-            continue
-        j = by_start.get(end + 2)
-        if j is None:
-            continue
-        s_ranges, _s_rule, s_attrs = found[j]
+    """``the title compound (was obtained) as a white solid (0.25 g, 77%)``: the quantity
+    belongs to the compound (a discontinuous mention); ``a white solid`` stays a mention."""
+    out = sorted(found, key=lambda f: f[0])
+    for j, (s_ranges, s_rule, s_attrs) in enumerate(out):
         if s_attrs["kind"] != "state" or not s_attrs["quantity"] or len(s_ranges) != 1:
+            continue
+        s0 = s_ranges[0][0]
+        if s0 < 2 or doc[s0 - 1].lower_ != "as" or s_rule == "amount_of_np":
             continue
         core_end = s_attrs["core"][1]
         q0, q1 = core_end + 1, s_ranges[0][1]
         if cs[q0 : q0 + 1] != "(":
+            continue
+        i = j - 1
+        while i >= 0 and out[i][2].get("abbreviation"):
+            i -= 1
+        if i < 0:
+            continue
+        ranges, _rule, attrs = out[i]
+        end = ranges[-1][1]
+        gap = cs[end + 1 : s0 - 1]
+        if attrs["quantity"] or len(ranges) != 1 or len(gap) > 4 or gap.strip("SW"):
             continue
         out[i] = (
             (ranges[0], (q0, q1)),
@@ -445,9 +456,9 @@ def _attach_state_quantities(
             {**attrs, "tokens": (ranges[0][0], q1), "quantity": True},
         )
         out[j] = (
-            ((s_ranges[0][0], core_end),),
-            s_ranges and found[j][1],
-            {**s_attrs, "tokens": (s_ranges[0][0], core_end), "quantity": False},
+            ((s0, core_end),),
+            s_rule,
+            {**s_attrs, "tokens": (s0, core_end), "quantity": False},
         )
     return out
 
