@@ -67,6 +67,7 @@ class BridgingResolver:
         classes = load_rules(actions)["classes"]
         self.phase_setters = frozenset(k for k, v in classes.items() if v["phase"] != "any")
         self.event_before = frozenset(table["event_before"])
+        self.event_after = frozenset(table["event_after"])
         self.continuation = frozenset(table["continuation"])
         self.quantity = regex.compile(table["quantity"], regex.IGNORECASE)
 
@@ -86,7 +87,9 @@ class BridgingResolver:
             return SKIP  # "Example 12", "step 2 of Example 1": a reference to a procedure
         if m.head in self.coreferent_heads and words[0] in self.determiners:
             return SKIP  # "the solvent" names a compound already in the system (coreference)
-        if m.head in self.event_heads and before in self.event_before:
+        if m.head in self.event_heads and (
+            before in self.event_before or self._event_predicate(low, m.last + 1)
+        ):
             return SKIP  # "after completion of the reaction": the event, not the material
         if m.id in ctx.products or "title" in words[:4]:
             return STATE
@@ -108,6 +111,14 @@ class BridgingResolver:
         if not quantity and ctx.before_first_action(first_char) and self._titled(ctx.table, m):
             return SKIP  # a heading name, referred to by coreference only
         return INPUT
+
+    def _event_predicate(self, low: list[str], i: int) -> bool:
+        """True for "(the reaction) was stopped / is complete / was monitored by TLC"."""
+        if i < len(low) and low[i] in ("was", "is", "were", "had", "has"):
+            i += 1
+            if i < len(low) and low[i] in ("then", "been", "further"):
+                i += 1
+        return i < len(low) and low[i] in self.event_after
 
     def _described(self, words: tuple[str, ...], head: str) -> bool:
         """True when only describing adjectives precede the head ("pale yellow solid")."""
