@@ -57,3 +57,16 @@ def test_error_analysis_notebook(corpus, tmp_path, monkeypatch):
     assert "anaphor_head" in text  # missed gold links by pattern
     assert images == 2  # F1 per relation type, F1 per rule
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # writes nothing
+
+
+@pytest.mark.slow
+def test_ner_analysis_notebook(corpus, tmp_path, monkeypatch):
+    path = corpus("bc5cdr-chem/devel.tsv")
+    nb = _execute("ner_analysis.ipynb", tmp_path, monkeypatch, path.parents[1], 400)
+    text, images = _outputs(nb)
+    assert "400 sentences" in text
+    assert "Chemical" in text and "overall" in text  # the official IOB table
+    for heading in ("TRIVIAL", "precision", "boundary", "spurious", "lexicon:"):
+        assert heading in text  # by class, by rule, error types
+    assert images == 2  # per class, per rule
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

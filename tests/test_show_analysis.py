@@ -75,3 +75,34 @@ def test_predicted_link_to_an_earlier_chain_member_is_correct():
     pred.relations = [Relation("COREFERENCE", "M3", "M1", rule="chain")]
     links = link_outcomes([gold], [pred])
     assert links.loc[links["rule"] == "chain", "outcome"].tolist() == ["correct"]
+
+
+def test_cem_outcomes_by_class_and_rule():
+    from chemie.show.cem import error_table, frequent, mention_outcomes, rule_errors
+
+    words = [["Aspirin", "and", "sodium", "chloride", "in", "water"], ["No", "drug", "here"]]
+    gold = [[(0, 1), (2, 4)], [(1, 2)]]
+    pred = [
+        [(0, 1, "TRIVIAL", "lex", 0.9), (3, 4, "TRIVIAL", "lex", 0.5),
+         (5, 6, "TRIVIAL", "lex", 0.4)],
+        [(0, 1, "ABBREVIATION", "abbr", 0.3)],
+    ]
+    out = mention_outcomes(words, gold, pred, lambda text: "SYSTEMATIC")
+    rows = {(r.sentence, r.text): (r.outcome, r.error, r.chemdner_class) for r in out.itertuples()}
+    assert rows == {
+        (0, "Aspirin"): ("tp", "", "TRIVIAL"),
+        (0, "chloride"): ("fp", "boundary", "TRIVIAL"),
+        (0, "water"): ("fp", "spurious", "TRIVIAL"),
+        (0, "sodium chloride"): ("fn", "boundary", "SYSTEMATIC"),
+        (1, "No"): ("fp", "spurious", "ABBREVIATION"),
+        (1, "drug"): ("fn", "missed", "SYSTEMATIC"),
+    }
+    table = error_table(out, "chemdner_class")
+    assert table.loc["TRIVIAL", ["tp", "fp", "fn"]].tolist() == [1, 2, 0]
+    assert table.loc["overall", ["tp", "fp", "fn"]].tolist() == [1, 3, 2]
+    assert table.loc["overall", "precision"] == 0.25
+    rules = rule_errors(out)
+    assert list(rules.index) == ["lex", "abbr"]
+    columns = ["mentions", "correct", "boundary", "spurious"]
+    assert rules.loc["lex", columns].tolist() == [3, 1, 1, 1]
+    assert frequent(out, "fn")["text"].tolist() == ["drug", "sodium chloride"]
