@@ -53,6 +53,7 @@ _OPEN = frozenset("([")
 _END_OK = frozenset(")]'′+")
 _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
+_NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
 _MAX_RUN = 40
 _MISS = object()
 _ABBR_VETO_BELOW = 0.9
@@ -222,7 +223,7 @@ class ChemicalNER:
                 prev is not None
                 and prev.end == f.start
                 and prev.end - prev.start == 1
-                and words[prev.start].lower() in wl["cation"]
+                and self._is_cation(words[prev.start], words[f.end - 1])
                 and words[f.start].lower() not in wl["cation"]
             ):
                 merged[-1] = Found(prev.start, f.end, cation.label, cation.name, cation.confidence)
@@ -238,6 +239,14 @@ class ChemicalNER:
                     f = Found(f.start, e + 1, f.label, salt.name, conf)
             out.append(f)
         return _dedupe(out)
+
+    def _is_cation(self, word: str, anion: str) -> bool:
+        """A cation name, or an -ium or -yl word followed by an anion (``ammonium fluoride``,
+        ``benzyl acetate``)."""
+        low = word.lower()
+        if low in self.words["cation"]:
+            return True
+        return low.endswith(("ium", "yl")) and anion.lower().endswith(self.words["anion_end"])
 
     # -- abbreviations ------------------------------------------------------------------
     def _abbreviations(self, words: Sequence[str], chosen: list[Found]) -> list[Found]:
@@ -258,6 +267,8 @@ class ChemicalNER:
             abbr = "".join(inner)
             if not _ABBR.match(abbr) or abbr.isdigit():
                 continue
+            if len(inner) > 1 and _NUMBER.match(inner[0]) and inner[1] != "-":
+                continue  # a quantity such as "( 80 mL )"
             if i in ends and _plausible(abbr, words[max(0, i - 6) : i]):
                 chem.setdefault(inner, i)
             elif i not in ends:

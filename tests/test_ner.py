@@ -1,0 +1,151 @@
+"""The rule-based chemical NER component (chemie_ner)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from spacy.tokens import Doc
+
+from chemie.components.ner import CLASSES, SPANS_KEY, ChemicalNER, find_in_sentences
+from chemie.components.ner_lexicon import LexEntry, default_index
+from chemie.components.ner_rules import load_rule_table
+from chemie.language import blank
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = blank()
+    nlp.add_pipe("chemie_ner")
+    return nlp
+
+
+def _texts(doc) -> list[str]:
+    return [s.text for s in doc.spans[SPANS_KEY]]
+
+
+RULES = load_rule_table()[1]
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.name for r in RULES])
+def test_each_rule_fires_on_its_example(nlp, rule):
+    doc = nlp(rule.example)
+    fired = {s._.chem_rule for s in doc.spans[SPANS_KEY]}
+    assert rule.name in fired, [(s.text, s._.chem_rule) for s in doc.spans[SPANS_KEY]]
+
+
+def test_rule_table_is_complete():
+    names = [r.name for r in RULES]
+    assert len(names) == len(set(names))
+    for r in RULES:
+        assert r.comment and r.example and r.label in CLASSES and 0 <= r.confidence <= 1
+
+
+def test_spans_carry_class_rule_and_confidence(nlp):
+    doc = nlp("Tetrahydrofuran (THF) and K2CO3 were added to 2,4-dichloropyrimidine.")
+    spans = doc.spans[SPANS_KEY]
+    assert _texts(doc) == ["Tetrahydrofuran", "THF", "K2CO3", "2,4-dichloropyrimidine"]
+    for s in spans:
+        assert s.label_ in CLASSES
+        assert isinstance(s._.chem_rule, str) and s._.chem_rule
+        assert 0.0 <= s._.chem_conf <= 1.0
+    assert spans[2].label_ == "FORMULA"
+    assert spans[3].label_ == "SYSTEMATIC"
+
+
+def test_patent_reagents_and_systematic_names(nlp):
+    text = (
+        "To a solution of (R)-3-aminoquinuclidine in DMF and THF was added K2CO3. "
+        "The mixture was diluted with ethyl acetate, washed with brine, dried over "
+        "sodium sulfate and concentrated to give "
+        "4-(3-(4-(3H-imidazo[4,5-c]pyridin-6-yl)piperazine-1-carbonyl)-4-fluorobenzyl)"
+        "phthalazin-1(2H)-one."
+    )
+    found = _texts(nlp(text))
+    for name in ("(R)-3-aminoquinuclidine", "DMF", "THF", "K2CO3", "ethyl acetate", "brine",
+                 "sodium sulfate"):
+        assert name in found
+    assert any(t.startswith("4-(3-(4-(3H-imidazo") and t.endswith("-one") for t in found)
+
+
+def test_works_on_pretokenized_docs(nlp):
+    words = ["Selegiline", "-", "induced", "hypotension", "after", "N", "-", "methyl", "-",
+             "D", "-", "aspartate", "."]
+    doc = Doc(nlp.vocab, words=words)
+    doc = nlp.get_pipe("chemie_ner")(doc)
+    assert _texts(doc) == ["Selegiline", "N - methyl - D - aspartate"]
+
+
+def test_abbreviation_definition_propagates(nlp):
+    doc = nlp("Cells were treated with xylomethazoline-7-ol (XMZ7). Later XMZ7 was washed out.")
+    spans = doc.spans[SPANS_KEY]
+    assert [s.text for s in spans] == ["xylomethazoline-7-ol", "XMZ7", "XMZ7"]
+    assert spans[2]._.chem_rule == "abbreviation_definition"
+    assert spans[2].label_ == "ABBREVIATION"
+
+
+def test_abbreviation_window_limits_propagation():
+    ner = ChemicalNER(abbreviation_window=5)
+    words = "Tetrahydrofuran ( TTHX ) . a b c d e f g h i j k TTHX".split()
+    found = [(f.start, f.end) for f in ner.find(words)]
+    assert (2, 3) in found and (17, 18) not in found
+
+
+def test_abbreviation_after_non_chemical_vetoes_weak_matches():
+    index = default_index(derived=False)
+    index.add("QZA", LexEntry("ABBREVIATION", "lexicon:test", 0.6), exact=True)
+    index.build()
+    ner = ChemicalNER(index=index)
+    assert [f.rule for f in ner.find("we gave QZA".split())] == ["lexicon:test"]
+    words = "patients with pancreatitis disease ( QZA ) received QZA".split()
+    assert not [f for f in ner.find(words) if words[f.start] == "QZA"]
+
+
+def test_quantity_in_brackets_is_not_an_abbreviation(nlp):
+    assert "80 mL" not in _texts(nlp("It was dissolved in tetrahydrofuran (80 mL)."))
+
+
+@pytest.mark.parametrize("text", ["I", "As", "In", "lead", "He"])
+def test_false_friends_are_not_chemicals(nlp, text):
+    assert _texts(nlp(f"{text} said that the result was good.")) == []
+
+
+def test_mm_hg_is_not_mercury():
+    ner = ChemicalNER()
+    assert ner.find(["120", "mm", "Hg"]) == []
+
+
+def test_combination_is_two_mentions():
+    ner = ChemicalNER()
+    words = ["doxorubicin", "-", "cisplatin", "therapy"]
+    assert [(f.start, f.end) for f in ner.find(words)] == [(0, 1), (2, 3)]
+
+
+def test_name_and_bracketed_abbreviation_are_separate():
+    ner = ChemicalNER()
+    words = ["didanosine", "(", "ddI", ")", "in", "rats"]
+    assert [(f.start, f.end) for f in ner.find(words)] == [(0, 1), (2, 3)]
+
+
+def test_find_in_sentences_keeps_sentence_offsets():
+    ner = ChemicalNER()
+    per = find_in_sentences(ner, [["Cocaine", "kills", "."], ["We", "gave", "cocaine", "."]])
+    assert [[(f.start, f.end) for f in fs] for fs in per] == [[(0, 1)], [(2, 3)]]
+
+
+def test_lexicon_match_does_not_cross_sentences():
+    ner = ChemicalNER()
+    per = find_in_sentences(ner, [["with", "ethyl"], ["acetate", "."]])
+    assert all((f.start, f.end) != (1, 3) for fs in per for f in fs)
+
+
+def test_chemu_snippets_have_chemicals(nlp, corpus):
+    path = corpus("chemu-ref/train.jsonl")
+    with path.open(encoding="utf-8") as fh:
+        docs = [json.loads(next(fh)) for _ in range(20)]
+    counts = []
+    for d in docs:
+        words = [w for s in d["sentences"] for w in s]
+        doc = nlp.get_pipe("chemie_ner")(Doc(nlp.vocab, words=words))
+        counts.append(len(doc.spans[SPANS_KEY]))
+    assert sum(1 for c in counts if c) >= 15
