@@ -64,6 +64,7 @@ class BridgingResolver:
         self.coreferent_heads = frozenset(table["coreferent_heads"])
         self.procedure_words = frozenset(table["procedure_words"])
         self.non_compounds = frozenset(table["non_compounds"])
+        self.apparatus_after = frozenset(table["apparatus_after"])
         classes = load_rules(actions)["classes"]
         self.phase_setters = frozenset(k for k, v in classes.items() if v["phase"] != "any")
         self.event_before = frozenset(table["event_before"])
@@ -81,6 +82,9 @@ class BridgingResolver:
         before = low[m.first - 1] if m.first > 0 else ""
         if before in self.appositive_before or m.id in ctx.removed:
             return SKIP
+        after = low[m.last + 1] if m.last + 1 < len(low) else ""
+        if after in self.apparatus_after:
+            return SKIP  # "ice" in "an ice bath": part of the apparatus
         if m.head in self.non_compounds:
             return SKIP  # "inert atmosphere", "a period of": no compound
         if words[0] in self.procedure_words:
