@@ -145,8 +145,10 @@ class BridgingResolver:
 
     def _titled(self, table: TokenTable, m: MentionView) -> bool:
         """A name not followed by a verb or a list continuation (a heading)."""
-        after = table.lower[m.last + 1] if m.last + 1 < len(table.lower) else ""
-        return after not in self.continuation
+        if m.last + 1 >= len(table.text):
+            return True
+        after = table.text[m.last + 1]
+        return after[:1].isupper() or after.lower() not in self.continuation
 
     def __call__(self, doc: Doc) -> Doc:
         views = mention_views(doc)
