@@ -201,6 +201,8 @@ def test_cli_runs_the_pipeline_on_raw_text(tmp_path):
     page = out.read_text(encoding="utf-8")
     assert 'data-doc="snippet"' in page
     assert re.search(r'class="m k-[a-z-]+', page)  # the pipeline found mentions
+    assert 'data-tag="TRIVIAL"' in page  # benzoic acid, with its CHEMDNER class
+    assert "NER rule: " in page
 
 
 @pytest.mark.parametrize(

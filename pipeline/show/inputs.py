@@ -65,13 +65,46 @@ def run_pipeline(docs: Iterable[Document]) -> Iterator[Document]:
     text goes through the chemie tokenizer.
     """
     from chemie import nlp as pipeline
+    from chemie.commands.ner import build_nlp
 
-    model = pipeline.load()
+    model, ner = pipeline.load(), build_nlp()
     for doc in docs:
         bare = Document(doc.id, doc.text, meta=dict(doc.meta))
         if doc.meta.get("format") == "chemu":
             bare.tokens, bare.sentences = list(doc.tokens), list(doc.sentences)
-        yield pipeline.annotate(model, bare)
+        yield add_chemdner_classes(pipeline.annotate(model, bare), ner)
+
+
+def add_chemdner_classes(doc: Document, ner: object) -> Document:
+    """Give chemical mentions without one the CHEMDNER class (and NER rule) of the chemical
+    NER mention that overlaps their core (``attrs["core"]``, token indices) the most.
+
+    ``ner`` is the NER pipeline of ``chemie ner`` (:func:`chemie.commands.ner.build_nlp`).
+    """
+    from chemie.components.ner import mention_records
+
+    targets = [
+        m for m in doc.mentions
+        if m.attrs.get("kind") == "chemical" and "chemdner_class" not in m.attrs
+    ]
+    if not targets:
+        return doc
+    records = mention_records(ner(doc.text))  # type: ignore[operator]
+    for m in targets:
+        core = m.attrs.get("core")
+        if isinstance(core, tuple | list) and len(core) == 2 and doc.tokens:
+            a, b = doc.tokens[core[0]].start, doc.tokens[core[1]].end
+        else:
+            a, b = m.spans[0]
+        best = max(
+            records,
+            key=lambda r: min(b, int(r["end"])) - max(a, int(r["start"])),
+            default=None,
+        )
+        if best is not None and min(b, int(best["end"])) > max(a, int(best["start"])):
+            m.attrs["chemdner_class"] = best["class"]
+            m.attrs["ner_rule"] = best["rule"]
+    return doc
 
 
 def _is_document_json(path: Path) -> bool:

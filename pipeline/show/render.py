@@ -63,6 +63,8 @@ def _mention_title(doc: Document, m: Mention, status: str) -> str:
     if m.attrs.get("head"):
         parts.append(f"head: {m.attrs['head']}")
     parts.append(f"rule: {m.rule or '-'}")
+    if m.attrs.get("ner_rule"):
+        parts.append(f"NER rule: {m.attrs['ner_rule']}")
     if m.confidence is not None:
         parts.append(f"confidence: {m.confidence:.2f}")
     if status:
