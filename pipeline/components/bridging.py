@@ -229,6 +229,10 @@ class BridgingResolver:
                 (deferred if clause else []).append(p)
             pending = [p for p in pending if p not in deferred]
         prev = walk.state
+        if (in_workup and prev is not None and not pending and prev.head == m.head
+                and m.head in self.workup_heads):
+            walk.state, walk.pending = m, deferred
+            return  # "an amber residue. The residue was ...": the same residue (coreference)
         if in_workup:
             if prev:
                 self._link(out, "workup_previous_state", m, prev)
@@ -298,6 +302,7 @@ class _Context:
 
 
 REMOVE_ACTIONS = frozenset({"Remove"})
+
 
 
 WORKUP_SUBJECT_ACTIONS = frozenset({"Extract", "Wash", "Partition"})
