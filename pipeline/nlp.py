@@ -96,6 +96,8 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
         sent_starts = [i in starts for i in range(len(toks))]
     doc = Doc(nlp.vocab, words=words, spaces=spaces, sent_starts=sent_starts)
     doc._.doc_id = document.id
+    rebuilt = "".join(w + " " if sp else w for w, sp in zip(words, spaces, strict=True))
+    doc.user_data["chemie.same_text"] = rebuilt == document.text
     if gold_mentions:
         from chemie.components.mentions import describe_mention  # noqa: PLC0415
 
@@ -113,7 +115,8 @@ class _CharMap:
     """Converts character ranges between a Document's text and a Doc built from its tokens."""
 
     def __init__(self, document: Document, doc: Doc):
-        self.same = doc_text(doc) == document.text
+        same = doc.user_data.get("chemie.same_text")
+        self.same = doc_text(doc) == document.text if same is None else same
         if not self.same:
             pairs = list(zip(document.tokens, doc, strict=True))
             self.to_doc_start = {t.start: d.idx for t, d in pairs}

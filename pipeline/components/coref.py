@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.mentions import _default_classifier
+from chemie.components.mentions import token_info
 from chemie.extensions import mentions_of, relations_of
 from chemie.model import Mention, Relation
 from chemie.resources import load_rules
 
-_SPACE = re.compile(r"\s+")
 _ID = re.compile(r"^(?:[A-Za-z]{0,4}-?\d+[a-zA-Z]{0,3}'?(?:-\d+)?|[A-Z]{1,3}|[IVX]+)$")
 _NOT_ABBREVIATION = re.compile(r"[%:=]|\bFIG\b|\s\S+\s\S+\s")
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
@@ -71,7 +70,6 @@ class CorefResolver:
         self.material_anaphors = frozenset(material.get("anaphors", ()))
         self.definite_heads = frozenset(self.rules.get("definite_repeat", {}).get("heads", ()))
         self.min_name = int(self.rules.get("repeated_name", {}).get("min_length", 8))
-        self.tables, self.classify = _default_classifier()
         self.heading_words = frozenset(
             str(w).lower() for w in load_rules("mentions.yaml")["heading_words"]
         )
@@ -80,12 +78,9 @@ class CorefResolver:
         mentions = sorted(mentions_of(doc), key=lambda m: m.spans)
         if len(mentions) < 2:
             return doc
-        starts, ends = {}, {}
-        for t in doc:
-            starts[t.idx] = t.i
-            ends[t.idx + len(t)] = t.i
-        ms = [self._view(doc, n, m, starts, ends) for n, m in enumerate(mentions)]
-        title = self._title(doc, ms)
+        words, cs = token_info(doc)
+        ms = [self._view(words, cs, n, m) for n, m in enumerate(mentions)]
+        title = self._title(words, cs, ms)
         parent: dict[int, int] = {}
         rule_of: dict[int, str] = {}
         for a in ms:
@@ -111,41 +106,39 @@ class CorefResolver:
             )
         return doc
 
-    def _view(self, doc: Doc, n: int, m: Mention, starts: dict, ends: dict) -> _M:
+    def _view(self, words: list[str], cs: str, n: int, m: Mention) -> _M:
         a = m.attrs
-        ranges = [(starts[x], ends[y]) for x, y in m.spans if x in starts and y in ends]
         first, last = a.get("tokens", (0, 0))  # type: ignore[misc]
+        ranges = list(a.get("ranges", ((first, last),)))  # type: ignore[arg-type]
         c0, c1 = a.get("core", (first, last))  # type: ignore[misc]
-        core_toks = [t for t in doc[c0 : c1 + 1] if self.classify(t.text) not in "().P:="]
-        core = _SPACE.sub(" ", " ".join(t.lower_ for t in core_toks))
+        core_i = [i for i in range(c0, c1 + 1) if cs[i] not in "().P:="]
+        core = " ".join(words[i].lower() for i in core_i)
         name = " ".join(
-            t.lower_ for t in core_toks if self.classify(t.text) in "CXZNbn" or t.lower_ == "acid"
+            words[i].lower() for i in core_i if cs[i] in "CXZNbn" or words[i].lower() == "acid"
         )
         det = str(a.get("det", ""))
         kind = str(a.get("kind", ""))
-        before = doc[first - 1].lower_ if first > 0 else ""
-        after = doc[last + 1].text if last + 1 < len(doc) else ""
+        before = words[first - 1].lower() if first > 0 else ""
+        after = words[last + 1] if last + 1 < len(words) else ""
         bracketed = before in ("(", "[") and after in (")", "]", ",")
         ident = ""
-        if kind == "reference" and len(core_toks) > 1:
-            ident = core_toks[-1].lower_
-        elif bracketed and len(core_toks) == 1 and _ID.match(core_toks[0].text):
-            ident = core_toks[0].lower_
+        if kind == "reference" and len(core_i) > 1:
+            ident = words[core_i[-1]].lower()
+        elif bracketed and len(core_i) == 1 and _ID.match(words[core_i[0]]):
+            ident = words[core_i[0]].lower()
         return _M(
             m, n, first, last, core, f"{det} {core}".strip(), kind,
             str(a.get("head", "")), det, int(a.get("sentence", 0)), ident, name, ranges,
             before, bracketed,
         )
 
-    def _title(self, doc: Doc, ms: list[_M]) -> _M | None:
+    def _title(self, words: list[str], cs: str, ms: list[_M]) -> _M | None:
         """The compound named in the heading ("Step 2: Synthesis of X"), if any."""
-        stop = len(doc)
-        for i, t in enumerate(doc):
-            low = t.lower_
-            if low in self.heading_words or _HEADING_ID.match(t.text):
+        stop = len(words)
+        for i, w in enumerate(words):
+            if w.lower() in self.heading_words or _HEADING_ID.match(w):
                 continue
-            c = self.classify(t.text)
-            if c in "SD" or i > 60:
+            if cs[i] in "SD" or i > 60:
                 stop = i
                 break
         best = None
@@ -171,8 +164,10 @@ class CorefResolver:
     def _rule_as_physical_state(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.kind != "state" or a.first < 1:
             return None
-        if a.before != "as" and doc[max(0, a.first - 2) : a.first].text.lower() != "form of":
-            return None
+        if a.before != "as":
+            words = token_info(doc)[0]
+            if " ".join(words[max(0, a.first - 2) : a.first]).lower() != "form of":
+                return None
         for x in reversed(ms[: a.i]):
             if x.sentence != a.sentence:
                 return None

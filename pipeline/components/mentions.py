@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spacy.attrs import ORTH, SENT_START, SPACY
+from spacy.attrs import IDX, ORTH, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -112,16 +112,19 @@ class TokenClassifier:
             c = self.cache[text] = self._classify(text)
         return c
 
-    def doc_classes(self, doc: Doc) -> list[str]:
-        """The class letter of every token, looked up by orth id (no Token objects made)."""
+    def doc_classes(self, doc: Doc) -> tuple[list[str], list[str]]:
+        """The words and the class letter of every token, looked up by orth id (no Token
+        objects made)."""
         by_orth, strings = self.by_orth, doc.vocab.strings
-        out = []
+        words, out = [], []
         for orth in doc.to_array(ORTH).tolist():
             c = by_orth.get(orth)
+            w = strings[orth]
             if c is None:
-                c = by_orth[orth] = self(strings[orth])
+                c = by_orth[orth] = self(w)
+            words.append(w)
             out.append(c)
-        return out
+        return words, out
 
     def _classify(self, text: str) -> str:
         if text in _PUNCT:
@@ -187,14 +190,30 @@ def _default_classifier() -> tuple[MentionTables, TokenClassifier]:
     return _DEFAULT
 
 
+def token_info(doc: Doc) -> tuple[list[str], str]:
+    """The words of ``doc`` and its class string, computed once per doc and cached in
+    ``doc.user_data`` (the coreference rules reuse them)."""
+    info = doc.user_data.get("chemie.token_info")
+    if info is None:
+        tables, classify = _default_classifier()
+        info = doc.user_data["chemie.token_info"] = _class_string(doc, classify, tables)
+    return info
+
+
 def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> str:
     """One class letter per token of ``doc`` (NER chemical spans become ``C``)."""
-    classes = classify.doc_classes(doc)
+    return _class_string(doc, classify, tables)[1]
+
+
+def _class_string(
+    doc: Doc, classify: TokenClassifier, tables: MentionTables
+) -> tuple[list[str], str]:
+    words, classes = classify.doc_classes(doc)
     modifiers = tables.modifiers
     for i in range(1, len(classes)):
         # "the combined organic layers", "the reaction mixture": a stop word after a
         # determiner that is also a modifier is a modifier.
-        if classes[i] == "S" and classes[i - 1] in "DW" and doc[i].lower_ in modifiers:
+        if classes[i] == "S" and classes[i - 1] in "DW" and words[i].lower() in modifiers:
             classes[i] = "W"
     for i in range(1, len(classes)):
         c, prev = classes[i], classes[i - 1]
@@ -202,13 +221,13 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
         if c == "N" and prev in "CXGEZ" and i + 1 < len(classes) and classes[i + 1] == "U":
             classes[i] = "n"
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
-        elif c in "CX" and prev in "CZXKW" and CAPITALIZED.match(doc[i].text):
+        elif c in "CX" and prev in "CZXKW" and CAPITALIZED.match(words[i]):
             classes[i] = "b"
         # "Compound 5 Compound 5", "Example 14 4-bromo...": a new NP after a numbered reference
         elif i > 1 and classes[i - 2] in "Kk" and prev in "NZ" and c in "CXKWZb":
             classes[i] = "k" if c == "K" else "b"
         # "...benzonitrile NCS ( 4.75 g )": an all-caps abbreviation after a long name
-        elif c in "CX" and prev == "C" and doc[i].is_upper and len(doc[i - 1]) >= 15:
+        elif c in "CX" and prev == "C" and words[i].isupper() and len(words[i - 1]) >= 15:
             classes[i] = "b"
     chems = doc.spans.get("chemicals") if doc.spans is not None else None
     if chems:
@@ -217,7 +236,7 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
                 # NER promotes words to chemicals; numbers, units and stop words stay
                 if classes[i] in "WXZ":
                     classes[i] = "C"
-    return "".join(classes)
+    return words, "".join(classes)
 
 
 def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
@@ -251,6 +270,11 @@ def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
         "core": (core[0].i + (1 if det and len(core) > 1 else 0), core[-1].i),
         "det": det,
         "quantity": len(core) < len(toks) or len(spans) > 1,
+        "ranges": tuple(
+            (sp.start, sp.end - 1)
+            for sp in (doc.char_span(a, b, alignment_mode="expand") for a, b in spans)
+            if sp is not None and len(sp)
+        ),
     }
 
 
@@ -277,16 +301,19 @@ class MentionDetector:
         mentions = mentions_of(doc)
         if not len(doc):
             return doc
-        cs = class_string(doc, self.classify, self.tables)
+        words, cs = _class_string(doc, self.classify, self.tables)
+        doc.user_data["chemie.token_info"] = (words, cs)
         sent_of = _sentence_of_tokens(doc)
         found: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
         for m in MENTION.finditer(cs):
             found.extend(self._validate(doc, cs, m, sent_of))
         found = _attach_state_quantities(doc, cs, found)
         text_of_doc = doc_text(doc)
+        idx = doc.to_array(IDX).tolist()
         for n, (ranges, rule, attrs) in enumerate(sorted(found, key=lambda f: f[0]), 1):
-            spans = tuple((doc[a].idx, doc[b].idx + len(doc[b])) for a, b in ranges)
+            spans = tuple((idx[a], idx[b] + len(words[b])) for a, b in ranges)
             text = " ".join(text_of_doc[a:b] for a, b in spans)
+            attrs["ranges"] = ranges
             mentions.append(Mention(f"M{n}", spans, "ENTITY", text, rule, None, attrs))
         return doc
 
