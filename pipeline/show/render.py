@@ -159,9 +159,10 @@ def relation_table(doc: Document, marks: Marks | None = None) -> str:
         rows.append(
             f'<tr class="st-{status or "none"}" data-rel="{esc(key)}">'
             f'<td class="status">{esc(STATUS_TEXT.get(status, ""))}</td>'
-            f'<td class="lab l-{slug(r.label)}">{esc(r.label)}</td>'
+            f'<td class="lab l-{slug(r.label)}" title="{esc(r.label)}">'
+            f"{esc(SHORT_LABELS.get(r.label, r.label))}</td>"
             f"{_mention_cell(doc, mentions, r.head)}{_mention_cell(doc, mentions, r.tail)}"
-            f'<td class="rule">{esc(r.rule or "-")}</td></tr>'
+            f'<td class="rule">{esc(r.rule or "-").replace("_", "_<wbr>")}</td></tr>'
         )
     return (
         '<table class="rels"><thead><tr><th>status</th><th>relation</th><th>anaphor</th>'
