@@ -204,6 +204,9 @@ class BridgingResolver:
                    if s.head not in self.equipment_heads]
         for s in sources:
             self._link(out, "contained_contents", m, s)
+        state = walk.state
+        if state is not None and state.last == m.first - 2:
+            return  # "the solution in a flask": the vessel only locates the mixture
         if sources or not walk.pending:
             walk.pending = [m]  # the vessel stands for what was put into it
 
