@@ -69,6 +69,10 @@ CASES = {
         ["The mixture was extracted with ethyl acetate .", "The solvent was evaporated ."],
         ("The solvent", "ethyl acetate"),
     ),
+    "final_product": (
+        [HEADING, "The residue was purified to give 4-bromo-benzoic acid ( 1.5 g , 80% ) ."],
+        ("4-bromo-benzoic acid ( 1.5 g , 80% )", "4-bromo-2-methylbenzoic acid"),
+    ),
     "definite_repeat": (
         ["The product precipitated as a yellow solid .", "The solid was dried ."],
         ("The solid", "a yellow solid"),

@@ -42,6 +42,10 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
         ("It was eluted with DCM / MeOH = 20 / 1 .", "DCM / MeOH = 20 / 1", "eluent_ratio",
          "chemical"),
         ("Intermediate 4a was added .", "Intermediate 4a", "reference_np", "reference"),
+        ("To a solution of 4-bromophenol ( 1 g ) , phenol ( 2 g ) and pyridine ( 3 g ) in "
+         "ethyl acetate ( 4 mL ) was added water .",
+         "a solution of 4-bromophenol ( 1 g ) , phenol ( 2 g ) and pyridine ( 3 g ) in "
+         "ethyl acetate ( 4 mL )", "solution_of_list", "generic"),
         ("Compound 11 ( 8.52 g ) : yield 81% was obtained .",
          "Compound 11 ( 8.52 g ) : yield 81%", "np_with_yield", "reference"),
         ("Then 2.0 g ( 4.05 mmol ) of the compound from Example 1 was added .",

@@ -66,6 +66,8 @@ class CorefResolver:
         self.solvent_anaphors = frozenset(solvent.get("anaphors", ()))
         self.solvents = tuple(str(s).lower() for s in solvent.get("solvents", ()))
         self.solvent_set = frozenset(self.solvents)
+        product = self.rules.get("final_product", {})
+        self.yield_verbs = frozenset(product.get("verbs_before", ()))
         material = self.rules.get("starting_material", {})
         self.material_anaphors = frozenset(material.get("anaphors", ()))
         self.definite_heads = frozenset(self.rules.get("definite_repeat", {}).get("heads", ()))
@@ -236,6 +238,23 @@ class CorefResolver:
         if x.kind == "reference" and x.ident and x.head != "example" and a.first - x.last <= 2:
             return x
         return None
+
+    def _rule_final_product(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if title is None or a.i <= title.i or a.kind not in ("chemical", "reference", "state"):
+            return None
+        if "%" not in a.m.text or a.i != self._last_product(doc, ms):
+            return None
+        return title
+
+    def _last_product(self, doc: Doc, ms: list[_M]) -> int:
+        """Position of the last mention with a yield (%) right after a yield verb, or -1."""
+        words = token_info(doc)[0]
+        for x in reversed(ms):
+            if "%" in x.m.text and any(
+                w.lower() in self.yield_verbs for w in words[max(0, x.first - 3) : x.first]
+            ):
+                return x.i
+        return -1
 
     def _rule_definite_repeat(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.det != "the" or a.head not in self.definite_heads:

@@ -37,8 +37,13 @@ FROM = r"(?:F(?:[Kk]|X\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|SDYOS?A|I[AN]Y)"
 RATIO = r"(?:\([^().]*\))?[=:](?=[NA])(?:[NAXU]|[:/-](?=[NAX])|S(?=[NA]))+"
 # One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
+# "a solution of X ( 1 g ) , Y ( 2 g ) and Z ( 3 g ) in EtOAc ( 4 mL )": one mention
+SOLUTION_LIST = (
+    rf"(?P<soln>D?W*GO{CORE}(?:{QPAREN})+(?:P&?{CORE}(?:{QPAREN})+)*P?&{CORE}(?:{QPAREN})+"
+    rf"(?:I{CORE}(?:{QPAREN})?)?)"
+)
 MENTION = re.compile(
-    rf"(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{CORE})?{FROM}?)"
+    rf"{SOLUTION_LIST}|(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{CORE})?{FROM}?)"
     rf"(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
     rf"(?:(?P<qp>(?:{QPAREN})+)(?P<idp2>{IDPAREN})?(?P<sol>I{CORE}(?:{QPAREN})?)?"
     rf"|(?<=O[{_IN}])(?P<sol2>I{CORE}(?:{QPAREN})?))?(?P<yld>{YIELD})?"
@@ -140,6 +145,8 @@ class TokenClassifier:
             return "I"
         if low == "from":
             return "F"
+        if low == "and":
+            return "&"
         if low in ("yield", "yield:", "yields"):
             return "Y"
         if NUMBER.match(text):
@@ -321,6 +328,8 @@ class MentionDetector:
         self, doc: Doc, cs: str, m: re.Match, sent_of: list[int]
     ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
         """The mention(s) of one pattern match, or none when its head is not a compound."""
+        if m.group("soln"):
+            return [self._solution_list(doc, cs, m, sent_of)]
         c0, c1 = m.span("core")
         has_qp = m.group("qp") is not None
         sol = m.group("sol") or m.group("sol2")
@@ -418,6 +427,22 @@ class MentionDetector:
         a, b = m.span("sol") if m.group("sol") else m.span("sol2")
         body = cs[a:b].split("(")[0]
         return body.rstrip("WD")[-1:] == "E" or body[-1:] == "E"
+
+    def _solution_list(
+        self, doc: Doc, cs: str, m: re.Match, sent_of: list[int]
+    ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
+        a, b = m.span("soln")
+        head = cs.index("G", a)
+        attrs = {
+            "kind": "generic",
+            "head": doc[head].lower_,
+            "sentence": sent_of[a],
+            "tokens": (a, b - 1),
+            "core": (a + (1 if cs[a] == "D" else 0), head),
+            "det": doc[a].lower_ if cs[a] == "D" else "",
+            "quantity": True,
+        }
+        return ((a, b - 1),), "solution_of_list", attrs
 
     def _abbrev(
         self, doc: Doc, a: int, b: int, sent_of: list[int]
