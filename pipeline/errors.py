@@ -44,6 +44,13 @@ def read_text(path: str | os.PathLike[str]) -> str:
         raise InputError(p, line, f"not valid UTF-8 (byte 0x{data[e.start]:02x})") from None
 
 
+def _umask() -> int:
+    """The process umask (read by setting and restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     """Write to a temporary file beside ``path`` and rename it into place on success.
@@ -59,6 +66,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

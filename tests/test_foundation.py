@@ -58,3 +58,16 @@ def test_mention_overlap_discontinuous():
     c = Mention("T3", ((14, 20),))
     assert not a.overlaps(b)
     assert a.overlaps(c)
+
+
+def test_atomic_write_uses_umask_permissions(tmp_path):
+    import os
+
+    out = tmp_path / "page.html"
+    old = os.umask(0o022)
+    try:
+        with atomic_write(out) as fh:
+            fh.write("x")
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o644
