@@ -79,6 +79,21 @@ def test_bracketed_abbreviation_makes_discontinuous_name(nlp):
     assert by_text["Pd(OAc)2"].rule == "bracketed_abbreviation"
 
 
+def test_abbreviation_inside_the_quantity_bracket(nlp):
+    sentence = "Then trifluoroacetic acid ( TFA , 5 mL ) was added ."
+    text, tokens = tokens_from_words(sentence.split())
+    doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
+    by_text = {m.text: m for m in doc.mentions}
+    assert by_text["TFA"].rule == "bracketed_abbreviation"
+    name = by_text["trifluoroacetic acid ( 5 mL )"]
+    assert len(name.spans) == 2
+
+
+def test_rejected_match_lets_a_later_mention_start(nlp):
+    found = mentions(nlp, "The flask was put 28 g ( 85 mmol ) of 4-bromophenol .")
+    assert "28 g ( 85 mmol ) of 4-bromophenol" in found
+
+
 def test_state_takes_the_quantity(nlp):
     sentence = "It gave the title compound as a white solid ( 0.25 g , 77% ) ."
     text, tokens = tokens_from_words(sentence.split())

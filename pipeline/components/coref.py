@@ -157,7 +157,7 @@ class CorefResolver:
         if not a.bracketed or _NOT_ABBREVIATION.search(a.m.text):
             return None
         for x in reversed(ms[: a.i]):
-            if any(r1 == a.first - 2 for _, r1 in x.ranges):
+            if any(r1 in (a.first - 1, a.first - 2) for _, r1 in x.ranges):
                 return x
             if len(x.ranges) > 1 and x.ranges[0][1] < a.first <= x.ranges[-1][0]:
                 return x

@@ -45,7 +45,8 @@ SOLUTION_LIST = (
 MENTION = re.compile(
     rf"{SOLUTION_LIST}|(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{CORE})?{FROM}?)"
     rf"(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
-    rf"(?:(?P<qp>(?:{QPAREN})+)(?P<idp2>{IDPAREN})?(?P<sol>I{CORE}(?:{QPAREN})?)?"
+    rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
+    rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>I{CORE}(?:{QPAREN})?)?"
     rf"|(?<=O[{_IN}])(?P<sol2>I{CORE}(?:{QPAREN})?))?(?P<yld>{YIELD})?"
 )
 
@@ -225,7 +226,7 @@ def _class_string(
     for i in range(1, len(classes)):
         c, prev = classes[i], classes[i - 1]
         # "...carboxylic acid 8.0 ml (...) of": a number with a unit after a name starts a new NP
-        if c == "N" and prev in "CXGEZ" and i + 1 < len(classes) and classes[i + 1] == "U":
+        if c == "N" and prev in "CXGEZb" and i + 1 < len(classes) and classes[i + 1] == "U":
             classes[i] = "n"
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
         elif c in "CX" and prev in "CZXKW" and CAPITALIZED.match(words[i]):
@@ -312,8 +313,16 @@ class MentionDetector:
         doc.user_data["chemie.token_info"] = (words, cs)
         sent_of = _sentence_of_tokens(doc)
         found: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
-        for m in MENTION.finditer(cs):
-            found.extend(self._validate(doc, cs, m, sent_of))
+        pos, n_tokens = 0, len(cs)
+        while pos < n_tokens:
+            m = MENTION.search(cs, pos)
+            if m is None:
+                break
+            got = self._validate(doc, cs, m, sent_of) if m.end() > m.start() else []
+            found.extend(got)
+            # a rejected or shortened match lets the next one start inside it
+            end = max((r[-1][1] for r, _, _ in got), default=m.start())
+            pos = max(end + 1, m.start() + 1)
         found = _attach_state_quantities(doc, cs, found)
         text_of_doc = doc_text(doc)
         idx = doc.to_array(IDX).tolist()
@@ -331,7 +340,7 @@ class MentionDetector:
         if m.group("soln"):
             return [self._solution_list(doc, cs, m, sent_of)]
         c0, c1 = m.span("core")
-        has_qp = m.group("qp") is not None
+        has_qp = m.group("qp") is not None or m.group("pid") is not None
         sol = m.group("sol") or m.group("sol2")
         if sol and (self._solvent_is_equipment(cs, m) or not _has_name(cs, m)):
             sol = None
@@ -395,6 +404,12 @@ class MentionDetector:
                     "reference": "reference_np"}.get(kind, "chemical_np")
         ranges: tuple[tuple[int, int], ...] = ((start, stop - 1),)
         out = []
+        if m.group("pid") and not trimmed:
+            # "trifluoroacetic acid ( TFA , 5 mL )": name + bracket + quantity are one
+            # discontinuous mention, the abbreviation another
+            a, b = m.span("pid")
+            ranges = ((start, a), (b, stop - 1))
+            out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
         if m.group("idp") and not trimmed and core_is_bare_reference(cs, c0, end):
             # "compound ( 3d )": the bracket is the compound's number, one mention
             end = m.end("idp")
