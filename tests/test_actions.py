@@ -131,3 +131,14 @@ def test_mention_views_head_and_sentence(nlp):
     assert views["l"].head == "layers"
     assert views["l"].sentence == 1
     assert (views["w"].first, views["w"].last) == (0, 0)
+
+
+def test_doc_without_sentence_boundaries_is_one_sentence():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("chemie_actions")
+    doc = nlp("The mixture was stirred and filtered .")
+    assert [(a.label, a.sentence, a.phase) for a in actions_of(doc)] == [
+        ("Stir", 0, "reaction"),
+        ("Filter", 0, "workup"),
+    ]
+    assert doc.user_data == {}

@@ -15,6 +15,7 @@ trigger (``with`` -> ``reagent``, ``in`` -> ``solvent`` or ``container`` for equ
 from __future__ import annotations
 
 import bisect
+import weakref
 from dataclasses import dataclass
 
 import regex
@@ -56,8 +57,8 @@ class TokenTable:
 
 
 def token_table(doc: Doc) -> TokenTable:
-    """The doc's :class:`TokenTable` (computed once, kept in ``doc.user_data``)."""
-    table = doc.user_data.get(_TABLE_KEY)
+    """The doc's :class:`TokenTable` (computed once per Doc)."""
+    table = _TABLES.get(doc)
     if table is not None and len(table.text) == len(doc):
         return table
     text, lower, idx = [], [], []
@@ -66,7 +67,12 @@ def token_table(doc: Doc) -> TokenTable:
         lower.append(t.lower_)
         idx.append(t.idx)
     ends = [i + len(w) for i, w in zip(idx, text, strict=True)]
-    sents = [(s.start, s.end) for s in doc.sents] if len(doc) else []
+    if not len(doc):
+        sents = []
+    elif doc.has_annotation("SENT_START"):
+        sents = [(s.start, s.end) for s in doc.sents]
+    else:
+        sents = [(0, len(doc))]  # no sentence boundaries: one sentence
     sentence = [0] * len(doc)
     for k, (a, b) in enumerate(sents):
         sentence[a:b] = [k] * (b - a)
@@ -74,11 +80,12 @@ def token_table(doc: Doc) -> TokenTable:
         text, lower, idx, {c: i for i, c in enumerate(idx)}, {c: i for i, c in enumerate(ends)},
         sentence, sents,
     )
-    doc.user_data[_TABLE_KEY] = table
+    _TABLES[doc] = table
     return table
 
 
-_TABLE_KEY = "chemie.token_table"
+# token tables of live Docs (kept out of doc.user_data so Docs still serialise)
+_TABLES: weakref.WeakKeyDictionary[Doc, TokenTable] = weakref.WeakKeyDictionary()
 _MISSING = object()
 
 
