@@ -55,7 +55,6 @@ _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
 _NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
 _MAX_RUN = 40
-_MISS = object()
 _ABBR_VETO_BELOW = 0.9
 
 
@@ -77,7 +76,9 @@ def _word_lists() -> dict[str, object]:
         "salt": frozenset(w.lower() for w in table["salt_words"]),
         "cation": frozenset(table["cation_words"]),
         "anion_end": tuple(table["anion_endings"]),
-        "head": frozenset(w.lower() for w in table["head_words"]),
+        "head_any_case": frozenset(
+            v for w in table["head_words"] for v in (w, w.lower(), w.capitalize(), w.upper())
+        ),
         "head_letter": regex.compile(table["head_letters"]),
         "veto_after": {k: frozenset(v) for k, v in table["veto_after"].items()},
     }
@@ -144,13 +145,11 @@ class ChemicalNER:
     # -- candidates ---------------------------------------------------------------------
     def _token_candidates(self, words: Sequence[str]) -> list[Found]:
         token = self.classifier.token
-        cache = self.classifier.cache
+        verdicts = list(map(self.classifier.cache.get, words))  # None: not seen yet
         out = []
-        for i, w in enumerate(words):
-            v = cache.get(w, _MISS)
-            if v is _MISS:
-                v = token(w)
-            if v is not None:
+        for i in [i for i, v in enumerate(verdicts) if v is not False]:
+            v = verdicts[i] or token(words[i])
+            if v:
                 out.append(Found(i, i + 1, v[0], v[1], v[2]))
         return out
 
@@ -204,8 +203,8 @@ class ChemicalNER:
         cation = rule("cation_anion")
         head = rule("head_letter")
         # head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone)
-        heads = wl["head"]
-        for i in [i for i, w in enumerate(words[:-1]) if w in heads or w.lower() in heads]:
+        heads = wl["head_any_case"]
+        for i in [i for i, w in enumerate(words[:-1]) if w in heads]:
             if wl["head_letter"].fullmatch(words[i + 1]):
                 for j in (i, i + 1):
                     old = by_start.pop(j, None)

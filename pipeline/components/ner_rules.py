@@ -131,18 +131,16 @@ class TokenClassifier:
         self._by_name = {r.name: r for r in self.token_rules}
         self._combined = combined_token_regex()
         self.glued_rule = rule("locant_name")
-        self.cache: dict[str, Verdict | None] = {}
+        self.cache: dict[str, Verdict | bool] = {}  # False: not a chemical
         self._glued: dict[str, Verdict | None] = {}
 
     def token(self, text: str) -> Verdict | None:
         """Verdict for a single token text."""
-        try:
-            return self.cache[text]
-        except KeyError:
-            pass
-        verdict = self._classify(text)
-        self.cache[text] = verdict
-        return verdict
+        verdict = self.cache.get(text)
+        if verdict is None:
+            verdict = self._classify(text) or False
+            self.cache[text] = verdict
+        return verdict or None
 
     def _classify(self, text: str) -> Verdict | None:
         if text in self.blacklist or len(text) < 2 and text not in "CNOSPHKFIUVWY":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 import numpy
 from spacy.attrs import ORTH, SENT_START
@@ -39,11 +40,12 @@ def _opens_sentence(text: str) -> bool:
     return first.isupper() or first.isdigit() or first in "([\"'“‘"
 
 
-def sentence_rules(words: list[str], newline_after: list[bool] | None = None) -> list[str | None]:
+def sentence_rules(words: list[str], line_breaks: Iterable[int] = ()) -> list[str | None]:
     """For each token, the name of the rule that starts a sentence there (else None).
 
-    The first token starts one (rule ``first``). ``newline_after[i]`` says token i is (or is
-    followed by) a line break.
+    The first token starts one (rule ``first``); ``line_breaks`` are the indices of tokens
+    that are (or are followed by) a line break. Only tokens after a terminator or a line
+    break, heading keywords and openers are looked at, so long texts are cheap.
     """
     r = _rules()
     terminators, keywords = r["terminators"], r["keywords"]
@@ -53,13 +55,18 @@ def sentence_rules(words: list[str], newline_after: list[bool] | None = None) ->
     if not n:
         return why
     why[0] = "first"
+    after_break = {i + 1 for i in line_breaks}
+    marks = {i + 1 for i, w in enumerate(words) if w in terminators}
+    marks.update(i for i, w in enumerate(words) if w in keywords or w in openers)
     heading_until = _HEADING_SPAN if words[0] in keywords else -1
-    for i in range(1, n):
+    for i in sorted(marks | after_break):
+        if not 0 < i < n:
+            continue
         w = words[i]
         prev = words[i - 1]
         if prev in terminators and _opens_sentence(w):
             why[i] = "terminator_then_capital"
-        elif newline_after is not None and newline_after[i - 1] and not w.isspace():
+        elif i in after_break and not w.isspace():
             why[i] = "line_break"
         elif (
             w in keywords
@@ -75,43 +82,11 @@ def sentence_rules(words: list[str], newline_after: list[bool] | None = None) ->
         if why[i] is not None:
             heading_until = i + _HEADING_SPAN if w in keywords else -1
     return why
-    why[0] = "first"
-    heading_until = _HEADING_SPAN if words[0] in keywords else -1
-    for i in range(1, n):
-        w = words[i]
-        prev = words[i - 1]
-        if prev in terminators and _opens_sentence(w):
-            why[i] = "terminator_then_capital"
-        elif newline_after is not None and newline_after[i - 1] and not w.isspace():
-            why[i] = "line_break"
-        elif (
-            w in keywords
-            and i + 1 < n
-            and _HEADING_NUMBER.match(words[i + 1])
-            and prev.lower() not in blockers
-            and prev not in keywords
-        ):
-            why[i] = "heading_keyword"
-        elif i <= heading_until and w in openers and prev.lower() not in blockers:
-            if prev not in keywords:
-                why[i] = "heading_then_opener"
-        if why[i] is not None:
-            heading_until = i + _HEADING_SPAN if w in keywords else -1
-    if words[0] in keywords:
-        heading_until = _HEADING_SPAN
-        for i in range(1, min(n, _HEADING_SPAN)):
-            if why[i] is not None:
-                break
-            if words[i] in openers and words[i - 1].lower() not in blockers:
-                if words[i - 1] not in keywords:
-                    why[i] = "heading_then_opener"
-                    break
-    return why
 
 
-def sentence_starts(words: list[str], newline_after: list[bool] | None = None) -> list[bool]:
+def sentence_starts(words: list[str], line_breaks: Iterable[int] = ()) -> list[bool]:
     """For each token, whether it starts a sentence (the first token always does)."""
-    return [w is not None for w in sentence_rules(words, newline_after)]
+    return [w is not None for w in sentence_rules(words, line_breaks)]
 
 
 @Language.factory("chemie_sentences")
@@ -128,8 +103,9 @@ class SentenceSegmenter:
             return doc
         strings = doc.vocab.strings
         words = [strings[h] for h in doc.to_array(ORTH).tolist()]
-        newline = ["\n" in w and w.isspace() for w in words]
-        starts = sentence_starts(words, newline)
-        arr = numpy.where(numpy.array(starts, dtype=bool), 1, -1).astype("uint64")
-        doc.from_array([SENT_START], arr.reshape(-1, 1))
+        breaks = [i for i, w in enumerate(words) if w.isspace() and "\n" in w]
+        why = sentence_rules(words, breaks)
+        arr = numpy.full(len(words), -1, dtype="int64")
+        arr[[i for i, w in enumerate(why) if w is not None]] = 1
+        doc.from_array([SENT_START], arr.astype("uint64").reshape(-1, 1))
         return doc
