@@ -142,6 +142,7 @@ class ActionParser:
         self.auxiliaries = frozenset(table["auxiliaries"])
         self.roles: dict[str, str] = table["roles"]
         self.apparatus = frozenset(table["apparatus"])
+        self.containers = frozenset(table["containers"])
         self._cache: dict[str, object] = {}
 
     def classify(self, word: str) -> str | None:
@@ -233,13 +234,10 @@ class ActionParser:
             j = bisect.bisect_left(firsts, p + 1)
             if j < len(views) and views[j].first <= p + 3:
                 v = views[j]
-                if role in ("solvent", "target") and v.head in _EQUIPMENT_HINT:
+                if role in ("solvent", "target") and v.head in self.containers:
                     role = "container"
                 action.args.setdefault(role, []).append(v.id)
             break
-
-
-_EQUIPMENT_HINT = frozenset({"flask", "vessel", "tube", "vial", "autoclave", "reactor", "bottle"})
 
 
 def _span_ends(doc: Doc, table: TokenTable, views: list[MentionView]) -> dict[int, MentionView]:

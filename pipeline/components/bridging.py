@@ -58,6 +58,8 @@ class BridgingResolver:
         self.appositive_before = frozenset(table["appositive_before"])
         self.add_target_before = frozenset(table["add_target_before"])
         self.physical_states = frozenset(table["physical_states"])
+        self.removing_actions = frozenset(table["removing_actions"])
+        self.workup_subject_actions = frozenset(table["workup_subject_actions"])
         self.state_adjectives = frozenset(table["state_adjectives"])
         self.workup_heads = frozenset(table["workup_heads"])
         self.event_heads = frozenset(table["event_heads"])
@@ -154,7 +156,7 @@ class BridgingResolver:
         views = mention_views(doc)
         if not views:
             return doc
-        ctx = _Context(actions_of(doc), token_table(doc), self.phase_setters)
+        ctx = _Context(actions_of(doc), token_table(doc), self)
         low = ctx.table.lower
         headings = ctx.headings
         out = relations_of(doc)
@@ -260,10 +262,10 @@ class _Context:
     """What the walk needs from the action parser: steps, phases, products, objects."""
 
     def __init__(
-        self, actions: list[Action], table: TokenTable, setters: frozenset[str]
+        self, actions: list[Action], table: TokenTable, resolver: BridgingResolver
     ) -> None:
         self.table = table
-        self.setters = setters  # action classes that set the phase
+        self.setters = resolver.phase_setters  # action classes that set the phase
         self.step = 0
         self.headings = [a.start for a in actions if a.label == HEADING]
         self.first_action: dict[int, int] = {}
@@ -278,11 +280,10 @@ class _Context:
         for a in body:
             self.first_action.setdefault(a.step, a.start)
             self.products.update(a.args.get("product", ()))
-            if a.label in REMOVE_ACTIONS:
+            if a.label in resolver.removing_actions:
                 self.removed.update(a.args.get("object", ()))
-            if a.phase == "workup":
-                if a.label in WORKUP_SUBJECT_ACTIONS:
-                    self.workup_objects.update(a.args.get("object", ()))
+            if a.phase == "workup" and a.label in resolver.workup_subject_actions:
+                self.workup_objects.update(a.args.get("object", ()))
 
     def workup_active(self, step: int, char: int, since: int = -1) -> bool:
         """True when the last action of ``step`` between ``since`` and ``char`` is a work-up."""
@@ -302,13 +303,6 @@ class _Context:
     def before_first_action(self, char: int) -> bool:
         start = self.first_action.get(self.step)
         return start is None or char < start
-
-
-REMOVE_ACTIONS = frozenset({"Remove"})
-
-
-
-WORKUP_SUBJECT_ACTIONS = frozenset({"Extract", "Wash", "Partition"})
 
 
 @Language.factory(
