@@ -46,6 +46,13 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
          "ethyl acetate ( 4 mL ) was added water .",
          "a solution of 4-bromophenol ( 1 g ) , phenol ( 2 g ) and pyridine ( 3 g ) in "
          "ethyl acetate ( 4 mL )", "solution_of_list", "generic"),
+        ("The crude was eluted with 0 to 25% EtOAc in heptane .", "0 to 25% EtOAc in heptane",
+         "eluent_gradient", "chemical"),
+        ("It gave hexane / DCM / ethyl acetate ( 48 : 50 : 2 ) .",
+         "hexane / DCM / ethyl acetate ( 48 : 50 : 2 )", "eluent_ratio", "chemical"),
+        ("Then 626 μl ( 2.51 mmol ) of a 4 M solution of hydrogen chloride in dioxane was added .",
+         "626 μl ( 2.51 mmol ) of a 4 M solution of hydrogen chloride in dioxane",
+         "np_in_solvent", "generic"),
         ("Compound 11 ( 8.52 g ) : yield 81% was obtained .",
          "Compound 11 ( 8.52 g ) : yield 81%", "np_with_yield", "reference"),
         ("Then 2.0 g ( 4.05 mmol ) of the compound from Example 1 was added .",

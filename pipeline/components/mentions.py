@@ -32,22 +32,27 @@ _IN = "WCGEKZNUAX"
 CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}]))*"
 QPAREN = r"\((?=[^().]*[AU])[^().]*\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
-LEAD = r"(?:[NAn]U*(?:P?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
+LEAD = r"(?:(?:[NAn]U+|A)(?:P?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
 FROM = r"(?:F(?:[Kk]|X\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|SDYOS?A|I[AN]Y)"
-RATIO = r"(?:\([^().]*\))?[=:](?=[NA])(?:[NAXU]|[:/-](?=[NAX])|S(?=[NA]))+"
+RATIO = (
+    r"(?:(?:\([^().]*\))?[=:](?=[NA])(?:[NAXU]|[:/-](?=[NAX])|S(?=[NA]))+"
+    r"|\(N(?::N)+\))"
+)
+# "0 to 25% EtOAc in heptane", "1-10% MeOH in DCM": a gradient eluent
+GRADIENT = rf"(?P<grad>(?:NS)?A{CORE}I{CORE})"
 # One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
 # "a solution of X ( 1 g ) , Y ( 2 g ) and Z ( 3 g ) in EtOAc ( 4 mL )": one mention
 SOLUTION_LIST = (
-    rf"(?P<soln>D?W*GO{CORE}(?:{QPAREN})+(?:P&?{CORE}(?:{QPAREN})+)*P?&{CORE}(?:{QPAREN})+"
+    rf"(?P<soln>D?W*GO{CORE}(?:{QPAREN})+(?:(?:P&?|&){CORE}(?:{QPAREN})+)+"
     rf"(?:I{CORE}(?:{QPAREN})?)?)"
 )
 MENTION = re.compile(
-    rf"{SOLUTION_LIST}|(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{CORE})?{FROM}?)"
+    rf"{SOLUTION_LIST}|{GRADIENT}|(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
     rf"(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
     rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
     rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>I{CORE}(?:{QPAREN})?)?"
-    rf"|(?<=O[{_IN}])(?P<sol2>I{CORE}(?:{QPAREN})?))?(?P<yld>{YIELD})?"
+    rf"|(?P<sol2>I{LEAD}?{CORE}(?:{QPAREN})?))?(?P<yld>{YIELD})?"
 )
 
 NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?$")
@@ -74,6 +79,7 @@ STATE_HEADS = frozenset(
     "tar".split()
 )
 KEEP_TRAILING = frozenset(["anhydrous"])
+SOLUTION_HEADS = frozenset("solution solutions mixture suspension slurry".split())
 _PUNCT = {",": "P", ".": ".", ";": ".", "(": "(", "[": "(", "{": "(", ")": ")", "]": ")",
           "}": ")", "/": "/", "-": "-", ":": ":", "=": "="}
 
@@ -229,7 +235,7 @@ def _class_string(
         if c == "N" and prev in "CXGEZb" and i + 1 < len(classes) and classes[i + 1] == "U":
             classes[i] = "n"
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
-        elif c in "CX" and prev in "CZXKW" and CAPITALIZED.match(words[i]):
+        elif c in "CXW" and prev in "CZXKW" and CAPITALIZED.match(words[i]):
             classes[i] = "b"
         # "Compound 5 Compound 5", "Example 14 4-bromo...": a new NP after a numbered reference
         elif i > 1 and classes[i - 2] in "Kk" and prev in "NZ" and c in "CXKWZb":
@@ -339,10 +345,17 @@ class MentionDetector:
         """The mention(s) of one pattern match, or none when its head is not a compound."""
         if m.group("soln"):
             return [self._solution_list(doc, cs, m, sent_of)]
+        if m.group("grad"):
+            a, b = m.span("grad")
+            attrs = {"kind": "chemical", "head": doc[b - 1].lower_, "sentence": sent_of[a],
+                     "tokens": (a, b - 1), "core": (a, b - 1), "det": "", "quantity": False}
+            return [(((a, b - 1),), "eluent_gradient", attrs)]
         c0, c1 = m.span("core")
         has_qp = m.group("qp") is not None or m.group("pid") is not None
         sol = m.group("sol") or m.group("sol2")
         if sol and (self._solvent_is_equipment(cs, m) or not _has_name(cs, m)):
+            sol = None
+        if m.group("sol2") and not _is_solution(doc, cs, m.start("core"), m.end("core")):
             sol = None
         # trim trailing words that cannot be heads ("silica gel pad" keeps "silica gel")
         end = c1
@@ -478,6 +491,14 @@ class MentionDetector:
 def core_is_bare_reference(cs: str, c0: int, end: int) -> bool:
     """``compound``, ``the compound``: a reference head with no name or number."""
     return cs[c0:end].lstrip("DW") in ("K", "k")
+
+
+def _is_solution(doc: Doc, cs: str, c0: int, c1: int) -> bool:
+    """``a solution of X``, ``a 4 M HCl solution``: a core that describes a solution."""
+    core = cs[c0:c1]
+    if "O" in core:
+        return core[core.index("O") - 1] == "G"
+    return core[-1:] == "G" and doc[c1 - 1].lower_ in SOLUTION_HEADS
 
 
 def _has_name(cs: str, m: re.Match) -> bool:
