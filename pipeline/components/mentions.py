@@ -32,8 +32,8 @@ _IN = "WCGEKZNUAX"
 CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}]))*"
 QPAREN = r"\((?=[^().]*[AU])[^().]*\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
-LEAD = r"(?:(?:[NAn]U+|A)(?:P?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
-FROM = r"(?:F(?:[Kk]|X\.?)[NZ])"
+LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
+FROM = r"(?P<frm>F(?:[Kk]|X\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|SDYOS?A|I[AN]Y)"
 RATIO = (
     r"(?:(?:\([^().]*\))?[=:](?=[NA])(?:[NAXU]|[:/-](?=[NAX])|S(?=[NA]))+"
@@ -141,6 +141,8 @@ class TokenClassifier:
     def _classify(self, text: str) -> str:
         if text in _PUNCT:
             return _PUNCT[text]
+        if text in ("×", "x", "X", "*"):
+            return "x"
         if text.isspace():
             return "."
         t, low = self.t, text.lower()
@@ -232,10 +234,10 @@ def _class_string(
     for i in range(1, len(classes)):
         c, prev = classes[i], classes[i - 1]
         # "...carboxylic acid 8.0 ml (...) of": a number with a unit after a name starts a new NP
-        if c == "N" and prev in "CXGEZb" and i + 1 < len(classes) and classes[i + 1] == "U":
+        if c == "N" and prev in "CXGEZbN" and i + 1 < len(classes) and classes[i + 1] == "U":
             classes[i] = "n"
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
-        elif c in "CXW" and prev in "CZXKW" and CAPITALIZED.match(words[i]):
+        elif c in "CXW" and prev in "CZXKWN" and CAPITALIZED.match(words[i]):
             classes[i] = "b"
         # "Compound 5 Compound 5", "Example 14 4-bromo...": a new NP after a numbered reference
         elif i > 1 and classes[i - 2] in "Kk" and prev in "NZ" and c in "CXKWZb":
@@ -398,6 +400,9 @@ class MentionDetector:
             return []
         start = m.start() if m.group("lead") else c0
         stop = end if trimmed else m.end()
+        if m.group("frm") and cs[m.start("frm") - 1] not in "Kk":
+            # "a yellow solid from Compound 202": "from" names the source, not the compound
+            stop = m.start("frm")
         if sol is None and (m.group("sol") or m.group("sol2")):
             stop = m.start("sol") if m.group("sol") else m.start("sol2")
         if trimmed:
