@@ -5,6 +5,9 @@
 - CHEMDNER abstracts (``PMID<TAB>title<TAB>abstract``) -> ``PREFIX.cem.tsv`` and
   ``PREFIX.cdi.tsv`` (``-o PREFIX`` or ``-o FOLDER/``);
 - IOB TSV -> the same tokens in the same order with predicted ``B-/I-Chemical`` tags.
+- at scale (a folder input, or any of ``--workers --resume --engine --scheduler``): plain
+  text documents streamed through ``chemie.scale``: TSV, or JSON lines with ``--format
+  json``; bad documents listed in ``OUT.errors.tsv``, the run goes on.
 
 The input format is detected from the extension and the first line; ``--input-format``
 overrides it. Outputs are written atomically: a bad input leaves no half-written file.
@@ -20,6 +23,7 @@ from pathlib import Path
 
 from spacy.language import Language
 
+from chemie.commands.run import add_scale_options, execute
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
 from chemie.errors import InputError, atomic_write, read_text
 from chemie.formats.chemdner import (
@@ -31,6 +35,9 @@ from chemie.formats.chemdner import (
     read_abstracts,
 )
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
+from chemie.model import Document
+from chemie.scale.sinks import BlockSink, JsonlSink, Sink, StdoutSink
+from chemie.scale.worker import Job
 
 FORMATS = ("auto", "text", "chemdner", "iob")
 IOB_SUFFIXES = (".iob", ".bio", ".conll")
@@ -60,6 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="rules",
         help="words mostly tagged O in BC5CDR training veto rule matches only, or all matches",
     )
+    add_scale_options(p)  # any of them (or a folder input) streams text documents at scale
     p.set_defaults(func=run)
 
 
@@ -122,19 +130,67 @@ def tag_iob(ner: ChemicalNER, sentences: list[IOBSentence]) -> list[IOBSentence]
     ]
 
 
+TSV_HEADER = "document\tstart\tend\ttext\tclass\tconfidence\trule\n"
+
+
+def _tsv_rows(name: str, mentions: list[dict[str, object]]) -> str:
+    lines = []
+    for m in mentions:
+        text = str(m["text"]).replace("\t", " ").replace("\n", " ")
+        lines.append(
+            f"{name}\t{m['start']}\t{m['end']}\t{text}\t{m['class']}\t"
+            f"{float(m['confidence']):.3f}\t{m['rule']}\n"
+        )
+    return "".join(lines)
+
+
 def _text_output(docs: Iterable[tuple[str, list[dict[str, object]]]], fmt: str) -> str:
     if fmt == "json":
         payload = [{"document": name, "mentions": mentions} for name, mentions in docs]
         return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
-    lines = ["document\tstart\tend\ttext\tclass\tconfidence\trule\n"]
-    for name, mentions in docs:
-        for m in mentions:
-            text = str(m["text"]).replace("\t", " ").replace("\n", " ")
-            lines.append(
-                f"{name}\t{m['start']}\t{m['end']}\t{text}\t{m['class']}\t"
-                f"{float(m['confidence']):.3f}\t{m['rule']}\n"
-            )
-    return "".join(lines)
+    return TSV_HEADER + "".join(_tsv_rows(name, mentions) for name, mentions in docs)
+
+
+def ner_processor(abbreviation_window: int = 0, nonchemical_veto: str = "rules"):
+    """Scale worker factory: Document -> the same Document with its records in meta["ner"]."""
+    nlp = build_nlp(abbreviation_window, nonchemical_veto)
+
+    def process(doc: Document) -> Document:
+        doc.meta["ner"] = ner_document(nlp, doc.text)
+        return doc
+
+    return process
+
+
+def _name(doc: Document) -> str:
+    return str(doc.meta.get("source", doc.id))
+
+
+def tsv_block(doc: Document) -> str:
+    """Scale formatter: the TSV rows of one document."""
+    return _tsv_rows(_name(doc), doc.meta.get("ner", []))  # type: ignore[arg-type]
+
+
+def json_line(doc: Document) -> str:
+    """Scale formatter: one JSON line ``{"document", "mentions"}``."""
+    return json.dumps({"document": _name(doc), "mentions": doc.meta.get("ner", [])},
+                      ensure_ascii=False)
+
+
+def run_scaled(args: argparse.Namespace) -> int:
+    """Plain-text documents (files or folders of .txt) streamed through chemie.scale:
+    TSV, or JSON lines with ``--format json``; bad documents go to ``OUT.errors.tsv``."""
+    options = (("abbreviation_window", args.abbreviation_window or 0),
+               ("nonchemical_veto", args.nonchemical_veto))
+    fmt = "tsv_block" if args.format == "tsv" else "json_line"
+    job = Job("chemie.commands.ner:ner_processor", f"chemie.commands.ner:{fmt}", options)
+    if args.output is None:
+        sink: Sink = StdoutSink()
+    elif args.format == "tsv":
+        sink = BlockSink(args.output, TSV_HEADER)
+    else:
+        sink = JsonlSink(args.output, "document")
+    return execute(args, job, list(args.inputs), sink)
 
 
 def _emit(output: Path | None, text: str) -> None:
@@ -156,6 +212,9 @@ def _chemdner_paths(output: Path | None, source: Path) -> tuple[Path, Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    scaled = args.workers or args.resume or args.engine or args.scheduler
+    if scaled or any(p.is_dir() for p in args.inputs):
+        return run_scaled(args)
     texts = {}
     kinds = set()
     for path in args.inputs:

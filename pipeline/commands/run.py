@@ -20,7 +20,7 @@ from chemie.resources import example_path
 from chemie.scale.engines import RunAborted, default_workers
 from chemie.scale.errorlog import ErrorLog
 from chemie.scale.runner import ENGINES, Summary, run_job
-from chemie.scale.sinks import errors_path, make_sink
+from chemie.scale.sinks import Sink, errors_path, make_sink
 from chemie.scale.sources import input_kind, iter_items
 from chemie.scale.worker import Job
 
@@ -124,12 +124,12 @@ def exit_status(summary: Summary) -> int:
     return 1 if summary.written or summary.skipped else 2
 
 
-def execute(args: argparse.Namespace, job: Job, inputs: list[Path], fmt: str) -> int:
-    """Run ``job`` over ``inputs`` into ``args.output`` with the scale options of ``args``."""
+def execute(args: argparse.Namespace, job: Job, inputs: list[Path], sink: Sink) -> int:
+    """Run ``job`` over ``inputs`` into ``sink`` (writing ``args.output``, or stdout when
+    None) with the scale options of ``args``; returns the exit status."""
     out: Path | None = args.output
-    sink = make_sink(fmt, out)
     if args.resume and out is not None and not sink.resumable:
-        print(f"chemie: --resume is not supported for {fmt} output: starting over", file=sys.stderr)
+        print("chemie: --resume is not supported for this output: starting over", file=sys.stderr)
     errors = ErrorLog(errors_path(out) if out is not None else None)
     engine = "dask" if args.scheduler else args.engine or "local"
     try:
@@ -166,4 +166,4 @@ def run(args: argparse.Namespace) -> int:
     if not args.inputs:
         args.workers = 1
     job = Job("anaphora", fmt, (("coref", args.coref),))
-    return execute(args, job, inputs, fmt)
+    return execute(args, job, inputs, make_sink(fmt, args.output))

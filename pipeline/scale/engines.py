@@ -99,7 +99,7 @@ def run_dask(
     cluster = None
     try:
         if scheduler:
-            client = Client(scheduler, timeout="30s")
+            client = Client(scheduler, timeout="10s")
         else:
             cluster = LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True,

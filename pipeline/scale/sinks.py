@@ -5,6 +5,8 @@ Formatting (:data:`FORMATTERS`) happens in the workers; a sink only writes:
 - :class:`JsonlSink` (ChEMU-Ref jsonl or full JSON): complete lines appended to
   ``OUT.partial`` and fsync'd after every batch, renamed to ``OUT`` when the run completes.
   Resuming reads the keys of the complete lines already in ``OUT.partial``.
+- :class:`BlockSink`: text blocks (e.g. TSV rows) after a header, with a journal of the
+  documents complete, so documents with no rows resume too.
 - :class:`BratSink`: ``KEY.txt`` then ``KEY.ann`` per document, each written atomically, so
   an existing ``.ann`` means the document is complete (resume skips it).
 - :class:`TableSink`: mention and relation tables (CSV/Parquet) renamed into place at the end.
@@ -14,6 +16,7 @@ Formatting (:data:`FORMATTERS`) happens in the workers; a sink only writes:
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import os
 import sys
@@ -67,6 +70,15 @@ def _describe(doc: Document) -> str:
 
 def _document(doc: Document) -> Document:
     return doc
+
+
+def formatter(fmt: str) -> Callable[[Document], object]:
+    """The payload function of an output format: a name in :data:`FORMATTERS`, or
+    ``"module:function"``."""
+    if fmt in FORMATTERS:
+        return FORMATTERS[fmt]
+    module, _, name = fmt.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 # output format -> the worker-side function that turns an annotated Document into a payload
@@ -169,6 +181,74 @@ class JsonlSink(Sink):
         if self.fh is not None and not self.fh.closed:
             self.flush()
             self.fh.close()
+
+
+class BlockSink(Sink):
+    """Text blocks (e.g. the TSV rows of one document) after a header, renamed at the end.
+
+    A document may have no rows, so completion is journalled: after each block, the file
+    size and the document key are appended to ``OUT.partial.done``. Resuming cuts the
+    partial file back to the last journalled size and skips the journalled keys.
+    """
+
+    resumable = True
+
+    def __init__(self, path: Path, header: str = ""):
+        self.path = Path(path)
+        self.partial = self.path.with_name(self.path.name + ".partial")
+        self.journal_path = self.path.with_name(self.path.name + ".partial.done")
+        self.header = header.encode("utf-8")
+        self.completed: Counter[str] = Counter()
+        self.fh = self.journal = None
+
+    def _load_journal(self) -> int:
+        size = len(self.header)
+        with open(self.journal_path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.endswith("\n"):
+                    offset, key = line[:-1].split("\t", 1)
+                    size = int(offset)
+                    self.completed[key] += 1
+        return size
+
+    def open(self, resume: bool) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if resume and self.partial.exists() and self.journal_path.exists():
+            size = self._load_journal()
+            with open(self.partial, "rb+") as fh:
+                fh.truncate(size)
+            self.fh = open(self.partial, "ab")
+            self.journal = open(self.journal_path, "a", encoding="utf-8")
+            return
+        self.fh = open(self.partial, "wb")
+        self.fh.write(self.header)
+        self.journal = open(self.journal_path, "w", encoding="utf-8")
+
+    done = JsonlSink.done
+
+    def write(self, outcome: Outcome) -> None:
+        self.fh.write(str(outcome.payload).encode("utf-8"))
+        self.fh.flush()  # the block reaches the file before the journal names it
+        self.journal.write(f"{self.fh.tell()}\t{outcome.key}\n")
+        self.journal.flush()
+
+    def flush(self) -> None:
+        for fh in (self.fh, self.journal):
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def close(self) -> None:
+        self.flush()
+        self.fh.close()
+        self.journal.close()
+        os.replace(self.partial, self.path)
+        os.unlink(self.journal_path)
+
+    def abort(self) -> None:
+        for fh in (self.fh, self.journal):
+            if fh is not None and not fh.closed:
+                fh.flush()
+                fh.close()
 
 
 class BratSink(Sink):

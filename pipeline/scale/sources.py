@@ -147,7 +147,8 @@ def read_item(item: Item) -> Document:
         doc.relations.clear()
         return doc
     if item.kind == "txt":
-        return Document(id=item.key or Path(item.path).stem, text=read_text(item.path))
+        text = read_text(item.path)
+        return Document(id=item.key or Path(item.path).stem, text=text, meta={"source": item.path})
     if item.kind == "text":
         return Document(id=item.key or "doc", text=item.data)
     raise InputError(item.path, item.line, item.data)

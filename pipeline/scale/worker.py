@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from chemie.errors import InputError
 from chemie.model import Document, Token
-from chemie.scale.sinks import FORMATTERS
+from chemie.scale.sinks import formatter
 from chemie.scale.sources import Item, read_item
 
 Processor = Callable[[Document], Document]
@@ -26,7 +26,8 @@ class Job:
     """A picklable description of the work: task, its options, and the output format.
 
     ``task`` is one of :data:`TASKS` or ``"module:function"``, a factory called with
-    ``options`` that returns a ``Document -> Document`` function.
+    ``options`` that returns a ``Document -> Document`` function; ``fmt`` is a name in
+    :data:`~chemie.scale.sinks.FORMATTERS` or ``"module:function"`` (Document -> payload).
     """
 
     task: str = "anaphora"
@@ -119,7 +120,7 @@ def process_item(job: Job, item: Item) -> Outcome:
         else:
             out.warning = "empty document: empty result"
         out.tokens = len(doc.tokens)
-        out.payload = FORMATTERS[job.fmt](doc)
+        out.payload = formatter(job.fmt)(doc)
     except InputError as e:
         out.error = e.message
         out.path, out.line = e.path or out.path, e.line if e.line is not None else out.line
