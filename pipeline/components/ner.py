@@ -47,8 +47,8 @@ for _name in ("chem_rule", "chem_conf"):
     if not Span.has_extension(_name):
         Span.set_extension(_name, default=None)
 
-_CONNECTORS = frozenset("- ‐ – ( ) [ ] ' ′ + ,".split())
-_ELEMENTISH = regex.compile(r"^(?:[A-Z][a-z]?\d*|\d|\()$")
+_CONNECTORS = frozenset("- ‐ – ( ) [ ] ' ′ ,".split())
+_SMALL_INT = regex.compile(r"^\d{1,2}$")
 _OPEN = frozenset("([")
 _END_OK = frozenset(")]'′+")
 _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
@@ -231,7 +231,9 @@ class ChemicalNER:
         out = []
         for f in merged:
             e = f.end
-            if e < n and words[e].lower() in wl["salt"] and f.end - f.start <= 6:
+            if e + 1 < n and words[e + 1] == "ester" and words[e].endswith("yl"):
+                f = Found(f.start, e + 2, f.label, salt.name, max(f.confidence, salt.confidence))
+            elif e < n and words[e].lower() in wl["salt"] and f.end - f.start <= 6:
                 nxt = by_start.get(e)
                 if nxt is None or nxt.end == e + 1:
                     conf = max(f.confidence, salt.confidence)
@@ -339,7 +341,7 @@ def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
     links = sorted(
         {
             j
-            for c in [i for i, w in enumerate(words) if w in _CONNECTORS]
+            for c in [i for i, w in enumerate(words) if w in _CONNECTORS or w == "."]
             for j in (c - 1, c)
             if 0 <= j < n - 1 and _linked(words, j)
         }
@@ -355,8 +357,14 @@ def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
 
 def _linked(words: Sequence[str], i: int) -> bool:
     a, b = words[i], words[i + 1]
-    if a == "+" or b == "+":  # only a charge glues: Ca2 +, Mg ( 2 + ), ( + ) -
-        return (b == "+" and bool(_ELEMENTISH.match(a))) or (a == "+" and b == ")")
+    if a == "+" or b == "+":  # a charge is not part of the name (BC5CDR: "Na" in "Na +")
+        return False
+    if a == "." or b == ".":  # ring-size locants: diazabicyclo [ 4 . 3 . 0 ]
+        if a == ".":
+            return i > 0 and bool(_SMALL_INT.match(words[i - 1])) and bool(_SMALL_INT.match(b))
+        return i + 2 < len(words) and bool(_SMALL_INT.match(a)) and bool(
+            _SMALL_INT.match(words[i + 2])
+        )
     if a in ("'", "′") and b == "s":  # possessive: aspirin ' s
         return False
     if b == "(" and len(a) >= 3 and a.isalpha():  # "didanosine ( ddI )"

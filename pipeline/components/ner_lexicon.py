@@ -18,6 +18,7 @@ import ahocorasick
 from chemie.resources import lexicon_path
 
 EXACT_CLASSES = frozenset({"ABBREVIATION", "FORMULA", "IDENTIFIER"})
+_CHARGES = frozenset({"+", "-", "−", "2+", "3+"})
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,12 @@ class LexiconIndex:
         for end_char, (length, entry) in hits:
             start_tok = starts.get(end_char + 1 - length)
             end_tok = ends.get(end_char + 1)
-            if start_tok is not None and end_tok is not None and end_tok - start_tok > 1:
+            if (
+                start_tok is not None
+                and end_tok is not None
+                and end_tok - start_tok > 1
+                and pieces[end_tok - 1] not in _CHARGES  # "Na +": the charge is a token
+            ):
                 found.append((start_tok, end_tok, entry))
         return found
 

@@ -16,7 +16,9 @@ from chemie.resources import load_rules
 
 _STEREO = frozenset(
     "n o m p s t d l r e z h c x y alpha beta gamma delta omega epsilon kappa sigma pi cis "
-    "trans tert sec iso neo meso endo exo syn anti erythro threo dl rs sr rr ss nh oh sh "
+    "trans tert sec iso neo meso endo exo erythro threo dl rs sr rr ss nh oh sh "
+    "bis tris tetrakis pentakis hexakis di tri tetra penta hexa mono poly nor homo seco "
+    "deoxy dehydro dihydro tetrahydro "
     "alphah betah yl ylidene ylene oxy oxo en an on in a b c d e f g h i j k".split()
 )
 # endings written after a locant (phthalazin-1(2H)-one, propane-1,2-diol)
