@@ -1,12 +1,14 @@
 """``chemie run [INPUT...] [-o OUT]``: anaphora resolution over snippets, streamed at scale.
 
 With no input, runs the bundled example and prints the mentions and links readably.
-``.txt`` files and folders of them (plain or brat) become a brat folder, ChEMU-Ref ``.jsonl``
-becomes ChEMU-Ref ``.jsonl`` in the input's token indices; ``--format`` chooses ``json``
-(everything, one document per line), ``csv``/``parquet`` (mention and relation tables) or
-either of the former explicitly. Exit status: 0 all documents done, 1 some failed (listed
-in ``OUT.errors.tsv``), 2 bad input (nothing could be done), 3 the run itself broke down,
-130 interrupted (``--resume`` continues).
+``.txt`` files and folders of them (plain or brat) become a brat folder (rule names as
+``#`` notes), ChEMU-Ref ``.jsonl`` becomes ChEMU-Ref ``.jsonl`` in the input's token
+indices (ready for ``chemie score anaphora``). ``--format`` overrides: brat, chemu, json
+(everything with rule names, one document per line) or csv/parquet (a mention table and a
+relation table). Input and output are streamed; bad documents are listed in
+``OUT.errors.tsv`` and the run goes on. Exit status: 0 all documents done, 1 some failed,
+2 bad input (nothing could be done), 3 the run itself broke down, 130 interrupted
+(``--resume`` continues).
 """
 
 from __future__ import annotations
