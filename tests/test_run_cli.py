@@ -140,6 +140,7 @@ def test_malformed_jsonl_lines_are_reported_with_line_numbers(tmp_path, capsys):
         (["nowhere.jsonl", "-o", "o"], "no such file"),
         ([str(SCALE / "texts"), str(SCALE / "snippets.jsonl"), "-o", "o"], "mixed"),
         ([str(SCALE / "snippets.jsonl"), "-o", str(SCALE / "snippets.jsonl")], "overwrite"),
+        ([str(SCALE / "texts"), "-o", str(SCALE / "texts" / "out")], "inside the input"),
     ],
 )
 def test_fatal_input_errors_exit_2(argv, message, capsys):

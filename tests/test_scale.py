@@ -249,3 +249,21 @@ def test_interrupted_block_run_resumes_even_with_empty_blocks(tmp_path):
     assert summary.skipped > 0
     assert cut.read_bytes() == full.read_bytes()
     assert errors_path(cut).read_text() == errors_path(full).read_text()
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file()}
+
+
+def test_interrupted_brat_run_resumes_to_the_same_files(tmp_path):
+    job = Job(f"{__name__}:make_linker", "brat")
+    src = SCALE / "texts"
+    full, cut = tmp_path / "full", tmp_path / "cut"
+    _run(src, full, job)
+    _interrupt(src, cut, "brat", 2)
+    assert sorted(_tree(cut)) == ["s1.ann", "s1.txt", "s2.ann", "s2.txt"]
+    summary = _run(src, cut, job, resume=True)
+    assert summary.skipped == 2
+    assert _tree(cut) == _tree(full)
+    assert "rule=stand_in" in (full / "more" / "s3.ann").read_text()

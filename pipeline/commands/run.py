@@ -97,6 +97,8 @@ def check_output(out: Path, fmt: str, inputs: list[Path]) -> None:
     for p in inputs:
         if p.resolve() == resolved:
             raise InputError(out, None, "output would overwrite the input")
+        if fmt == "brat" and p.is_dir() and resolved.is_relative_to(p.resolve()):
+            raise InputError(out, None, f"brat output inside the input folder {p}")
     if fmt == "brat" and out.exists() and not out.is_dir():
         raise InputError(out, None, "brat output must be a folder, and this is a file")
     if fmt in ("chemu", "json") and out.is_dir():
