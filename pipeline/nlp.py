@@ -32,6 +32,7 @@ PIPELINE: tuple[str, ...] = (
     "chemie_bridging",
 )
 COREF_MODES = ("surface", "atomic")
+SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
 
 
 def _register_components() -> None:
@@ -167,10 +168,12 @@ def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) 
     """
     if document.tokens:
         doc = doc_from_document(nlp, document, gold_mentions=gold_mentions)
+        # the input's own sentence boundaries are kept (ChEMU-Ref separates the heading)
+        keep = SENTENCE_COMPONENTS if document.sentences else ()
         if gold_mentions:
-            doc = _run_without(nlp, doc, ("chemie_ner", "chemie_mentions"))
+            doc = _run_without(nlp, doc, ("chemie_ner", "chemie_mentions", *keep))
         else:
-            doc = _run(nlp, doc)
+            doc = _run_without(nlp, doc, keep)
         mapper = _CharMap(document, doc)
         out = Document(
             document.id, document.text, list(document.tokens), list(document.sentences),

@@ -114,7 +114,7 @@ def test_state_takes_the_quantity(nlp):
 def test_attrs_contract(nlp):
     found = mentions(nlp, "Water ( 5 mL ) was added . The mixture was stirred .")
     rule, attrs = found["The mixture"]
-    assert attrs["head"] == "mixture" and attrs["sentence"] == 1
+    assert attrs["head"] == "mixture" and attrs["sentence"] == 0  # the input sentence is kept
     assert attrs["tokens"] == (8, 9) and attrs["det"] == "the"
     assert found["Water ( 5 mL )"][1]["quantity"] is True
 

@@ -22,6 +22,7 @@ from chemie.resources import load_rules
 
 _ID = re.compile(r"^(?:[A-Za-z]{0,4}-?\d+[a-zA-Z]{0,3}'?(?:-\d+)?|[A-Z]{1,3}|[IVX]+)$")
 _NOT_ABBREVIATION = re.compile(r"[%:=]|\bFIG\b|\s\S+\s\S+\s")
+_VOLUME = re.compile(r"\d\s*(?:[mµμu]?[lL])\b")
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
 _HEADING_ID = re.compile(r"^[(\[]?[\dA-Za-z]{1,4}(?:[.-]\d+)?[a-z]?[)\].:]?$")
 
@@ -83,29 +84,22 @@ class CorefResolver:
         words, cs = token_info(doc)
         ms = [self._view(words, cs, n, m) for n, m in enumerate(mentions)]
         title = self._title(words, cs, ms)
-        parent: dict[int, int] = {}
-        rule_of: dict[int, str] = {}
+        chain_of: dict[int, list[int]] = {}  # mention position -> its chain (text order)
+        links: list[tuple[int, int, str]] = []
         for a in ms:
             for name, rule in self.order:
                 ant = rule(doc, ms, a, title)
                 if ant is not None and ant.i < a.i:
-                    parent[a.i] = ant.i
-                    rule_of[a.i] = name
+                    chain = chain_of.setdefault(ant.i, [ant.i])
+                    # surface: the closest earlier member; atomic: the first one
+                    target = chain[0] if self.mode == "atomic" else chain[-1]
+                    chain.append(a.i)
+                    chain_of[a.i] = chain
+                    links.append((a.i, target, name))
                     break
         relations = relations_of(doc)
-        root: dict[int, int] = {}
-        for a in ms:
-            if a.i not in parent:
-                continue
-            p = parent[a.i]
-            if self.mode == "atomic":
-                while p in parent:
-                    p = parent[p]
-            root[a.i] = p
-        for n, (i, p) in enumerate(sorted(root.items()), 1):
-            relations.append(
-                Relation("COREFERENCE", ms[i].m.id, ms[p].m.id, rule_of[i], f"C{n}")
-            )
+        for n, (i, p, name) in enumerate(links, 1):
+            relations.append(Relation("COREFERENCE", ms[i].m.id, ms[p].m.id, name, f"C{n}"))
         return doc
 
     def _view(self, words: list[str], cs: str, n: int, m: Mention) -> _M:
@@ -147,6 +141,8 @@ class CorefResolver:
         for x in ms:
             if x.first >= stop or x.m.attrs.get("quantity"):
                 break
+            if x.bracketed:
+                continue
             if x.kind == "chemical" or (x.kind == "reference" and x.ident and x.head != "example"):
                 best = x
         return best
@@ -173,7 +169,7 @@ class CorefResolver:
         for x in reversed(ms[: a.i]):
             if x.sentence != a.sentence:
                 return None
-            if x.kind == "equipment" or x.bracketed or x.before in self.state_skip:
+            if x.kind == "equipment" or x.before in self.state_skip:
                 continue
             return x
         return None
@@ -213,7 +209,7 @@ class CorefResolver:
         return None
 
     def _rule_the_solvent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if a.core not in self.solvent_anaphors:
+        if a.head not in self.solvent_anaphors or a.kind not in ("generic", "chemical"):
             return None
         for x in reversed(ms[: a.i]):
             if x.kind == "chemical" and (

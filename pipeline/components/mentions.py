@@ -245,6 +245,14 @@ def _class_string(
         # "...benzonitrile NCS ( 4.75 g )": an all-caps abbreviation after a long name
         elif c in "CX" and prev == "C" and words[i].isupper() and len(words[i - 1]) >= 15:
             classes[i] = "b"
+    if doc.has_annotation("SENT_START"):
+        # the end of a heading without a full stop begins a new noun phrase
+        begin = {"C": "b", "X": "b", "Z": "b", "K": "k", "N": "n"}
+        for i, v in enumerate(doc.to_array(SENT_START).tolist()):
+            if v == 1 and i:
+                if classes[i] in begin and classes[i - 1] in "CXZNb)" and not words[i].islower():
+                    classes[i] = begin[classes[i]]
+                break
     chems = doc.spans.get("chemicals") if doc.spans is not None else None
     if chems:
         for span in chems:
