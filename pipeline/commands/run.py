@@ -81,6 +81,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def output_format(kinds: set[str], requested: str | None, out: Path | None) -> str:
     """The output format: requested, or implied by the input kinds (InputError if mixed)."""
     if out is None:
+        if requested in ("brat", "csv", "parquet"):
+            raise InputError(None, None, f"--format {requested} needs an output: -o OUT")
         return "describe" if requested is None else requested
     if requested:
         return requested
