@@ -21,7 +21,7 @@ from spacy.tokens import Doc
 from chemie import components
 from chemie.components.mentions import doc_text
 from chemie.extensions import actions_of, mentions_of, relations_of
-from chemie.model import Document, Mention, Range, Relation, Token
+from chemie.model import Document, Mention, Range, Token
 
 # Pipeline order; each entry is (component name, factory name).
 PIPELINE: tuple[str, ...] = (
@@ -139,19 +139,14 @@ class _CharMap:
         return self._map(spans, self.from_doc_start, self.from_doc_end)
 
 
-def _run(nlp: Language, doc: Doc) -> Doc:
-    for _, proc in nlp.pipeline:
-        doc = proc(doc)
-    return doc
-
-
 def _copy_predictions(doc: Doc, out: Document, mapper: _CharMap | None) -> Document:
+    """Move the Doc's predictions onto ``out`` (offsets mapped to its text when needed)."""
     for m in mentions_of(doc):
-        spans = mapper.from_doc(m.spans) if mapper else m.spans
-        out.mentions.append(
-            Mention(m.id, spans, m.label, out.span_text(spans), m.rule, m.confidence, dict(m.attrs))
-        )
-    out.relations = [Relation(r.label, r.head, r.tail, r.rule, r.id) for r in relations_of(doc)]
+        if mapper is not None:
+            m.spans = mapper.from_doc(m.spans)
+        m.text = out.span_text(m.spans)
+        out.mentions.append(m)
+    out.relations = list(relations_of(doc))
     actions = actions_of(doc)
     if actions:
         out.meta["actions"] = list(actions)

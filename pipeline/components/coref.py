@@ -22,7 +22,7 @@ from chemie.resources import load_rules
 
 _ID = re.compile(r"^(?:[A-Za-z]{0,4}-?\d+[a-zA-Z]{0,3}'?(?:-\d+)?|[A-Z]{1,3}|[IVX]+)$")
 _NOT_ABBREVIATION = re.compile(r"[%:=]|\bFIG\b|\s\S+\s\S+\s")
-_VOLUME = re.compile(r"\d\s*(?:[mµμu]?[lL])\b")
+_HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
 _HEADING_ID = re.compile(r"^[(\[]?[\dA-Za-z]{1,4}(?:[.-]\d+)?[a-z]?[)\].:]?$")
 
@@ -120,7 +120,11 @@ class CorefResolver:
         ident = ""
         if kind == "reference" and len(core_i) > 1:
             ident = words[core_i[-1]].lower()
-        elif bracketed and len(core_i) == 1 and _ID.match(words[core_i[0]]):
+        elif (
+            len(core_i) == 1
+            and _ID.match(words[core_i[0]])
+            and (bracketed or _HAS_DIGIT_AND_LETTER.search(words[core_i[0]]) is not None)
+        ):
             ident = words[core_i[0]].lower()
         return _M(
             m, n, first, last, core, f"{det} {core}".strip(), kind,
