@@ -359,12 +359,9 @@ def _linked(words: Sequence[str], i: int) -> bool:
     a, b = words[i], words[i + 1]
     if a == "+" or b == "+":  # a charge is not part of the name (BC5CDR: "Na" in "Na +")
         return False
-    if a == "." or b == ".":  # ring-size locants: diazabicyclo [ 4 . 3 . 0 ]
-        if a == ".":
-            return i > 0 and bool(_SMALL_INT.match(words[i - 1])) and bool(_SMALL_INT.match(b))
-        return i + 2 < len(words) and bool(_SMALL_INT.match(a)) and bool(
-            _SMALL_INT.match(words[i + 2])
-        )
+    if a == "." or b == ".":  # ring-size locants inside brackets: [ 4 . 3 . 0 ]
+        dot = i if a == "." else i + 1
+        return _ring_size_dot(words, dot)
     if a in ("'", "′") and b == "s":  # possessive: aspirin ' s
         return False
     if b == "(" and len(a) >= 3 and a.isalpha():  # "didanosine ( ddI )"
@@ -378,6 +375,15 @@ def _linked(words: Sequence[str], i: int) -> bool:
             _LOCANTISH.match(words[i + 2])
         )
     return a in _CONNECTORS or b in _CONNECTORS
+
+
+def _ring_size_dot(words: Sequence[str], dot: int) -> bool:
+    """The period at ``dot`` separates ring sizes: ``[ 4 . 3 . 0 ]``."""
+    if not (0 < dot < len(words) - 1):
+        return False
+    if not (_SMALL_INT.match(words[dot - 1]) and _SMALL_INT.match(words[dot + 1])):
+        return False
+    return dot >= 2 and words[dot - 2] in ("[", ".")
 
 
 def _resolve(cands: list[Found], n: int) -> list[Found]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import regex
 
 from chemie.components.ner_lexicon import read_table
+from chemie.language import bracket_partners
 from chemie.resources import load_rules
 
 _STEREO = frozenset(
@@ -28,6 +29,8 @@ _BARE_SUFFIXES = frozenset(
 )
 _ALPHA_SEG = regex.compile(r"[A-Za-z]+")
 _JOINERS = frozenset("-‐(),[]'′")
+_RING_END = regex.compile(r"(?:en|an|in|ol|on|ole|ine|ane|ene|yl|ide|ate|one)$")
+_LOCANT_GROUP = regex.compile(r"\d+[A-Za-z]?['′]*(?:,\d+[A-Za-z]?['′]*)*-")
 _BRACKET_END = regex.compile(r"[IVX]+|\d*[+\-−]|\d|[RSEZ]")
 
 
@@ -171,8 +174,6 @@ class TokenClassifier:
         return verdict
 
     def _classify_glued(self, text: str) -> Verdict | None:
-        from chemie.language import bracket_partners
-
         pairs = bracket_partners(text)
         if pairs is None or (text[0] in "([" and pairs.get(0) == len(text) - 1):
             return None
@@ -182,8 +183,8 @@ class TokenClassifier:
             return None  # "didanosine (ddI)": a name and its abbreviation, not one name
         if text[0] in "([":
             after = text[pairs[0] + 1 :]
-            if not after.startswith(("-", "‐")) and len(after) < 3:
-                return None  # "(octreotide) on"
+            if not after.startswith(("-", "‐")) and (len(after) < 3 or not after[0].isalpha()):
+                return None  # "(octreotide) on", "(LHRH-A) 3.75"
         hit = self.lookup(text)
         if hit is not None:
             return hit.label, hit.source, hit.confidence
@@ -203,8 +204,15 @@ class TokenClassifier:
         while k > 0 and (segments[k].lower() in _BARE_SUFFIXES or len(segments[k]) <= 2):
             k -= 1
         last = segments[k]
-        if len(last) < 3 or self.token(last) is None:
+        if len(last) < 3:
             return False
+        if self.token(last) is None:
+            # a ring name without a listed ending (chromen, azepin) is enough only in a
+            # clearly systematic name: brackets, or two or more locant groups
+            strong = "(" in text or "[" in text or len(_LOCANT_GROUP.findall(text)) >= 2
+            low = last.lower()
+            if not (strong and _RING_END.search(low) and _has_morph(low)):
+                return False
         whole = 0
         for seg in segments[:k]:
             low = seg.lower()
@@ -232,10 +240,10 @@ def _has_morph(word: str) -> bool:
 
 
 @functools.cache
-def _sequence_rules() -> tuple[tuple[Rule, str], ...]:
-    """Sequence rules with the lowercase substring each needs (empty: none)."""
+def _sequence_rules() -> tuple[tuple[Rule, tuple[str, ...]], ...]:
+    """Sequence rules with the lowercase substrings one of which each needs (empty: none)."""
     table, _ = load_rule_table()
-    needs = {r["name"]: r.get("requires", "") for r in table["rules"]}
+    needs = {r["name"]: tuple(r.get("requires", ())) for r in table["rules"]}
     return tuple((r, needs[r.name]) for r in rules_of_kind("sequence"))
 
 
@@ -246,7 +254,7 @@ def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
     for r, required in _sequence_rules():
         if required:
             lowered = lowered if lowered is not None else text.lower()
-            if required not in lowered:
+            if not any(word in lowered for word in required):
                 continue
         for m in r.pattern.finditer(text):
             out.append((m.start(), m.end(), r))
