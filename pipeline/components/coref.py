@@ -63,6 +63,10 @@ class CorefResolver:
         self.title_phrases = frozenset(title.get("phrases", ()))
         state = self.rules.get("as_physical_state", {})
         self.state_skip = frozenset(state.get("skip_after", ()))
+        self._passive_yield = [
+            [aux, str(v)] for aux in ("was", "were", "is") for v in state.get("subject_verbs", ())
+        ]
+        self._words: list[str] = []
         solvent = self.rules.get("the_solvent", {})
         self.solvent_anaphors = frozenset(solvent.get("anaphors", ()))
         self.solvents = tuple(str(s).lower() for s in solvent.get("solvents", ()))
@@ -82,6 +86,7 @@ class CorefResolver:
         if len(mentions) < 2:
             return doc
         words, cs = token_info(doc)
+        self._words = [w.lower() for w in words]
         ms = [self._view(words, cs, n, m) for n, m in enumerate(mentions)]
         title = self._title(words, cs, ms)
         chain_of: dict[int, list[int]] = {}  # mention position -> its chain (text order)
@@ -166,14 +171,15 @@ class CorefResolver:
     def _rule_as_physical_state(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.kind != "state" or a.first < 1:
             return None
-        if a.before != "as":
-            words = token_info(doc)[0]
-            if " ".join(words[max(0, a.first - 2) : a.first]).lower() != "form of":
-                return None
-        for x in reversed(ms[: a.i]):
-            if x.sentence != a.sentence:
-                return None
-            if x.kind == "equipment" or x.before in self.state_skip:
+        words = self._words
+        if a.before != "as" and " ".join(words[max(0, a.first - 2) : a.first]) != "form of":
+            return None
+        same = [x for x in ms[: a.i] if x.sentence == a.sentence and x.kind != "equipment"]
+        # "Compound 27 was synthesized from A , B and C as a white solid": the subject
+        if same and words[same[0].last + 1 : same[0].last + 3] in self._passive_yield:
+            return same[0]
+        for x in reversed(same):
+            if x.before in self.state_skip:
                 continue
             return x
         return None
@@ -250,9 +256,8 @@ class CorefResolver:
         """Position of the last mention with a yield (%) right after a yield verb, or -1."""
         words = token_info(doc)[0]
         for x in reversed(ms):
-            if "%" in x.m.text and any(
-                w.lower() in self.yield_verbs for w in words[max(0, x.first - 3) : x.first]
-            ):
+            around = words[max(0, x.first - 3) : x.first] + words[x.last + 1 : x.last + 4]
+            if "%" in x.m.text and any(w.lower() in self.yield_verbs for w in around):
                 return x.i
         return -1
 
