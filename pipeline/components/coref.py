@@ -71,6 +71,7 @@ class CorefResolver:
         self.solvent_anaphors = frozenset(solvent.get("anaphors", ()))
         self.solvents = tuple(str(s).lower() for s in solvent.get("solvents", ()))
         self.solvent_set = frozenset(self.solvents)
+        self.not_solvent = frozenset(str(w).lower() for w in solvent.get("not_solvents", ()))
         product = self.rules.get("final_product", {})
         self.yield_verbs = frozenset(product.get("verbs_before", ()))
         material = self.rules.get("starting_material", {})
@@ -222,6 +223,8 @@ class CorefResolver:
         if a.head not in self.solvent_anaphors or a.kind not in ("generic", "chemical"):
             return None
         for x in reversed(ms[: a.i]):
+            if self.not_solvent.intersection(x.core.split()):
+                continue
             if x.kind == "chemical" and (
                 any(x.name == s or x.name.endswith(" " + s) for s in self.solvents)
                 or (x.before in ("in", "with") and x.m.attrs.get("quantity"))

@@ -60,6 +60,7 @@ PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~]\d+(?:\.\d+)?)?%$")
 AMOUNT = re.compile(
     r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
 )
+NUMBERED_WORD = re.compile(r"^\(\d+\)[A-Za-z][a-z]+$")  # "(3)Preparation"
 CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)?[A-Z][a-z]{2,}")
 CHEMICAL_SHAPE = re.compile(
     r"""^(?:
@@ -164,7 +165,7 @@ class TokenClassifier:
             return "A"
         if low in t.units:
             return "U"
-        if low in t.stop:
+        if low in t.stop or NUMBERED_WORD.match(text):
             return "S"
         if low in t.generic:
             return "G"
@@ -239,6 +240,9 @@ def _class_string(
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
         elif c in "CXW" and prev in "CZXKWN" and CAPITALIZED.match(words[i]):
             classes[i] = "b"
+        # "...benzaldehyde Intermediate 16A": a capitalized reference after a name
+        elif c == "K" and prev in "CXZb" and words[i][:1].isupper():
+            classes[i] = "k"
         # "Compound 5 Compound 5", "Example 14 4-bromo...": a new NP after a numbered reference
         elif i > 1 and classes[i - 2] in "Kk" and prev in "NZ" and c in "CXKWZb":
             classes[i] = "k" if c == "K" else "b"
