@@ -101,6 +101,15 @@ def test_rejected_match_lets_a_later_mention_start(nlp):
     assert "28 g ( 85 mmol ) of 4-bromophenol" in found
 
 
+def test_later_yield_joins_the_product(nlp):
+    sentence = "Then 114 mg of 4-bromophenol was obtained with a yield of about 99.1% ."
+    text, tokens = tokens_from_words(sentence.split())
+    doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
+    product = [m for m in doc.mentions if m.rule == "np_with_later_yield"]
+    assert [m.text for m in product] == ["114 mg of 4-bromophenol with a yield of about 99.1%"]
+    assert len(product[0].spans) == 2
+
+
 def test_state_takes_the_quantity(nlp):
     sentence = "It gave the title compound as a white solid ( 0.25 g , 77% ) ."
     text, tokens = tokens_from_words(sentence.split())

@@ -344,6 +344,7 @@ class MentionDetector:
             end = max((r[-1][1] for r, _, _ in got), default=m.start())
             pos = max(end + 1, m.start() + 1)
         found = _attach_state_quantities(doc, cs, found)
+        found = _attach_yields(cs, found)
         text_of_doc = doc_text(doc)
         idx = doc.to_array(IDX).tolist()
         for n, (ranges, rule, attrs) in enumerate(sorted(found, key=lambda f: f[0]), 1):
@@ -527,6 +528,28 @@ def _has_name(cs: str, m: re.Match) -> bool:
 def _ref_id(cs: str, c0: int, end: int) -> bool:
     """``Compound 22``, ``intermediate 4a``: a reference head followed by an identifier."""
     return end - c0 >= 2 and cs[end - 2] in "Kk" and cs[end - 1] in "NZXCnb"
+
+
+# "X was obtained with a yield of about 99.1%", "X ( 170 mg ) . Yield : 73%"
+YIELD_AFTER = re.compile(r"(?:S{1,3}P?|\.)(?P<y>SDYOS?A|Y[:=]?[AN])")
+
+
+def _attach_yields(
+    cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """The yield stated after a product belongs to it (a discontinuous mention)."""
+    out = []
+    starts = {f[0][0][0] for f in found}
+    for ranges, rule, attrs in found:
+        end = ranges[-1][1]
+        m = YIELD_AFTER.match(cs, end + 1)
+        if m and attrs["kind"] != "state" and not starts.intersection(range(end + 1, m.end())):
+            y0, y1 = m.span("y")
+            ranges = (*ranges, (y0, y1 - 1))
+            attrs = {**attrs, "tokens": (ranges[0][0], y1 - 1), "quantity": True}
+            rule = "np_with_later_yield"
+        out.append((ranges, rule, attrs))
+    return out
 
 
 def _attach_state_quantities(
