@@ -31,7 +31,7 @@ from spacy.attrs import ORTH
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from chemie.components.ner_lexicon import LexiconIndex, default_index
+from chemie.components.ner_lexicon import LexEntry, LexiconIndex, default_index
 from chemie.components.ner_rules import (
     TokenClassifier,
     load_rule_table,
@@ -107,7 +107,7 @@ class ChemicalNER:
         self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
         self.words = _word_lists()
 
-    def _lookup(self, text: str):
+    def _lookup(self, text: str) -> LexEntry | None:
         hit = self.index.lookup(text)
         if (
             hit is not None
@@ -198,7 +198,6 @@ class ChemicalNER:
         wl = self.words
         n = len(words)
         by_start = {f.start: f for f in chosen}
-        by_end = {f.end: f for f in chosen}
         salt = rule("salt_extension")
         cation = rule("cation_anion")
         head = rule("head_letter")
@@ -206,13 +205,8 @@ class ChemicalNER:
         heads = wl["head_any_case"]
         for i in [i for i, w in enumerate(words[:-1]) if w in heads]:
             if wl["head_letter"].fullmatch(words[i + 1]):
-                for j in (i, i + 1):
-                    old = by_start.pop(j, None)
-                    if old is not None:
-                        by_end.pop(old.end, None)
-                new = Found(i, i + 2, head.label, head.name, head.confidence)
-                by_start[i] = new
-                by_end[i + 2] = new
+                by_start.pop(i + 1, None)
+                by_start[i] = Found(i, i + 2, head.label, head.name, head.confidence)
         result = sorted(by_start.values(), key=lambda f: f.start)
         merged: list[Found] = []
         for f in result:
@@ -255,8 +249,8 @@ class ChemicalNER:
         ends = {f.end for f in chosen}
         chem: dict[tuple[str, ...], int] = {}
         nonchem: dict[tuple[str, ...], int] = {}
-        for i in range(1, n - 2):
-            if words[i] not in ("(", "["):
+        for i in [i for i, w in enumerate(words) if w == "(" or w == "["]:
+            if not 0 < i < n - 2:
                 continue
             close = ")" if words[i] == "(" else "]"
             for j in range(i + 2, min(n, i + 7)):
