@@ -33,10 +33,10 @@ CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}]))*"
 QPAREN = r"\((?=[^().]*[AU])[^().]*\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
 LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
-FROM = r"(?P<frm>F(?:[Kk]|X\.?)[NZ])"
+FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|SDYOS?A|I[AN]Y)"
 RATIO = (
-    r"(?:(?:\([^().]*\))?[=:](?=[NA])(?:[NAXU]|[:/-](?=[NAX])|S(?=[NA]))+"
+    r"(?:(?:\([^().]*\))?(?:[=:]F?|(?=N/N))(?=[NA])(?:[NAXU]|[:/-](?=[NAX])|S(?=[NA]))+"
     r"|\(N(?::N)+\))"
 )
 # "0 to 25% EtOAc in heptane", "1-10% MeOH in DCM": a gradient eluent
@@ -79,7 +79,7 @@ STATE_HEADS = frozenset(
     "solid solids oil oils foam gum powder crystal crystals liquid syrup wax glass semi-solid "
     "tar".split()
 )
-KEEP_TRAILING = frozenset(["anhydrous"])
+KEEP_TRAILING = frozenset(["anhydrous", "bed", "filter", "stream"])
 SOLUTION_HEADS = frozenset("solution solutions mixture suspension slurry".split())
 _PUNCT = {",": "P", ".": ".", ";": ".", "(": "(", "[": "(", "{": "(", ")": ")", "]": ")",
           "}": ")", "/": "/", "-": "-", ":": ":", "=": "="}
@@ -240,6 +240,9 @@ def _class_string(
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
         elif c in "CXW" and prev in "CZXKWN" and CAPITALIZED.match(words[i]):
             classes[i] = "b"
+        # "Compound A": a capital letter after a reference head is its identifier
+        elif c == "D" and prev in "Kk" and words[i] == "A":
+            classes[i] = "Z"
         # "...benzaldehyde Intermediate 16A": a capitalized reference after a name
         elif c == "K" and prev in "CXZb" and words[i][:1].isupper():
             classes[i] = "k"
@@ -576,7 +579,7 @@ def _attach_state_quantities(
         ranges, _rule, attrs = out[i]
         end = ranges[-1][1]
         gap = cs[end + 1 : s0 - 1]
-        if attrs["quantity"] or len(ranges) != 1 or len(gap) > 4 or gap.strip("SW"):
+        if attrs["quantity"] or len(ranges) != 1 or len(gap) > 5 or gap.strip("SW&"):
             continue
         out[i] = (
             (ranges[0], (q0, q1)),
