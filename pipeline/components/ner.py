@@ -43,9 +43,29 @@ from chemie.resources import load_lexicon
 SPANS_KEY = "chemicals"
 CLASSES = ("SYSTEMATIC", "TRIVIAL", "FORMULA", "ABBREVIATION", "FAMILY", "IDENTIFIER", "MULTIPLE")
 
-for _name in ("chem_rule", "chem_conf"):
+_STORE = "chemie_ner"  # doc.user_data key: {"start:end": (rule, confidence)}
+
+
+def _field(index: int):
+    def get(span: Span) -> object:
+        entry = span.doc.user_data.get(_STORE, {}).get(f"{span.start}:{span.end}")
+        return None if entry is None else entry[index]
+
+    def set_(span: Span, value: object) -> None:
+        store = span.doc.user_data.setdefault(_STORE, {})
+        key = f"{span.start}:{span.end}"
+        entry = list(store.get(key, (None, None)))
+        entry[index] = value
+        store[key] = tuple(entry)
+
+    return get, set_
+
+
+# span._.chem_rule / span._.chem_conf: kept in one dict per doc (cheap to write in bulk)
+for _index, _name in enumerate(("chem_rule", "chem_conf")):
     if not Span.has_extension(_name):
-        Span.set_extension(_name, default=None)
+        _get, _set = _field(_index)
+        Span.set_extension(_name, getter=_get, setter=_set)
 
 _CONNECTORS = frozenset("- ‐ – ( ) [ ] ' ′ ,".split())
 _SMALL_INT = regex.compile(r"^\d{1,2}$")
@@ -300,13 +320,10 @@ class ChemicalNER:
 
     # -- spaCy --------------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
-        words = doc_words(doc)
-        spans = []
-        for f in self.find(words):
-            span = Span(doc, f.start, f.end, label=f.label)
-            span._.chem_rule = f.rule
-            span._.chem_conf = f.confidence
-            spans.append(span)
+        found = self.find(doc_words(doc))
+        store = doc.user_data.setdefault(_STORE, {})
+        store.update((f"{f.start}:{f.end}", (f.rule, f.confidence)) for f in found)
+        spans = [Span(doc, f.start, f.end, label=f.label) for f in found]
         doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
         return doc
 
