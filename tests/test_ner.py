@@ -149,3 +149,14 @@ def test_chemu_snippets_have_chemicals(nlp, corpus):
         doc = nlp.get_pipe("chemie_ner")(Doc(nlp.vocab, words=words))
         counts.append(len(doc.spans[SPANS_KEY]))
     assert sum(1 for c in counts if c) >= 15
+
+
+def test_span_extensions_survive_serialisation(nlp):
+    doc = nlp("K2CO3 in THF")
+    again = Doc(nlp.vocab).from_bytes(doc.to_bytes())
+    spans = again.spans[SPANS_KEY]
+    assert [(s.text, s._.chem_rule) for s in spans] == [
+        (s.text, s._.chem_rule) for s in doc.spans[SPANS_KEY]
+    ]
+    spans[0]._.chem_conf = 0.25
+    assert again.spans[SPANS_KEY][0]._.chem_conf == 0.25
