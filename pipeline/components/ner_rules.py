@@ -30,6 +30,8 @@ _BARE_SUFFIXES = frozenset(
 _ALPHA_SEG = regex.compile(r"[A-Za-z]+")
 _JOINERS = frozenset("-‐(),[]'′")
 _RING_END = regex.compile(r"(?:en|an|in|ol|on|ole|ine|ane|ene|yl|ide|ate|one)$")
+# strings no token rule can match: numbers and punctuation, short lowercase words
+_NO_RULE = regex.compile(r"^(?:[\d.,:;%/()\[\]<>=±~×x]+|[a-z]{1,4})$")
 _SEQUENCE_WINDOW = 250  # characters before a required word in which a sequence rule matches
 _LOCANT_GROUP = regex.compile(r"\d+[A-Za-z]?['′]*(?:,\d+[A-Za-z]?['′]*)*-")
 _BRACKET_END = regex.compile(r"[IVX]+|\d*[+\-−]|\d|[RSEZ]")
@@ -154,7 +156,7 @@ class TokenClassifier:
         hit = self.lookup(text)
         if hit is not None:
             return hit.label, hit.source, hit.confidence
-        if len(text) < 2 or text.lower() in self.nonchemical:
+        if len(text) < 2 or text.lower() in self.nonchemical or _NO_RULE.match(text):
             return None
         m = self._combined.fullmatch(text)
         if m is not None:
