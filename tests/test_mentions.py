@@ -71,6 +71,11 @@ def test_numbered_reference_ends_a_noun_phrase(nlp):
     assert "Example 14" in found and "4-bromophenol ( 1.0 g )" in found
 
 
+def test_step_number_is_not_part_of_the_heading_name(nlp):
+    found = mentions(nlp, "Step 2 4-bromophenol To a solution of phenol ( 1 g ) was added water .")
+    assert "4-bromophenol" in found
+
+
 def test_trimmed_head(nlp):
     found = mentions(nlp, "The filtrate was passed through silica gel pad twice .")
     assert found["silica gel"][0] == "np_trimmed"

@@ -97,6 +97,7 @@ class MentionTables:
     modifiers: frozenset[str]
     stop: frozenset[str]
     units: frozenset[str]
+    heading: frozenset[str]
 
     @classmethod
     def load(cls, name: str = "mentions.yaml") -> MentionTables:
@@ -108,6 +109,7 @@ class MentionTables:
         return cls(
             s("determiners"), s("generic_heads"), s("reference_heads"), s("equipment_heads"),
             s("chemical_words"), s("modifiers"), s("stop_words"), s("units"),
+            s("heading_words"),
         )
 
 
@@ -238,7 +240,7 @@ def _class_string(
         if c == "N" and prev in "CXGEZbN" and i + 1 < len(classes) and classes[i + 1] == "U":
             classes[i] = "n"
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
-        elif c in "CXW" and prev in "CZXKWN" and CAPITALIZED.match(words[i]):
+        elif c in "CXW" and prev in "CZXKWNb" and CAPITALIZED.match(words[i]):
             classes[i] = "b"
         # "Compound A": a capital letter after a reference head is its identifier
         elif c == "D" and prev in "Kk" and words[i] == "A":
@@ -260,6 +262,7 @@ def _class_string(
                 if classes[i] in begin and classes[i - 1] in "CXZNb)" and not words[i].islower():
                     classes[i] = begin[classes[i]]
                 break
+    _heading_breaks(words, classes, tables.heading)
     chems = doc.spans.get("chemicals") if doc.spans is not None else None
     if chems:
         for span in chems:
@@ -268,6 +271,17 @@ def _class_string(
                 if classes[i] in "WXZ":
                     classes[i] = "C"
     return words, "".join(classes)
+
+
+def _heading_breaks(words: list[str], classes: list[str], heading: frozenset[str]) -> None:
+    """In the heading (before the first verb), "Step 2 NAME": the step number is no part of
+    the name."""
+    for i in range(1, len(classes) - 1):
+        c, prev = classes[i], classes[i - 1]
+        if c in "SD&" and words[i].lower() not in heading:
+            return
+        if c == "N" and prev in "S.:(" and words[i].isdigit() and classes[i + 1] in "CXb":
+            classes[i] = "S"
 
 
 def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
