@@ -115,6 +115,19 @@ def test_later_yield_joins_the_product(nlp):
     assert len(product[0].spans) == 2
 
 
+def test_label_after_a_name_is_its_own_mention(nlp):
+    sentence = "Then 2-fluoroethyl triflate 1b ( 128 mg , 0.57 mmol ) was added ."
+    text, tokens = tokens_from_words(sentence.split())
+    doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
+    by_text = {m.text: m for m in doc.mentions}
+    assert "1b" in by_text
+    assert len(by_text["2-fluoroethyl triflate ( 128 mg , 0.57 mmol )"].spans) == 2
+    assert any(
+        r.rule == "bracketed_abbreviation" and doc.mention(r.head).text == "1b"
+        for r in doc.relations
+    )
+
+
 def test_state_takes_the_quantity(nlp):
     sentence = "It gave the title compound as a white solid ( 0.25 g , 77% ) ."
     text, tokens = tokens_from_words(sentence.split())

@@ -160,7 +160,9 @@ class CorefResolver:
     # --- rules: each takes (doc, mentions, anaphor, title) -> antecedent or None ---
 
     def _rule_bracketed_abbreviation(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if not a.bracketed or _NOT_ABBREVIATION.search(a.m.text):
+        if not (a.bracketed or a.m.attrs.get("abbreviation")) or _NOT_ABBREVIATION.search(
+            a.m.text
+        ):
             return None
         for x in reversed(ms[: a.i]):
             if any(r1 in (a.first - 1, a.first - 2) for _, r1 in x.ranges):

@@ -60,6 +60,7 @@ PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~]\d+(?:\.\d+)?)?%$")
 AMOUNT = re.compile(
     r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
 )
+LABEL = re.compile(r"^\d{1,3}-?[a-z]{1,2}$")  # 1b, 34-d
 NUMBERED_WORD = re.compile(r"^\(\d+\)[A-Za-z][a-z]+$")  # "(3)Preparation"
 CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)?[A-Z][a-z]{2,}")
 CHEMICAL_SHAPE = re.compile(
@@ -458,6 +459,15 @@ class MentionDetector:
             a, b = m.span("pid")
             ranges = ((start, a), (b, stop - 1))
             out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
+        if (
+            m.group("qp") and not trimmed and not m.group("idp") and end - c0 >= 2
+            and cs[end - 2] in "Cb" and cs[end - 1] == "Z" and LABEL.match(doc[end - 1].text)
+            and not _ref_id(cs, c0, end)
+        ):
+            # "...sulfonate 1b ( 128 mg )": the label is a mention of its own
+            ranges = ((start, end - 2), (m.start("qp"), stop - 1))
+            out.append(self._abbrev(doc, end - 1, end - 1, sent_of))
+            end -= 1
         if m.group("idp") and not trimmed and core_is_bare_reference(cs, c0, end):
             # "compound ( 3d )": the bracket is the compound's number, one mention
             end = m.end("idp")
