@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -267,3 +268,24 @@ def test_interrupted_brat_run_resumes_to_the_same_files(tmp_path):
     assert summary.skipped == 2
     assert _tree(cut) == _tree(full)
     assert "rule=stand_in" in (full / "more" / "s3.ann").read_text()
+
+
+def make_sleeper(doc_id: str) -> object:
+    """Stand-in pipeline that hangs on one document."""
+    link = make_linker()
+
+    def sleep(doc: Document) -> Document:
+        if doc.id == doc_id:
+            time.sleep(5)
+        return link(doc)
+
+    return sleep
+
+
+def test_a_document_over_the_time_limit_fails_alone(tmp_path):
+    out = tmp_path / "out.jsonl"
+    job = Job(f"{__name__}:make_sleeper", "chemu", (("doc_id", "0002"),), timeout=0.2)
+    summary = _run(SCALE / "snippets.jsonl", out, job)
+    assert (summary.written, summary.errors) == (3, 1)
+    [row] = read_errors(errors_path(out))
+    assert row["id"] == "0002" and row["message"] == "timed out after 0.2 s"

@@ -14,6 +14,7 @@ relation table). Input and output are streamed; bad documents are listed in
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -47,6 +48,10 @@ def add_scale_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--resume", action="store_true",
         help="continue an interrupted run: skip documents already complete in the output",
+    )
+    g.add_argument(
+        "--timeout", type=float, default=60.0, metavar="SECONDS",
+        help="a document taking longer fails alone (default: 60; 0: no limit; local engine)",
     )
     g.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
 
@@ -138,6 +143,7 @@ def execute(args: argparse.Namespace, job: Job, inputs: list[Path], sink: Sink) 
         print("chemie: --resume is not supported for this output: starting over", file=sys.stderr)
     errors = ErrorLog(errors_path(out) if out is not None else None)
     engine = "dask" if args.scheduler else args.engine or "local"
+    job = dataclasses.replace(job, timeout=args.timeout)
     try:
         summary = run_job(
             iter_items(inputs, keys=args.resume),

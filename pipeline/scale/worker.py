@@ -7,9 +7,11 @@ worker or a Dask worker pays the loading cost once. Every document yields one
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from chemie.errors import InputError
@@ -28,11 +30,14 @@ class Job:
     ``task`` is one of :data:`TASKS` or ``"module:function"``, a factory called with
     ``options`` that returns a ``Document -> Document`` function; ``fmt`` is a name in
     :data:`~chemie.scale.sinks.FORMATTERS` or ``"module:function"`` (Document -> payload).
+    A document that takes longer than ``timeout`` seconds fails alone (where the worker
+    runs tasks on its main thread: local runs, not Dask's worker threads).
     """
 
     task: str = "anaphora"
     fmt: str = "chemu"
     options: tuple[tuple[str, object], ...] = field(default_factory=tuple)
+    timeout: float = 0.0  # seconds per document (0: no limit)
 
 
 @dataclass
@@ -109,6 +114,32 @@ def processor(job: Job) -> Processor:
         return _CACHE[job]
 
 
+class DocumentTimeout(Exception):
+    """One document took longer than the job's time limit."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise DocumentTimeout
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise DocumentTimeout after ``seconds`` (no limit for 0, off the main thread, or
+    without SIGALRM)."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def process_item(job: Job, item: Item) -> Outcome:
     """Read, annotate and format one item; failures become the outcome's ``error``."""
     out = Outcome(item.n, item.key, item.path, item.line)
@@ -116,11 +147,15 @@ def process_item(job: Job, item: Item) -> Outcome:
         doc = read_item(item)
         out.key = doc.id if item.kind == "jsonl" else item.key
         if doc.text.strip():
-            doc = processor(job)(doc)
+            process = processor(job)
+            with time_limit(job.timeout):
+                doc = process(doc)
         else:
             out.warning = "empty document: empty result"
         out.tokens = len(doc.tokens)
         out.payload = formatter(job.fmt)(doc)
+    except DocumentTimeout:
+        out.error = f"timed out after {job.timeout:g} s"
     except InputError as e:
         out.error = e.message
         out.path, out.line = e.path or out.path, e.line if e.line is not None else out.line
