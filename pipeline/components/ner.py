@@ -266,7 +266,7 @@ class ChemicalNER:
     # -- abbreviations ------------------------------------------------------------------
     def _abbreviations(self, words: Sequence[str], chosen: list[Found]) -> list[Found]:
         n = len(words)
-        ends = {f.end for f in chosen}
+        starts_by_end = {f.end: f.start for f in chosen}
         chem: dict[tuple[str, ...], int] = {}
         nonchem: dict[tuple[str, ...], int] = {}
         for i in [i for i, w in enumerate(words) if w == "(" or w == "["]:
@@ -284,9 +284,10 @@ class ChemicalNER:
                 continue
             if len(inner) > 1 and _NUMBER.match(inner[0]) and inner[1] != "-":
                 continue  # a quantity such as "( 80 mL )"
-            if i in ends and _plausible(abbr, words[max(0, i - 6) : i]):
-                chem.setdefault(inner, i)
-            elif i not in ends:
+            if i in starts_by_end:
+                if _plausible(abbr, words[min(starts_by_end[i], i - 1) : i]):
+                    chem.setdefault(inner, i)
+            else:
                 nonchem.setdefault(inner, i)
         if not chem and not nonchem:
             return chosen

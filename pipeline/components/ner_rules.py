@@ -33,7 +33,7 @@ _RING_END = regex.compile(r"(?:en|an|in|ol|on|ole|ine|ane|ene|yl|ide|ate|one)$")
 # strings no token rule can match: numbers and punctuation, short lowercase words
 _NO_RULE = regex.compile(r"^(?:[\d.,:;%/()\[\]<>=±~×x]+|[a-z]{1,4})$")
 _SEQUENCE_WINDOW = 250  # characters before a required word in which a sequence rule matches
-_LOCANT_GROUP = regex.compile(r"\d+[A-Za-z]?['′]*(?:,\d+[A-Za-z]?['′]*)*-")
+_LOCANT_GROUP = regex.compile(r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-")
 _BRACKET_END = regex.compile(r"[IVX]+|\d*[+\-−]|\d|[RSEZ]")
 
 
@@ -243,30 +243,34 @@ def _has_morph(word: str) -> bool:
 
 
 @functools.cache
-def _sequence_rules() -> tuple[tuple[Rule, tuple[str, ...], regex.Pattern], ...]:
-    """Sequence rules, the lowercase words one of which each needs (empty: none), and the
-    rule compiled for reverse matching from such a word."""
+def _sequence_rules() -> tuple[tuple[Rule, tuple[str, ...], regex.Pattern | None], ...]:
+    """Sequence rules, the lowercase words one of which each needs (empty: none), and for
+    ``anchored`` rules the pattern compiled for matching backwards from such a word."""
     table, _ = load_rule_table()
-    needs = {r["name"]: tuple(r.get("requires", ())) for r in table["rules"]}
-    return tuple(
-        (r, needs[r.name], regex.compile(r.pattern.pattern, r.pattern.flags | regex.REVERSE))
-        for r in rules_of_kind("sequence")
-    )
+    raw = {r["name"]: r for r in table["rules"]}
+    out = []
+    for r in rules_of_kind("sequence"):
+        backwards = None
+        if raw[r.name].get("anchored"):
+            backwards = regex.compile(r.pattern.pattern, r.pattern.flags | regex.REVERSE)
+        out.append((r, tuple(raw[r.name].get("requires", ())), backwards))
+    return tuple(out)
 
 
 def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
     """Character spans of the sequence rules in ``text`` (words joined by spaces).
 
-    A rule with required words is matched backwards from each occurrence of one of them
-    (same matches as a forward scan of the whole text, much cheaper).
+    An anchored rule is matched backwards from each occurrence of its required words (the
+    same matches as a forward scan of the whole text, much cheaper).
     """
     out = set()
-    lowered = None
+    lowered = text.lower()
     for r, required, backwards in _sequence_rules():
-        if not required:
+        if required and not any(word in lowered for word in required):
+            continue
+        if backwards is None:
             out.update((m.start(), m.end(), r) for m in r.pattern.finditer(text))
             continue
-        lowered = lowered if lowered is not None else text.lower()
         for word in required:
             at = lowered.find(word)
             while at >= 0:
