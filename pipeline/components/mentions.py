@@ -36,11 +36,11 @@ LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
 FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|SDYOS?A|I[AN]Y)"
 RATIO = (
-    r"(?:(?:\([^().]*\))?(?:[=:]F?|(?=N/N))(?=[NA])(?:[NAXU]|[:/-](?=[NAX])|S(?=[NA]))+"
+    r"(?:(?:\([^().]*\))?(?:[=:]F?|(?=N[/:]N))(?=[NA])(?:[NAXU]|[:/-](?=[NAX])|S(?=[NA]))+"
     r"|\(N(?::N)+\))"
 )
 # "0 to 25% EtOAc in heptane", "1-10% MeOH in DCM": a gradient eluent
-GRADIENT = rf"(?P<grad>(?:NS)?A{CORE}I{CORE})"
+GRADIENT = rf"(?P<grad>(?:NS)?A{CORE}I{CORE}|{CORE}I{CORE}\(A\))"
 # One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
 # "a solution of X ( 1 g ) , Y ( 2 g ) and Z ( 3 g ) in EtOAc ( 4 mL )": one mention
 SOLUTION_LIST = (
@@ -56,7 +56,7 @@ MENTION = re.compile(
 )
 
 NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?$")
-PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~]\d+(?:\.\d+)?)?%$")
+PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?%?(?:[-–~]\d+(?:\.\d+)?)?%$")
 AMOUNT = re.compile(
     r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
 )
