@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import time
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from chemie.model import Document, Mention, Relation, Token
+from chemie.scale.engines import RunAborted
 from chemie.scale.errorlog import ErrorLog, read_errors
 from chemie.scale.runner import run_job
 from chemie.scale.sinks import BlockSink, BratSink, JsonlSink, errors_path, make_sink
@@ -289,3 +291,27 @@ def test_a_document_over_the_time_limit_fails_alone(tmp_path):
     assert (summary.written, summary.errors) == (3, 1)
     [row] = read_errors(errors_path(out))
     assert row["id"] == "0002" and row["message"] == "timed out after 0.2 s"
+
+
+def make_crasher(doc_id: str) -> object:
+    """Stand-in pipeline whose worker process dies on one document."""
+    link = make_linker()
+
+    def crash(doc: Document) -> Document:
+        if doc.id == doc_id:
+            os._exit(3)
+        return link(doc)
+
+    return crash
+
+
+def test_a_dead_worker_aborts_the_run_and_resume_completes_it(tmp_path):
+    src = _bad_jsonl(tmp_path)
+    full, cut = tmp_path / "full.jsonl", tmp_path / "cut.jsonl"
+    _run(src, full)
+    crasher = Job(f"{__name__}:make_crasher", "chemu", (("doc_id", "0003-1"),))
+    with pytest.raises(RunAborted, match="worker process died"):
+        _run(src, cut, crasher, workers=2, chunk_size=2)
+    assert not cut.exists()
+    _run(src, cut, resume=True)
+    assert cut.read_bytes() == full.read_bytes()

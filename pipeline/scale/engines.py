@@ -52,6 +52,16 @@ def _windowed(
         yield result(pending.popleft())
 
 
+def _result(future: Any) -> list[Outcome]:
+    """A chunk's outcomes; any failure here is the engine's, not a document's."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise RunAborted("a worker process died (out of memory?)") from None
+    except Exception as e:
+        raise RunAborted(f"{type(e).__name__}: {e}") from None
+
+
 def run_inline(chunks: Chunks, job: Job) -> Iterator[list[Outcome]]:
     """Process every chunk in this process."""
     for chunk in chunks:
@@ -78,13 +88,8 @@ def _pool_results(
 ) -> Iterator[list[Outcome]]:
     try:
         yield from _windowed(
-            chunks,
-            lambda chunk: pool.submit(process_chunk, job, chunk),
-            lambda future: future.result(),
-            window,
+            chunks, lambda chunk: pool.submit(process_chunk, job, chunk), _result, window
         )
-    except BrokenProcessPool:
-        raise RunAborted("a worker process died (out of memory?)") from None
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -113,7 +118,7 @@ def run_dask(
         yield from _windowed(
             chunks,
             lambda chunk: client.submit(process_chunk, job, chunk, pure=False),
-            lambda future: future.result(),
+            _result,
             window or 3 * max(threads, 1),
         )
     finally:

@@ -7,8 +7,9 @@ Formatting (:data:`FORMATTERS`) happens in the workers; a sink only writes:
   Resuming reads the keys of the complete lines already in ``OUT.partial``.
 - :class:`BlockSink`: text blocks (e.g. TSV rows) after a header, with a journal of the
   documents complete, so documents with no rows resume too.
-- :class:`BratSink`: ``KEY.txt`` then ``KEY.ann`` per document, each written atomically, so
-  an existing ``.ann`` means the document is complete (resume skips it).
+- :class:`BratSink`: ``KEY.txt`` then ``KEY.ann`` per document, each renamed into place
+  complete (synced once per batch), so an existing ``.ann`` means the document is complete
+  (resume skips it).
 - :class:`TableSink`: mention and relation tables (CSV/Parquet) renamed into place at the end.
 - :class:`StdoutSink`: the readable rendering, printed.
 """
