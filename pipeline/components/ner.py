@@ -272,9 +272,10 @@ class ChemicalNER:
         for i in [i for i, w in enumerate(words) if w == "(" or w == "["]:
             if not 0 < i < n - 2:
                 continue
-            close = ")" if words[i] == "(" else "]"
+            # "( THF )", or "( DEN ; 100 mg / kg )": the abbreviation ends at ; : or ,
+            closers = (")" if words[i] == "(" else "]", ";", ":", ",")
             for j in range(i + 2, min(n, i + 7)):
-                if words[j] == close:
+                if words[j] in closers:
                     break
             else:
                 continue
