@@ -24,7 +24,9 @@ _ID = re.compile(r"^(?:[A-Za-z]{0,4}-?\d+[a-zA-Z]{0,3}'?(?:-\d+)?|[A-Z]{1,3}|[IV
 _NOT_ABBREVIATION = re.compile(r"[%:=]|\bFIG\b|\s\S+\s\S+\s")
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
-_HEADING_ID = re.compile(r"^[(\[]?[\dA-Za-z]{1,4}(?:[.-]\d+)?[a-z]?[)\].:]?$")
+_HEADING_ID = re.compile(
+    r"^[(\[]?(?:\d[\dA-Za-z]{0,3}|[A-Za-z]\d{0,3}|[IVX]{1,4})(?:[.-]\d+)?[a-z]?[)\].:]?$"
+)
 
 
 @dataclass
@@ -124,7 +126,7 @@ class CorefResolver:
         after = words[last + 1] if last + 1 < len(words) else ""
         bracketed = before in ("(", "[") and after in (")", "]", ",")
         ident = ""
-        if kind == "reference" and len(core_i) > 1:
+        if kind == "reference" and len(core_i) > 1 and cs[core_i[-1]] in "NZXCnb":
             ident = words[core_i[-1]].lower()
         elif (
             len(core_i) == 1
@@ -149,7 +151,7 @@ class CorefResolver:
                 break
         best = None
         for x in ms:
-            if x.first >= stop or x.m.attrs.get("quantity"):
+            if x.first >= stop or x.m.attrs.get("quantity") or cs[x.first] in "NnA":
                 break
             if x.bracketed:
                 continue

@@ -260,7 +260,8 @@ def _class_string(
         begin = {"C": "b", "X": "b", "Z": "b", "K": "k", "N": "n"}
         for i, v in enumerate(doc.to_array(SENT_START).tolist()):
             if v == 1 and i:
-                if classes[i] in begin and classes[i - 1] in "CXZNb)" and not words[i].islower():
+                plain_word = words[i].isalpha() and words[i].islower()
+                if classes[i] in begin and classes[i - 1] in "CXZNb)" and not plain_word:
                     classes[i] = begin[classes[i]]
                 break
     _heading_breaks(words, classes, tables.heading)
