@@ -181,7 +181,11 @@ class CorefResolver:
             return None
         same = [x for x in ms[: a.i] if x.sentence == a.sentence and x.kind != "equipment"]
         # "Compound 27 was synthesized from A , B and C as a white solid": the subject
-        if same and words[same[0].last + 1 : same[0].last + 3] in self._passive_yield:
+        if (
+            same
+            and words[same[0].last + 1 : same[0].last + 3] in self._passive_yield
+            and ":" not in words[same[0].last : a.first]
+        ):
             return same[0]
         for x in reversed(same):
             if x.before in self.state_skip:
