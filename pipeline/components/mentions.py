@@ -377,6 +377,8 @@ class MentionDetector:
         self, doc: Doc, cs: str, m: re.Match, sent_of: list[int]
     ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
         """The mention(s) of one pattern match, or none when its head is not a compound."""
+        if m.end() - m.start() == 1 and cs[m.start()] in "WNZXDUA":
+            return []  # a lone word, number or identifier
         if m.group("soln"):
             return [self._solution_list(doc, cs, m, sent_of)]
         if m.group("grad"):
