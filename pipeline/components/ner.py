@@ -311,8 +311,8 @@ class ChemicalNER:
         for inner, at in chem.items():
             k = len(inner)
             first = inner[0]
-            for p in range(n - k + 1):
-                if words[p] != first or tuple(words[p : p + k]) != inner:
+            for p in [p for p, w in enumerate(words) if w == first]:
+                if tuple(words[p : p + k]) != inner:
                     continue
                 if any(occupied[p : p + k]) or not _near(p, at, window):
                     continue

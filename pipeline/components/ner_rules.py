@@ -257,6 +257,13 @@ def _sequence_rules() -> tuple[tuple[Rule, tuple[str, ...], regex.Pattern | None
     return tuple(out)
 
 
+def _mention_span(m: regex.Match) -> tuple[int, int]:
+    """The span of the ``mention`` group when the pattern has one, else the whole match."""
+    if "mention" in m.re.groupindex:
+        return m.span("mention")
+    return m.span()
+
+
 def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
     """Character spans of the sequence rules in ``text`` (words joined by spaces).
 
@@ -269,16 +276,16 @@ def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
         if required and not any(word in lowered for word in required):
             continue
         if backwards is None:
-            out.update((m.start(), m.end(), r) for m in r.pattern.finditer(text))
+            out.update((*_mention_span(m), r) for m in r.pattern.finditer(text))
             continue
         for word in required:
             at = lowered.find(word)
             while at >= 0:
                 m = backwards.search(
-                    text, max(0, at - _SEQUENCE_WINDOW), min(len(text), at + len(word) + 1)
+                    text, max(0, at - _SEQUENCE_WINDOW), min(len(text), at + len(word) + 3)
                 )
-                if m is not None and m.end() >= at + len(word):
-                    out.add((m.start(), m.end(), r))
+                if m is not None and m.end() >= at + len(word) and m.start() <= at:
+                    out.add((*_mention_span(m), r))
                 at = lowered.find(word, at + 1)
     return sorted(out, key=lambda x: (x[0], x[1]))
 
