@@ -56,6 +56,12 @@ def test_cdi_gold_from_annotations_or_name_list(tmp_path):
     assert read_cdi_gold(names) == {"1": {"THF"}, "2": {"water"}}
 
 
+def test_empty_prediction_files_are_valid(tmp_path):
+    p = tmp_path / "p.tsv"
+    p.write_text("", encoding="utf-8")
+    assert read_cem(p) == [] and read_cdi(p) == []
+
+
 def test_ranking_is_unique_and_by_confidence():
     cem = rank_cem("9", [("A", 5, 9, 0.5), ("T", 0, 3, 0.9), ("A", 5, 9, 0.7)])
     assert [(c.part, c.start, c.rank, c.confidence) for c in cem] == [
@@ -76,7 +82,7 @@ def test_ranking_is_unique_and_by_confidence():
         (read_cem, "1\tA:3\t1\t0.5\n", r"f.tsv:1: expected T:START:END"),
         (read_cem, "1\tA:3:5\tone\t0.5\n", r"f.tsv:1: rank is not an integer"),
         (read_cdi, "1\tTHF\t1\thigh\n", r"f.tsv:1: confidence is not a number"),
-        (read_cdi, "", r"f.tsv: empty file"),
+        (read_annotations, "", r"f.tsv: empty file"),
     ],
 )
 def test_errors_name_file_and_line(tmp_path, reader, text, match):

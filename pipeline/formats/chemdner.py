@@ -69,9 +69,9 @@ class CDIPrediction:
     confidence: float
 
 
-def _lines(path: PathLike) -> Iterable[tuple[int, list[str]]]:
+def _lines(path: PathLike, allow_empty: bool = False) -> Iterable[tuple[int, list[str]]]:
     text = read_text(path)
-    if not text.strip():
+    if not text.strip() and not allow_empty:
         raise InputError(path, None, "empty file")
     for lineno, line in enumerate(text.splitlines(), start=1):
         line = line.rstrip("\r")
@@ -145,9 +145,9 @@ def parse_offset(value: str, path: PathLike, lineno: int) -> tuple[str, int, int
 
 
 def read_cem(path: PathLike) -> list[CEMPrediction]:
-    """Read CEM predictions ``PMID, T:start:end, rank, confidence``."""
+    """Read CEM predictions ``PMID, T:start:end, rank, confidence`` (may be empty)."""
     out = []
-    for lineno, cols in _lines(path):
+    for lineno, cols in _lines(path, allow_empty=True):
         if len(cols) != 4:
             raise InputError(
                 path, lineno, f"expected PMID, PART:START:END, rank, confidence: {len(cols)} cols"
@@ -160,9 +160,9 @@ def read_cem(path: PathLike) -> list[CEMPrediction]:
 
 
 def read_cdi(path: PathLike) -> list[CDIPrediction]:
-    """Read CDI predictions ``PMID, name, rank, confidence``."""
+    """Read CDI predictions ``PMID, name, rank, confidence`` (may be empty)."""
     out = []
-    for lineno, cols in _lines(path):
+    for lineno, cols in _lines(path, allow_empty=True):
         if len(cols) != 4:
             raise InputError(
                 path, lineno, f"expected PMID, name, rank, confidence: {len(cols)} columns"
