@@ -51,7 +51,7 @@ MENTION = re.compile(
     rf"{SOLUTION_LIST}|{GRADIENT}|(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
     rf"(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
     rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
-    rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>I{CORE}(?:{QPAREN})?)?"
+    rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>J?I{CORE}(?:{QPAREN})?)?"
     rf"|(?P<sol2>I{LEAD}?{CORE}(?:{QPAREN})?))?(?P<yld>{YIELD})?"
 )
 
@@ -154,8 +154,10 @@ class TokenClassifier:
             return "D"
         if low == "of":
             return "O"
-        if low == "in":
+        if low in ("in", "containing"):
             return "I"
+        if low in ("dissolved", "suspended"):
+            return "J"
         if low == "from":
             return "F"
         if low == "and":
