@@ -136,7 +136,13 @@ def suffix_search(text: str) -> regex.Match | None:
 
 
 def _special_cases() -> dict[str, list[dict[str, str]]]:
-    cases = dict(English.Defaults.tokenizer_exceptions)
+    # English splits "°C." into three tokens and keeps "h." (initials) whole; in chemistry
+    # text these are "°C" + "." and "h" + "." (for 2 h.)
+    cases = {
+        k: v
+        for k, v in English.Defaults.tokenizer_exceptions.items()
+        if "°" not in k and not (len(k) == 2 and k[1] == "." and k[0].islower())
+    }
     for s in _compiled()["special"]:
         cases[s] = [{"ORTH": s}]
     return cases
