@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy
 from spacy.attrs import IDX, ORTH, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -132,15 +133,14 @@ class TokenClassifier:
         """The words and the class letter of every token, looked up by orth id (no Token
         objects made)."""
         by_orth, strings = self.by_orth, doc.vocab.strings
-        words, out = [], []
-        for orth in doc.to_array(ORTH).tolist():
-            c = by_orth.get(orth)
-            w = strings[orth]
-            if c is None:
-                c = by_orth[orth] = self(w)
-            words.append(w)
-            out.append(c)
+        orths = doc.to_array(ORTH).tolist()
+        words = [strings[o] for o in orths]
+        out = [by_orth.get(o) or self._add(o, w) for o, w in zip(orths, words, strict=True)]
         return words, out
+
+    def _add(self, orth: int, word: str) -> str:
+        c = self.by_orth[orth] = self(word)
+        return c
 
     def _classify(self, text: str) -> str:
         if text in _PUNCT:
@@ -331,12 +331,9 @@ def _sentence_of_tokens(doc: Doc) -> list[int]:
     """The sentence index of every token (all 0 without sentence boundaries)."""
     if not doc.has_annotation("SENT_START"):
         return [0] * len(doc)
-    out, n = [], -1
-    for i, v in enumerate(doc.to_array(SENT_START).tolist()):
-        if v == 1 or i == 0:
-            n += 1
-        out.append(n)
-    return out
+    starts = doc.to_array(SENT_START) == 1
+    starts[0] = True
+    return (numpy.cumsum(starts) - 1).tolist()
 
 
 class MentionDetector:
