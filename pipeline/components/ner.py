@@ -354,7 +354,11 @@ def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
     links = sorted(
         {
             j
-            for c in [i for i, w in enumerate(words) if w in _CONNECTORS or w == "."]
+            for c in [
+                i
+                for i, w in enumerate(words)
+                if w in _CONNECTORS or (w == "." and i > 1 and words[i - 2] in "[.")
+            ]
             for j in (c - 1, c)
             if 0 <= j < n - 1 and _linked(words, j)
         }
