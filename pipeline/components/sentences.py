@@ -84,11 +84,6 @@ def sentence_rules(words: list[str], line_breaks: Iterable[int] = ()) -> list[st
     return why
 
 
-def sentence_starts(words: list[str], line_breaks: Iterable[int] = ()) -> list[bool]:
-    """For each token, whether it starts a sentence (the first token always does)."""
-    return [w is not None for w in sentence_rules(words, line_breaks)]
-
-
 @Language.factory("chemie_sentences")
 def make_sentences(nlp: Language, name: str) -> SentenceSegmenter:
     """spaCy factory for :class:`SentenceSegmenter`."""

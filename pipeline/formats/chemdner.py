@@ -17,10 +17,6 @@ from dataclasses import dataclass
 from chemie.errors import InputError, atomic_write, read_text
 
 PARTS = ("T", "A")
-CLASSES = frozenset(
-    {"SYSTEMATIC", "TRIVIAL", "FORMULA", "ABBREVIATION", "FAMILY", "IDENTIFIER", "MULTIPLE",
-     "NO CLASS"}
-)
 
 PathLike = str | os.PathLike[str]
 
@@ -30,9 +26,6 @@ class Abstract:
     pmid: str
     title: str
     abstract: str
-
-    def part(self, part: str) -> str:
-        return self.title if part == "T" else self.abstract
 
 
 @dataclass(frozen=True)
