@@ -16,18 +16,6 @@ from chemie.components.ner_lexicon import read_table
 from chemie.language import bracket_partners
 from chemie.resources import load_rules
 
-_STEREO = frozenset(
-    "n o m p s t d l r e z h c x y alpha beta gamma delta omega epsilon kappa sigma pi cis "
-    "trans tert sec iso neo meso endo exo erythro threo dl rs sr rr ss nh oh sh "
-    "bis tris tetrakis pentakis hexakis di tri tetra penta hexa mono poly nor homo seco "
-    "deoxy dehydro dihydro tetrahydro "
-    "alphah betah yl ylidene ylene oxy oxo en an on in a b c d e f g h i j k".split()
-)
-# endings written after a locant (phthalazin-1(2H)-one, propane-1,2-diol)
-_BARE_SUFFIXES = frozenset(
-    "one ones dione trione ol diol triol ene diene yne ane ine amine diamine amide ide ate "
-    "oate oic yl ylidene al dial imine oxide".split()
-)
 _ALPHA_SEG = regex.compile(r"[A-Za-z]+")
 _JOINERS = frozenset("-‐(),[]'′")
 _RING_END = regex.compile(r"(?:en|an|in|ol|on|ole|ine|ane|ene|yl|ide|ate|one)$")
@@ -140,6 +128,9 @@ class TokenClassifier:
         self._by_name = {r.name: r for r in self.token_rules}
         self._combined = combined_token_regex()
         self.glued_rule = rule("locant_name")
+        table = load_rule_table()[0]
+        self.name_prefixes = frozenset(table["name_prefixes"].split())
+        self.bare_suffixes = frozenset(table["bare_suffixes"].split())
         self.cache: dict[str, Verdict | bool] = {}  # False: not a chemical
         self._glued: dict[str, Verdict | None] = {}
 
@@ -205,7 +196,7 @@ class TokenClassifier:
         if not segments:
             return False
         k = len(segments) - 1
-        while k > 0 and (segments[k].lower() in _BARE_SUFFIXES or len(segments[k]) <= 2):
+        while k > 0 and (segments[k].lower() in self.bare_suffixes or len(segments[k]) <= 2):
             k -= 1
         last = segments[k]
         if len(last) < 3:
@@ -220,7 +211,7 @@ class TokenClassifier:
         whole = 0
         for seg in segments[:k]:
             low = seg.lower()
-            if low in _STEREO or (len(seg) <= 2 and not seg.islower()):
+            if low in self.name_prefixes or (len(seg) <= 2 and not seg.islower()):
                 continue
             if low in self.nonchemical:
                 return False
