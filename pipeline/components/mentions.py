@@ -61,6 +61,7 @@ PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?%?(?:[-–~]\d+(?:\.\d+)?)?%$"
 AMOUNT = re.compile(
     r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
 )
+REPEATED_UNIT = re.compile(r"^(?:[mµμu]?[lL]|[mk]?g)[*×x]\d+$")  # "mL*3"
 LABEL = re.compile(r"^\d{1,3}-?[a-z]{1,2}$")  # 1b, 34-d
 NUMBERED_WORD = re.compile(r"^\(\d+\)[A-Za-z][a-z]+$")  # "(3)Preparation"
 CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)*[A-Z][a-z]{2,}")
@@ -81,6 +82,7 @@ STATE_HEADS = frozenset(
     "solid solids oil oils foam gum powder crystal crystals liquid syrup wax glass semi-solid "
     "tar".split()
 )
+NOT_SOLVENT_HEADS = frozenset(["portion", "portions", "vacuo", "total", "one"])
 KEEP_TRAILING = frozenset(["anhydrous", "bed", "filter", "stream"])
 SOLUTION_HEADS = frozenset("solution solutions mixture suspension slurry".split())
 _PUNCT = {",": "P", ".": ".", ";": ".", "(": "(", "[": "(", "{": "(", ")": ")", "]": ")",
@@ -168,7 +170,7 @@ class TokenClassifier:
             return "N"
         if AMOUNT.match(text) or PERCENT.match(text):
             return "A"
-        if low in t.units:
+        if low in t.units or REPEATED_UNIT.match(text):
             return "U"
         if low in t.stop or NUMBERED_WORD.match(text):
             return "S"
@@ -388,7 +390,7 @@ class MentionDetector:
         c0, c1 = m.span("core")
         has_qp = m.group("qp") is not None or m.group("pid") is not None
         sol = m.group("sol") or m.group("sol2")
-        if sol and (self._solvent_is_equipment(cs, m) or not _has_name(cs, m)):
+        if sol and (self._solvent_is_equipment(doc, cs, m) or not _has_name(cs, m)):
             sol = None
         if m.group("sol2") and not _is_solution(doc, cs, m.start("core"), m.end("core")):
             sol = None
@@ -497,10 +499,12 @@ class MentionDetector:
         return out
 
     @staticmethod
-    def _solvent_is_equipment(cs: str, m: re.Match) -> bool:
+    def _solvent_is_equipment(doc: Doc, cs: str, m: re.Match) -> bool:
         """``... in a flask``: equipment after "in" is not part of the solution."""
         a, b = m.span("sol") if m.group("sol") else m.span("sol2")
         body = cs[a:b].split("(")[0]
+        if doc[a + len(body) - 1].lower_ in NOT_SOLVENT_HEADS:  # "in portions"
+            return True
         return body.rstrip("WD")[-1:] == "E" or body[-1:] == "E"
 
     def _solution_list(
