@@ -85,7 +85,7 @@ STATE_HEADS = frozenset(
 NOT_SOLVENT_HEADS = frozenset(["portion", "portions", "vacuo", "total", "one"])
 KEEP_TRAILING = frozenset(["anhydrous", "bed", "filter", "stream"])
 SOLUTION_HEADS = frozenset("solution solutions mixture suspension slurry".split())
-_PUNCT = {",": "P", ".": ".", ";": ".", "(": "(", "[": "(", "{": "(", ")": ")", "]": ")",
+_PUNCT = {",": "P", ".": ".", ";": "P", "(": "(", "[": "(", "{": "(", ")": ")", "]": ")",
           "}": ")", "/": "/", "-": "-", ":": ":", "=": "="}
 
 
@@ -286,8 +286,10 @@ def _heading_breaks(words: list[str], classes: list[str], heading: frozenset[str
         c, prev = classes[i], classes[i - 1]
         if c in "SD&" and words[i].lower() not in heading:
             return
-        if c == "N" and prev in "S.:(" and words[i].isdigit() and classes[i + 1] in "CXb":
-            classes[i] = "S"
+        if c in "NZ" and prev in "S.:(" and classes[i + 1] in "CXb" and (
+            words[i].isdigit() or (len(words[i]) == 1 and words[i].isupper())
+        ):
+            classes[i] = "S"  # "Step 2 NAME", "Step B NAME"
 
 
 def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
