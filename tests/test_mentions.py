@@ -6,6 +6,7 @@ import pytest
 
 from chemie.model import Document, tokens_from_words
 from chemie.nlp import annotate, load
+from chemie.resources import load_rules
 
 
 @pytest.fixture(scope="module")
@@ -155,3 +156,41 @@ def test_empty_and_raw_text(nlp):
     assert annotate(nlp, Document("e", "")).mentions == []
     doc = annotate(nlp, Document("r", "Water (5 mL) was added to the mixture."))
     assert {m.text for m in doc.mentions} >= {"Water (5 mL)", "the mixture"}
+
+
+RULE_SENTENCES = [
+    "Compound 21 ( 445 mg , 0.88 mmol ) was dissolved in water .",
+    "To a solution of 4-bromophenol ( 5.0 g ) in tetrahydrofuran ( 100 mL ) was added .",
+    "To a solution of phenol ( 1 g ) , pyridine ( 2 g ) and water ( 3 g ) in THF was added .",
+    "Then 398.4 mg of the compound 1 was added to a flask .",
+    "The combined organic layers were dried over anhydrous sodium sulfate .",
+    "It was filtered through silica gel pad and eluted with DCM / MeOH = 20 / 1 .",
+    "It was eluted with 0 to 25% EtOAc in heptane to give Intermediate 4a .",
+    "Compound 11 ( 8.52 g ) : yield 81% was obtained .",
+    "Then 114 mg of 4-bromophenol was obtained with a yield of about 99.1% .",
+    "It gave the title compound as a white solid ( 0.25 g , 77% ) .",
+    "Then trifluoroacetic acid ( TFA , 5 mL ) was added .",
+]
+
+
+def test_every_mention_rule_is_listed_with_a_comment_and_fires(nlp):
+    listed = {r["name"]: r["comment"] for r in load_rules("mentions.yaml")["rules"]}
+    assert all(listed.values())
+    fired = {rule for s in RULE_SENTENCES for rule, _ in mentions(nlp, s).values()}
+    assert fired == set(listed)
+
+
+@pytest.mark.corpus
+def test_corpus_mentions_use_listed_rules(nlp, corpus):
+    from itertools import islice
+
+    from chemie.formats.chemu import iter_chemu
+
+    listed = {r["name"] for r in load_rules("mentions.yaml")["rules"]}
+    for d in islice(iter_chemu(corpus("chemu-ref/train.jsonl")), 30):
+        out = annotate(nlp, d)
+        assert {m.rule for m in out.mentions} <= listed
+        for m in out.mentions:
+            assert m.text == out.span_text(m.spans)
+            first, last = m.attrs["tokens"]
+            assert out.tokens[first].start == m.start and out.tokens[last].end == m.end
