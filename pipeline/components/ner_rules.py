@@ -74,14 +74,19 @@ def load_rule_table(name: str = "ner.yaml") -> tuple[dict, tuple[Rule, ...]]:
 
 
 @functools.cache
-def combined_token_regex() -> regex.Pattern:
+def combined_token_regex() -> re.Pattern | regex.Pattern:
     """All ``token`` rules as one alternation of named groups, in table order (the first
-    rule that matches the whole string wins, as when trying them one by one)."""
+    rule that matches the whole string wins, as when trying them one by one); compiled
+    with the stdlib engine when it accepts the patterns (faster), else with ``regex``."""
     parts = []
     for r in rules_of_kind("token"):
         flags = "i" if r.pattern.flags & regex.IGNORECASE else "-i"
         parts.append(f"(?P<{r.name}>(?{flags}:{r.pattern.pattern}))")
-    return regex.compile("|".join(parts), regex.V0)
+    pattern = "|".join(parts)
+    try:
+        return re.compile(pattern)
+    except re.error:
+        return regex.compile(pattern, regex.V0)
 
 
 def rules_of_kind(kind: str) -> tuple[Rule, ...]:
