@@ -528,9 +528,11 @@ class MentionDetector:
     def _abbrev(
         self, doc: Doc, a: int, b: int, sent_of: list[int]
     ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
+        # "( COMPOUND 8 )" is a numbered reference; "( TFA )" a chemical
+        ref = b > a and self.classify(doc[a].text) == "K"
         attrs = {
-            "kind": "chemical",
-            "head": doc[b].lower_,
+            "kind": "reference" if ref else "chemical",
+            "head": doc[a if ref else b].lower_,
             "sentence": sent_of[a],
             "tokens": (a, b),
             "core": (a, b),
