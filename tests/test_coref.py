@@ -38,6 +38,11 @@ CASES = {
         ["1 mL of anhydrous dimethylsulfoxide ( DMSO ) was added ."],
         ("DMSO", "1 mL of anhydrous dimethylsulfoxide"),
     ),
+    "referred_to_as": (
+        ["4-bromo-2-methylbenzoic acid ( hereinafter referred to as the compound of Example 7 )"
+         " was obtained ."],
+        ("the compound of Example 7", "4-bromo-2-methylbenzoic acid"),
+    ),
     "as_physical_state": (
         ["The residue gave compound 6 ( 1.2 g , 80% ) as a yellow oil ."],
         ("a yellow oil", "compound 6 ( 1.2 g , 80% )"),

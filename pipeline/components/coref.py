@@ -173,6 +173,18 @@ class CorefResolver:
                 return x
         return None
 
+    def _rule_referred_to_as(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        words = self._words
+        if words[max(0, a.first - 3) : a.first] != ["referred", "to", "as"]:
+            return None
+        opens = [i for i in range(max(0, a.first - 8), a.first) if words[i] == "("]
+        if not opens:
+            return None
+        for x in reversed(ms[: a.i]):
+            if any(r1 == opens[-1] - 1 for _, r1 in x.ranges):
+                return x
+        return None
+
     def _rule_as_physical_state(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.kind != "state" or a.first < 1:
             return None
