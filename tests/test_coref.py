@@ -57,6 +57,11 @@ CASES = {
          "TLC showed the starting material was consumed ."],
         ("the starting material", "Methyl 4-bromobenzoate ( 2.0 g )"),
     ),
+    "this_product": (
+        ["The residue gave 4-bromophenol ( 4.9 g , yield : 94% ) .",
+         "This product was used directly ."],
+        ("This product", "4-bromophenol ( 4.9 g , yield : 94% )"),
+    ),
     "title_compound": (
         [HEADING, "The residue was purified to give the title compound ( 1.5 g ) ."],
         ("the title compound ( 1.5 g )", "4-bromo-2-methylbenzoic acid"),

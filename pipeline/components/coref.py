@@ -205,6 +205,16 @@ class CorefResolver:
             return x
         return None
 
+    def _rule_this_product(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if a.det not in ("this", "these") or a.head not in ("product", "compound", "material"):
+            return None
+        for x in reversed(ms[: a.i]):
+            if x.sentence < a.sentence - 1:
+                return None
+            if "%" in x.m.text and x.kind in ("chemical", "reference", "state"):
+                return x
+        return None
+
     def _rule_title_compound(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if title is None or a.i <= title.i:
             return None
