@@ -195,12 +195,13 @@ class TokenClassifier:
         return "X"
 
 
-def doc_text(doc: Doc) -> str:
+def doc_text(doc: Doc, words: list[str] | None = None) -> str:
     """``doc.text`` without making a Token object per token (much faster on long docs)."""
-    strings = doc.vocab.strings
-    return "".join(
-        strings[o] + " " if sp else strings[o] for o, sp in doc.to_array([ORTH, SPACY]).tolist()
-    )
+    if words is None:
+        strings = doc.vocab.strings
+        words = [strings[o] for o in doc.to_array(ORTH).tolist()]
+    spaces = doc.to_array(SPACY).tolist()
+    return "".join([w + " " if sp else w for w, sp in zip(words, spaces, strict=True)])
 
 
 _DEFAULT: tuple[MentionTables, TokenClassifier] | None = None
@@ -367,7 +368,7 @@ class MentionDetector:
             pos = max(end + 1, m.start() + 1)
         found = _attach_state_quantities(doc, cs, found)
         found = _attach_yields(cs, found)
-        text_of_doc = doc_text(doc)
+        text_of_doc = doc_text(doc, words)
         idx = doc.to_array(IDX).tolist()
         for n, (ranges, rule, attrs) in enumerate(sorted(found, key=lambda f: f[0]), 1):
             spans = tuple((idx[a], idx[b] + len(words[b])) for a, b in ranges)
@@ -382,23 +383,24 @@ class MentionDetector:
         """The mention(s) of one pattern match, or none when its head is not a compound."""
         if m.end() - m.start() == 1 and cs[m.start()] in "WNZXDUA":
             return []  # a lone word, number or identifier
-        if m.group("soln"):
+        g = m.groupdict()
+        if g["soln"]:
             return [self._solution_list(doc, cs, m, sent_of)]
-        if m.group("grad"):
+        if g["grad"]:
             a, b = m.span("grad")
             attrs = {"kind": "chemical", "head": doc[b - 1].lower_, "sentence": sent_of[a],
                      "tokens": (a, b - 1), "core": (a, b - 1), "det": "", "quantity": False}
             return [(((a, b - 1),), "eluent_gradient", attrs)]
         c0, c1 = m.span("core")
-        has_qp = m.group("qp") is not None or m.group("pid") is not None
-        sol = m.group("sol") or m.group("sol2")
+        has_qp = g["qp"] is not None or g["pid"] is not None
+        sol = g["sol"] or g["sol2"]
         if sol and (self._solvent_is_equipment(doc, cs, m) or not _has_name(cs, m)):
             sol = None
-        if m.group("sol2") and not _is_solution(doc, cs, m.start("core"), m.end("core")):
+        if g["sol2"] and not _is_solution(doc, cs, m.start("core"), m.end("core")):
             sol = None
         # trim trailing words that cannot be heads ("silica gel pad" keeps "silica gel")
         end = c1
-        if not has_qp and not m.group("ratio") and not sol:
+        if not has_qp and not g["ratio"] and not sol:
             while (
                 end > c0
                 and cs[end - 1] in "WDnNU-/"
@@ -423,50 +425,50 @@ class MentionDetector:
         kind = {"G": "generic", "K": "reference", "E": "equipment"}.get(head_cls, "chemical")
         if kind == "generic" and head.lower_ in STATE_HEADS:
             kind = "state"
-        if head_cls in "NUA" and not m.group("lead") and not m.group("ratio"):
+        if head_cls in "NUA" and not g["lead"] and not g["ratio"]:
             return []
         core_cls = cs[c0:end]
-        if head_cls == "W" and not (has_qp or m.group("lead")) and "C" not in core_cls.upper():
+        if head_cls == "W" and not (has_qp or g["lead"]) and "C" not in core_cls.upper():
             return []
         if (
             head_cls in "XZ"
             and kind == "chemical"
-            and not (has_qp or m.group("lead") or m.group("ratio"))
+            and not (has_qp or g["lead"] or g["ratio"])
             and "C" not in core_cls.upper()
         ):
             return []
-        start = m.start() if m.group("lead") else c0
+        start = m.start() if g["lead"] else c0
         stop = end if trimmed else m.end()
-        if m.group("frm") and cs[m.start("frm") - 1] not in "Kk":
+        if g["frm"] and cs[m.start("frm") - 1] not in "Kk":
             # "a yellow solid from Compound 202": "from" names the source, not the compound
             stop = m.start("frm")
-        if sol is None and (m.group("sol") or m.group("sol2")):
-            stop = m.start("sol") if m.group("sol") else m.start("sol2")
+        if sol is None and (g["sol"] or g["sol2"]):
+            stop = m.start("sol") if g["sol"] else m.start("sol2")
         if trimmed:
             rule = "np_trimmed"
-        elif m.group("ratio"):
+        elif g["ratio"]:
             rule = "eluent_ratio"
-        elif m.group("yld"):
+        elif g["yld"]:
             rule = "np_with_yield"
         elif sol:
             rule = "np_in_solvent"
         elif has_qp:
             rule = "np_quantity"
-        elif m.group("lead"):
+        elif g["lead"]:
             rule = "amount_of_np"
         else:
             rule = {"generic": "generic_np", "state": "generic_np", "equipment": "equipment_np",
                     "reference": "reference_np"}.get(kind, "chemical_np")
         ranges: tuple[tuple[int, int], ...] = ((start, stop - 1),)
         out = []
-        if m.group("pid") and not trimmed:
+        if g["pid"] and not trimmed:
             # "trifluoroacetic acid ( TFA , 5 mL )": name + bracket + quantity are one
             # discontinuous mention, the abbreviation another
             a, b = m.span("pid")
             ranges = ((start, a), (b, stop - 1))
             out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
         if (
-            m.group("qp") and not trimmed and not m.group("idp") and end - c0 >= 2
+            g["qp"] and not trimmed and not g["idp"] and end - c0 >= 2
             and cs[end - 2] in "Cb" and cs[end - 1] == "Z" and LABEL.match(doc[end - 1].text)
             and not _ref_id(cs, c0, end)
         ):
@@ -474,7 +476,7 @@ class MentionDetector:
             ranges = ((start, end - 2), (m.start("qp"), stop - 1))
             out.append(self._abbrev(doc, end - 1, end - 1, sent_of))
             end -= 1
-        if m.group("idp") and not trimmed and core_is_bare_reference(cs, c0, end):
+        if g["idp"] and not trimmed and core_is_bare_reference(cs, c0, end):
             # "compound ( 3d )": the bracket is the compound's number, one mention
             end = m.end("idp")
         for group in ("idp", "idp2"):
@@ -495,7 +497,7 @@ class MentionDetector:
             "tokens": (ranges[0][0], ranges[-1][1]),
             "core": (c0 + (1 if cs[c0] == "D" else 0), end - 1),
             "det": doc[c0].lower_ if cs[c0] == "D" else "",
-            "quantity": has_qp or bool(m.group("lead")),
+            "quantity": has_qp or bool(g["lead"]),
         }
         out.append((ranges, rule, attrs))
         return out
