@@ -152,6 +152,11 @@ def test_conditions_are_not_mentions(nlp):
     assert not found
 
 
+def test_raw_text_ratios(nlp):
+    doc = annotate(nlp, Document("r", "It was eluted with DCM/MeOH (10:1) and hexane/EtOAc=1/1."))
+    assert {"DCM/MeOH (10:1)", "hexane/EtOAc=1/1"} <= {m.text for m in doc.mentions}
+
+
 def test_empty_and_raw_text(nlp):
     assert annotate(nlp, Document("e", "")).mentions == []
     doc = annotate(nlp, Document("r", "Water (5 mL) was added to the mixture."))

@@ -37,8 +37,8 @@ LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
 FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|SDYOS?A|I[AN]Y)"
 RATIO = (
-    r"(?:(?:\([^().]*\))?(?:[=:]F?|(?=N[/:]N))(?=[NA])(?:[NAXU]|[:/-](?=[NAX])|S(?=[NA]))+"
-    r"|\(N(?::N)+\))"
+    r"(?:(?:\([^().]*\))?(?:[=:]F?|(?=N[/:]N))(?=[NAR])(?:[NAXUR]|[:/-](?=[NAX])|S(?=[NA]))+"
+    r"|\((?:N(?::N)+|R)\))"
 )
 # "0 to 25% EtOAc in heptane", "1-10% MeOH in DCM": a gradient eluent
 GRADIENT = rf"(?P<grad>(?:NS)?A{CORE}I{CORE}|{CORE}I{CORE}\(A\))"
@@ -57,6 +57,7 @@ MENTION = re.compile(
 )
 
 NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?$")
+RATIO_TOKEN = re.compile(r"^\d+(?:\.\d+)?(?:[:/]\d+(?:\.\d+)?)+$")  # "10:1", "1/1"
 PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?%?(?:[-–~]\d+(?:\.\d+)?)?%$")
 AMOUNT = re.compile(
     r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
@@ -168,6 +169,8 @@ class TokenClassifier:
             return "Y"
         if NUMBER.match(text):
             return "N"
+        if RATIO_TOKEN.match(text):
+            return "R"
         if AMOUNT.match(text) or PERCENT.match(text):
             return "A"
         if low in t.units or REPEATED_UNIT.match(text):
