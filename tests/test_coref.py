@@ -90,6 +90,11 @@ CASES = {
 }
 
 
+def test_abbreviation_at_the_end_of_a_bracketed_list(nlp):
+    found = links(nlp, ["4-bromo-2-methylbenzoic acid ( reaction scheme 3 , compound 142 ) ."])
+    assert ("compound 142", "4-bromo-2-methylbenzoic acid", "bracketed_abbreviation") in found
+
+
 def test_every_rule_has_a_case():
     assert {r["name"] for r in load_rules("coref.yaml")["rules"]} == set(CASES)
     assert all(r.get("comment") for r in load_rules("coref.yaml")["rules"])

@@ -48,6 +48,20 @@ class _M:
     ranges: list[tuple[int, int]]  # token ranges (inclusive), one per piece
     before: str  # lowercased token before the mention ("" at the start)
     bracketed: bool  # directly inside "(" … ")" or "(" … ","
+    opened: int  # position of the unclosed "(" just before the mention, or -1
+
+
+def _open_bracket(words: list[str], first: int) -> int:
+    """Position of an unclosed "(" or "[" at most 10 tokens before ``first``, else -1."""
+    depth = 0
+    for i in range(first - 1, max(-1, first - 11), -1):
+        if words[i] in (")", "]"):
+            depth += 1
+        elif words[i] in ("(", "["):
+            if depth == 0:
+                return i
+            depth -= 1
+    return -1
 
 
 class CorefResolver:
@@ -125,6 +139,9 @@ class CorefResolver:
         before = words[first - 1].lower() if first > 0 else ""
         after = words[last + 1] if last + 1 < len(words) else ""
         bracketed = before in ("(", "[") and after in (")", "]", ",")
+        opened = _open_bracket(words, first)
+        if not bracketed and before == "," and after in (")", "]") and opened >= 0:
+            bracketed = True  # "NAME ( reaction scheme 3 , compound 142 )"
         ident = ""
         if kind == "reference" and len(core_i) > 1 and cs[core_i[-1]] in "NZXCnb":
             ident = words[core_i[-1]].lower()
@@ -137,7 +154,7 @@ class CorefResolver:
         return _M(
             m, n, first, last, core, f"{det} {core}".strip(), kind,
             str(a.get("head", "")), det, int(a.get("sentence", 0)), ident, name, ranges,
-            before, bracketed,
+            before, bracketed, opened,
         )
 
     def _title(self, words: list[str], cs: str, ms: list[_M]) -> _M | None:
@@ -167,7 +184,7 @@ class CorefResolver:
         ):
             return None
         for x in reversed(ms[: a.i]):
-            if any(r1 in (a.first - 1, a.first - 2) for _, r1 in x.ranges):
+            if any(r1 in (a.first - 1, a.first - 2, a.opened - 1) for _, r1 in x.ranges):
                 return x
             if len(x.ranges) > 1 and x.ranges[0][1] < a.first <= x.ranges[-1][0]:
                 return x
