@@ -72,6 +72,11 @@ def test_numbered_reference_ends_a_noun_phrase(nlp):
     assert "Example 14" in found and "4-bromophenol ( 1.0 g )" in found
 
 
+def test_amount_after_the_title_compound(nlp):
+    found = mentions(nlp, "It gave the title compound 450 mg ( yield 70% ) .")
+    assert found["the title compound 450 mg ( yield 70% )"][1]["quantity"] is True
+
+
 def test_step_number_is_not_part_of_the_heading_name(nlp):
     found = mentions(nlp, "Step 2 4-bromophenol To a solution of phenol ( 1 g ) was added water .")
     assert "4-bromophenol" in found
@@ -175,6 +180,7 @@ RULE_SENTENCES = [
     "Then 114 mg of 4-bromophenol was obtained with a yield of about 99.1% .",
     "It gave the title compound as a white solid ( 0.25 g , 77% ) .",
     "Then trifluoroacetic acid ( TFA , 5 mL ) was added .",
+    "Yield : 530 mg ( 81% of theory ) .",
 ]
 
 

@@ -48,9 +48,11 @@ SOLUTION_LIST = (
     rf"(?P<soln>D?W*GO{CORE}(?:{QPAREN})+(?:(?:P&?|&){CORE}(?:{QPAREN})+)+"
     rf"(?:I{CORE}(?:{QPAREN})?)?)"
 )
+# "Yield : 530 mg ( 81% of theory )": a product stated by its yield
+YIELD_STATEMENT = r"(?P<ystat>Y:?[NAn]U+(?:\([^().]*\))?)"
 MENTION = re.compile(
-    rf"{SOLUTION_LIST}|{GRADIENT}|(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
-    rf"(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
+    rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
+    rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
     rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
     rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>J?I{CORE}(?:{QPAREN})?)?"
     rf"|(?P<sol2>I{LEAD}?{CORE}(?:{QPAREN})?))?(?P<yld>{YIELD})?"
@@ -68,7 +70,7 @@ NUMBERED_WORD = re.compile(r"^\(\d+\)[A-Za-z][a-z]+$")  # "(3)Preparation"
 CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)*[A-Z][a-z]{2,}")
 CHEMICAL_SHAPE = re.compile(
     r"""^(?:
-        (?=.*\d)(?=.*[A-Za-z]{3})[\w()\[\]{},.'’+\-=@#]{5,}      # IUPAC fragment: 3-bromo-...
+        (?=.*\d)(?=.*[A-Za-z]{3})[\w()\[\]{},.:'’+\-=@#*]{5,}    # IUPAC fragment: 3-bromo-...
       | (?=\S*\d)(?:[A-Z][a-z]?\d*){2,}[+-]?                     # formula with digits: Na2SO4
       | (?:[A-Z][a-z]?){2,4}                                      # short formula: HCl, NaOH
       | (?i:[a-z(),\-\[\]\d']{3,}(?:anes?|enes?|ynes?|ines?|ols?|ides?|ates?|ites?|ones?|yls?
@@ -246,7 +248,7 @@ def _class_string(
     for i in range(1, len(classes)):
         c, prev = classes[i], classes[i - 1]
         # "...carboxylic acid 8.0 ml (...) of": a number with a unit after a name starts a new NP
-        if c == "N" and prev in "CXGEZbN" and i + 1 < len(classes) and classes[i + 1] == "U":
+        if c == "N" and prev in "CXGEZbNK" and i + 1 < len(classes) and classes[i + 1] == "U":
             classes[i] = "n"
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
         elif c in "CXW" and prev in "CZXKWNb" and CAPITALIZED.match(words[i]):
@@ -389,13 +391,18 @@ class MentionDetector:
         g = m.groupdict()
         if g["soln"]:
             return [self._solution_list(doc, cs, m, sent_of)]
+        if g["ystat"]:
+            a, b = m.span("ystat")
+            attrs = {"kind": "chemical", "head": "yield", "sentence": sent_of[a],
+                     "tokens": (a, b - 1), "core": (a, a), "det": "", "quantity": True}
+            return [(((a, b - 1),), "yield_statement", attrs)]
         if g["grad"]:
             a, b = m.span("grad")
             attrs = {"kind": "chemical", "head": doc[b - 1].lower_, "sentence": sent_of[a],
                      "tokens": (a, b - 1), "core": (a, b - 1), "det": "", "quantity": False}
             return [(((a, b - 1),), "eluent_gradient", attrs)]
         c0, c1 = m.span("core")
-        has_qp = g["qp"] is not None or g["pid"] is not None
+        has_qp = g["qp"] is not None or g["pid"] is not None or g["amt"] is not None
         sol = g["sol"] or g["sol2"]
         if sol and (self._solvent_is_equipment(doc, cs, m) or not _has_name(cs, m)):
             sol = None
