@@ -269,6 +269,8 @@ class CorefResolver:
     def _rule_the_solvent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.head not in self.solvent_anaphors or a.kind not in ("generic", "chemical"):
             return None
+        if a.det not in ("the", "") or (a.det == "" and a.core not in self.solvent_anaphors):
+            return None
         for x in reversed(ms[: a.i]):
             if self.not_solvent.intersection(x.core.split()):
                 continue
