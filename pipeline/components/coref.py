@@ -145,10 +145,13 @@ class CorefResolver:
         ident = ""
         if kind == "reference" and len(core_i) > 1 and cs[core_i[-1]] in "NZXCnb":
             ident = words[core_i[-1]].lower()
+            if words[core_i[-2]].lower() in ("example", "examples"):
+                ident = "example " + ident  # Example 7 is not Compound 7
         elif (
             len(core_i) == 1
             and _ID.match(words[core_i[0]])
-            and (bracketed or _HAS_DIGIT_AND_LETTER.search(words[core_i[0]]) is not None)
+            and (bracketed or (cs[core_i[0]] == "Z" and _HAS_DIGIT_AND_LETTER.search(
+                words[core_i[0]]) is not None))
         ):
             ident = words[core_i[0]].lower()
         return _M(
