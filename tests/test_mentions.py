@@ -134,6 +134,17 @@ def test_label_after_a_name_is_its_own_mention(nlp):
     )
 
 
+def test_state_inside_the_quantity_bracket(nlp):
+    sentence = "It gave methyl acetate ( 2.00 g , as a yellow oil ) with a yield of 76% ."
+    text, tokens = tokens_from_words(sentence.split())
+    doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
+    by_text = {m.text: m for m in doc.mentions}
+    assert by_text["a yellow oil"].attrs["kind"] == "state"
+    product = by_text["methyl acetate ( 2.00 g ) with a yield of 76%"]
+    assert len(product.spans) == 2
+    assert any(r.rule == "as_physical_state" for r in doc.relations)
+
+
 def test_state_takes_the_quantity(nlp):
     sentence = "It gave the title compound as a white solid ( 0.25 g , 77% ) ."
     text, tokens = tokens_from_words(sentence.split())

@@ -486,6 +486,17 @@ class MentionDetector:
             ranges = ((start, end - 2), (m.start("qp"), stop - 1))
             out.append(self._abbrev(doc, end - 1, end - 1, sent_of))
             end -= 1
+        if g["qp"] and not trimmed and len(ranges) == 1:
+            # "X ( 2.00 g , as a yellow oil ) with a yield of 76%": the state is a mention
+            # of its own and the quantity bracket goes around it
+            q0, q1 = m.span("qp")
+            k = cs.find("P", q0, q1)
+            while k != -1 and doc[k + 1].lower_ != "as":
+                k = cs.find("P", k + 1, q1)
+            close = cs.find(")", k + 1, q1) if k != -1 else -1
+            if k != -1 and close > k + 2 and cs[close - 1] == "G":
+                ranges = ((ranges[0][0], k - 1), (close, ranges[0][1]))
+                out.append(self._state(doc, k + 2, close - 1, sent_of))
         if g["idp"] and not trimmed and core_is_bare_reference(cs, c0, end):
             # "compound ( 3d )": the bracket is the compound's number, one mention
             end = m.end("idp")
@@ -536,6 +547,21 @@ class MentionDetector:
             "quantity": True,
         }
         return ((a, b - 1),), "solution_of_list", attrs
+
+    def _state(
+        self, doc: Doc, a: int, b: int, sent_of: list[int]
+    ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
+        det = doc[a].lower_ if self.classify(doc[a].text) == "D" else ""
+        attrs = {
+            "kind": "state" if doc[b].lower_ in STATE_HEADS else "generic",
+            "head": doc[b].lower_,
+            "sentence": sent_of[a],
+            "tokens": (a, b),
+            "core": (a + (1 if det else 0), b),
+            "det": det,
+            "quantity": False,
+        }
+        return ((a, b),), "generic_np", attrs
 
     def _abbrev(
         self, doc: Doc, a: int, b: int, sent_of: list[int]
