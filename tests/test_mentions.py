@@ -192,6 +192,7 @@ RULE_SENTENCES = [
     "It gave the title compound as a white solid ( 0.25 g , 77% ) .",
     "Then trifluoroacetic acid ( TFA , 5 mL ) was added .",
     "Yield : 530 mg ( 81% of theory ) .",
+    "It was put in a 50 mL-flask equipped with a stirrer , and a cooling line .",
 ]
 
 

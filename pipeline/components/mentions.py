@@ -55,7 +55,8 @@ MENTION = re.compile(
     rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
     rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
     rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>J?I{CORE}(?:{QPAREN})?)?"
-    rf"|(?P<sol2>I{LEAD}?{CORE}(?:{QPAREN})?))?(?P<yld>{YIELD})?"
+    rf"|(?P<sol2>I{LEAD}?{CORE}(?:{QPAREN})?)|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
+    rf"(?P<yld>{YIELD})?"
 )
 
 NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?$")
@@ -163,6 +164,8 @@ class TokenClassifier:
             return "I"
         if low in ("dissolved", "suspended"):
             return "J"
+        if low in ("equipped", "fitted"):
+            return "Q"
         if low == "from":
             return "F"
         if low == "and":
@@ -183,8 +186,8 @@ class TokenClassifier:
             return "G"
         if low in t.reference:
             return "K"
-        if low in t.equipment:
-            return "E"
+        if low in t.equipment or low.rpartition("-")[2] in t.equipment:
+            return "E"  # "flask", "mL-flask"
         if low in t.chemical:
             return "C"
         if low in t.modifiers:
@@ -462,6 +465,8 @@ class MentionDetector:
             rule = "np_with_yield"
         elif sol:
             rule = "np_in_solvent"
+        elif g["eqp"]:
+            rule = "equipment_equipped_with"
         elif has_qp:
             rule = "np_quantity"
         elif g["lead"]:
