@@ -84,7 +84,7 @@ CHEMICAL_SHAPE = re.compile(
 IDENT = re.compile(r"^(?:[A-Z]{0,4}-?\d+[a-zA-Z]{0,2}'?|\d+-[a-zA-Z]{1,2}|[A-Z]{1,3}\d*[a-z]?)$")
 STATE_HEADS = frozenset(
     "solid solids oil oils foam gum powder crystal crystals liquid syrup wax glass semi-solid "
-    "tar".split()
+    "tar material substance film precipitate".split()
 )
 NOT_SOLVENT_HEADS = frozenset(["portion", "portions", "vacuo", "total", "one"])
 KEEP_TRAILING = frozenset(["anhydrous", "bed", "filter", "stream"])
