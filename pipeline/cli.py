@@ -28,7 +28,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run a subcommand; bad input becomes one ``FILE:LINE: message`` line and exit 2."""
+    """Run a subcommand; bad input becomes one ``FILE:LINE: message`` line and exit 2.
+
+    Files that cannot be read or written (a missing folder, no permission, a read-only
+    disk) are reported the same way: one line naming the file, exit status 2.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -38,6 +42,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except InputError as e:
         print(f"chemie: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        where = e.filename or "<output>"
+        print(f"chemie: {where}: {e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("chemie: interrupted", file=sys.stderr)

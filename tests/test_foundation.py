@@ -71,3 +71,14 @@ def test_atomic_write_uses_umask_permissions(tmp_path):
     finally:
         os.umask(old)
     assert out.stat().st_mode & 0o777 == 0o644
+
+
+def test_unwritable_output_is_one_line_error(tmp_path, capsys):
+    blocker = tmp_path / "a.txt"
+    blocker.write_text("not a folder")
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"doc_key": "1", "sentences": [["water"]]}\n')
+    code = main(["score", "anaphora", str(gold), str(gold), "-o", str(blocker / "x.txt")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "a.txt" in err and "Traceback" not in err
