@@ -82,6 +82,13 @@ def test_step_number_is_not_part_of_the_heading_name(nlp):
     assert "4-bromophenol" in found
 
 
+def test_heading_name_ends_before_a_locant_name(nlp):
+    found = mentions(nlp, "Step 2 methyl 4-(2-hydroxyphenyl)acrylate 3-(2-aminopropyl)phenol "
+                          "( 113 mg ) was dissolved in methanol .")
+    assert "methyl 4-(2-hydroxyphenyl)acrylate" in found
+    assert "3-(2-aminopropyl)phenol ( 113 mg )" in found
+
+
 def test_trimmed_head(nlp):
     found = mentions(nlp, "The filtrate was passed through silica gel pad twice .")
     assert found["silica gel"][0] == "np_trimmed"
