@@ -77,6 +77,9 @@ class CorefResolver:
         ]
         title = self.rules.get("title_compound", {})
         self.title_phrases = frozenset(title.get("phrases", ()))
+        self._title_tails = frozenset(
+            p for p in self.title_phrases if p.split()[0] in ("title", "target", "desired")
+        )
         state = self.rules.get("as_physical_state", {})
         self.state_skip = frozenset(state.get("skip_after", ()))
         self._passive_yield = [
@@ -239,7 +242,10 @@ class CorefResolver:
         if title is None or a.i <= title.i:
             return None
         if a.phrase not in self.title_phrases and a.core not in self.title_phrases:
-            return None
+            # "a first portion of 2.28 g ( 63% ) of the title compound"
+            tail = " ".join(a.core.split()[-2:])
+            if tail not in self._title_tails:
+                return None
         if a.core in ("product", "compound") and not a.m.attrs.get("quantity"):
             return None
         return title
