@@ -43,6 +43,10 @@ CASES = {
          " was obtained ."],
         ("the compound of Example 7", "4-bromo-2-methylbenzoic acid"),
     ),
+    "as_eluent": (
+        ["It was purified on silica gel using hexane / ethyl acetate ( 4 : 1 ) as eluent ."],
+        ("eluent", "hexane / ethyl acetate ( 4 : 1 )"),
+    ),
     "as_physical_state": (
         ["The residue gave compound 6 ( 1.2 g , 80% ) as a yellow oil ."],
         ("a yellow oil", "compound 6 ( 1.2 g , 80% )"),

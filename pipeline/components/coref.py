@@ -82,6 +82,7 @@ class CorefResolver:
         )
         state = self.rules.get("as_physical_state", {})
         self.state_skip = frozenset(state.get("skip_after", ()))
+        self.role_heads = frozenset(self.rules.get("as_eluent", {}).get("heads", ()))
         self._passive_yield = [
             [aux, str(v)] for aux in ("was", "were", "is") for v in state.get("subject_verbs", ())
         ]
@@ -205,6 +206,19 @@ class CorefResolver:
             return None
         for x in reversed(ms[: a.i]):
             if any(r1 == opens[-1] - 1 for _, r1 in x.ranges):
+                return x
+        return None
+
+    def _rule_as_eluent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if a.head not in self.role_heads or a.first < 1:
+            return None
+        words = self._words
+        if a.before != "as" and words[max(0, a.first - 2) : a.first] != ["as", "the"]:
+            return None
+        for x in reversed(ms[: a.i]):
+            if x.sentence != a.sentence:
+                return None
+            if x.kind in ("chemical", "generic") and not x.bracketed:
                 return x
         return None
 
