@@ -332,7 +332,11 @@ class CorefResolver:
         words = token_info(doc)[0]
         for x in reversed(ms):
             around = words[max(0, x.first - 3) : x.first] + words[x.last + 1 : x.last + 4]
-            if "%" in x.m.text and any(w.lower() in self.yield_verbs for w in around):
+            if "%" in x.m.text and (
+                any(w.lower() in self.yield_verbs for w in around)
+                # a sentence of its own: "Yellow solid ( 22 mg , 55% )"
+                or (x.kind == "state" and x.before in ("", ".", ":", ";"))
+            ):
                 return x.i
         return -1
 
