@@ -344,7 +344,7 @@ class CorefResolver:
         if a.det != "the" or a.head not in self.definite_heads:
             return None
         for x in reversed(ms[: a.i]):
-            if x.head == a.head and x.det in ("a", "an"):
+            if x.head == a.head and (x.det in ("a", "an") or (x.det == "" and x.kind == "state")):
                 return x
         return None
 
