@@ -6,9 +6,19 @@ label space. Systems: ``rules`` (this package's classifier), ``majority`` (the m
 frequent label of the training split, with the known direction, or the label's usual
 direction for SemEval) and any external prediction files, given per test set.
 
-In the unified space the rule classifier is run on the test set converted to unified
-pairs (dropped labels left out, EVALUATE-FOR arguments swapped), as in the survey;
-external predictions are mapped label by label (``chemie.rc.labels``).
+Every system goes through one code path: its predictions in the test set's own format
+(the in-process ones are exactly the pairs ``chemie rc`` writes) are aligned with the
+gold pairs and scored by ``chemie.scoring.rc.in_spaces``, as ``chemie score rc`` does:
+
+* native labels: label and direction must both match the gold pair;
+* unified labels: the same native predictions mapped through ``rules/rc_labels.yaml``;
+  gold pairs with a dropped label (TOPIC, CONJUNCTION, HYPONYM-OF) are left out, a
+  predicted dropped label on a kept pair is ``OTHER`` (wrong, and a class of its own in
+  ``sorted(set(pred + gold))``), and a direction predicted wrongly stays wrong.
+
+The classifier is never re-run on unified-converted pairs: that would hand it the gold
+direction and remove pairs it would have labelled with dropped labels, a different (and
+easier) task than the one external systems are scored on.
 """
 
 from __future__ import annotations
@@ -24,18 +34,17 @@ from chemie.errors import InputError
 from chemie.formats import unified
 from chemie.rc import tasks
 from chemie.rc.classifier import RuleClassifier
-from chemie.rc.examples import build_examples
-from chemie.rc.labels import from_unified, to_unified
+from chemie.rc.labels import from_unified
 from chemie.rc.model import Pair, RCExample
 from chemie.rc.rules import load
 from chemie.scoring.rc import (
     Alignment,
     align,
     class_table,
+    in_spaces,
     macro_f1,
     official_semeval,
     read_pairs,
-    unified_alignment,
 )
 
 RULES, MAJORITY = "rules", "majority"
@@ -182,31 +191,25 @@ def evaluate(
 ) -> Evaluation:
     """Score the rules, the majority baseline and external systems on every test set."""
     systems = systems or {}
+    clash = sorted(set(systems) & {RULES, MAJORITY})
+    if clash:
+        raise InputError(None, None, f"system name {clash[0]!r} is reserved")
     result = Evaluation(majority_label=majority)
     for ts in testsets:
         task = tasks.load(ts.path, ts.pairs, ts.fmt)
         if ts.documents is not None:
             task = tasks.restrict(task, ts.documents)
-        gold = task.pairs
-        native_preds = {RULES: _rules(task.examples, task.fmt),
-                        MAJORITY: _majority(task.examples, majority, task.fmt)}
-        unified_gold = [u for u in (to_unified(g, task.fmt) for g in gold) if u is not None]
-        unified_examples = build_examples(task.docs, unified_gold, task.pairs_path)
-        unified_preds = {RULES: _rules(unified_examples, "unified"),
-                         MAJORITY: _majority(unified_examples, majority, "unified")}
-        for name, pred in native_preds.items():
-            al = align(gold, pred, task.pairs_path, None)
-            result.cells.append(_cell(ts.name, name, "native", al, task.fmt))
-            ual = align(unified_gold, unified_preds[name], task.pairs_path, None)
-            result.cells.append(_cell(ts.name, name, "unified", ual))
+        preds: dict[str, tuple[list[Pair], Path | None]] = {
+            RULES: (_rules(task.examples, task.fmt), None),
+            MAJORITY: (_majority(task.examples, majority, task.fmt), None),
+        }
         for name, files in systems.items():
-            if ts.name not in files:
-                continue
-            al = align(gold, read_pairs(files[ts.name], task.fmt), task.pairs_path,
-                       files[ts.name])
-            result.cells.append(_cell(ts.name, name, "native", al, task.fmt))
-            ual = al if task.fmt == "unified" else unified_alignment(al, task.fmt)
-            result.cells.append(_cell(ts.name, name, "unified", ual))
+            if ts.name in files:
+                preds[name] = (read_pairs(files[ts.name], task.fmt), files[ts.name])
+        for name, (pred, pred_path) in preds.items():
+            al = align(task.pairs, pred, task.pairs_path, pred_path)
+            for space, sal in in_spaces(al, task.fmt).items():
+                result.cells.append(_cell(ts.name, name, space, sal, task.fmt))
     return result
 
 

@@ -20,8 +20,21 @@ direction is a wrong prediction, as in the official SemEval-2018 Task 7 scorer.
   the mean of per-class F1). Per-class figures and micro P/R/F1 are reported too; they
   agree with the perl output (cross-checked in tests/test_score_rc.py).
 * SemEval and SciERC files are also scored in the unified label space
-  (``chemie.rc.labels``): pairs whose gold label is dropped are left out, predicted
-  labels without a unified counterpart become ``OTHER``.
+  (``chemie.rc.labels``, :func:`in_spaces`): the *same* predictions, mapped pair by pair.
+
+Native vs unified label space (one definition, used by ``chemie score rc`` and by every
+column of ``chemie rc-eval``, whether the predictions come from a file or in-process):
+
+* native: the test set's own labels (SemEval: 6 incl. TOPIC; SciERC: 7 incl. CONJUNCTION
+  and HYPONYM-OF); a prediction is correct with the gold label and the gold direction.
+* unified: gold and predicted pairs are mapped through ``rules/rc_labels.yaml`` (label,
+  and argument swap for EVALUATE-FOR -> RESULT, applied to both sides alike, so a
+  direction that was wrong in native labels stays wrong). A gold pair whose label is
+  dropped (TOPIC, CONJUNCTION, HYPONYM-OF) is left out with its prediction. A predicted
+  dropped (or unknown) label on a kept gold pair becomes ``OTHER``: a wrong prediction
+  and, by the survey recipe ``sorted(set(pred + gold))``, a class with F1 0.
+  Nothing is re-predicted: the direction is the one the system predicted natively.
+  For unified test sets both spaces are the same alignment.
 """
 
 from __future__ import annotations
@@ -172,6 +185,11 @@ def unified_alignment(al: Alignment, scheme: str) -> Alignment:
     return Alignment(gold, pred)
 
 
+def in_spaces(al: Alignment, scheme: str) -> dict[str, Alignment]:
+    """The alignment in native and unified labels (the one definition of both spaces)."""
+    return {"native": al, "unified": al if scheme == "unified" else unified_alignment(al, scheme)}
+
+
 def score_alignment(al: Alignment, scheme: str) -> ScoreReport:
     """The full report for an alignment in ``scheme`` (semeval, scierc or unified)."""
     report = ScoreReport("rc", notes=list(al.notes))
@@ -194,7 +212,7 @@ def score_alignment(al: Alignment, scheme: str) -> ScoreReport:
         report.tables.append(ScoreTable("official SemEval-2018 Task 7 scorer", frame))
         report.figures.update(figures)
     if scheme in ("semeval", "scierc"):
-        ual = unified_alignment(al, scheme)
+        ual = in_spaces(al, scheme)["unified"]
         report.tables.append(ScoreTable("unified labels: per class", class_table(ual)))
         report.figures["unified_macro_f1"] = macro_f1(ual)
         report.notes.append(
