@@ -111,7 +111,7 @@ def token_match(text: str) -> bool:
 
 def prefix_search(text: str) -> regex.Match | None:
     """Leading punctuation to split off; an attached opening bracket is kept."""
-    if not text or text[0].isalnum():
+    if not text or (text[0].isalnum() and text[0] != "x"):  # x3: rule times_before_count
         return None
     if text[0] in OPENING:
         close = _partial_partners(text).get(0)

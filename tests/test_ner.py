@@ -160,3 +160,47 @@ def test_span_extensions_survive_serialisation(nlp):
     ]
     spans[0]._.chem_conf = 0.25
     assert again.spans[SPANS_KEY][0]._.chem_conf == 0.25
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "4-(2-hydroxyethyl)piperazine-1-ethanesulfonic acid",
+        "(S)-2-amino-3-phenylpropanoic acid",
+        "2-chloro-6-methylbenzoic acid",
+    ],
+)
+def test_ic_acid_with_a_systematic_first_word_is_systematic(nlp, name):
+    doc = nlp(f"The buffer contained {name} at pH 7.")
+    assert [(s.text, s.label_, s._.chem_rule) for s in doc.spans[SPANS_KEY]] == [
+        (name, "SYSTEMATIC", "systematic_acid")
+    ]
+
+
+def test_trivial_ic_acid_stays_trivial(nlp):
+    doc = nlp("The extract contained chicoric acid.")
+    assert [(s.text, s.label_) for s in doc.spans[SPANS_KEY]] == [("chicoric acid", "TRIVIAL")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Endothermic peak top temperature in DSC: 195° C.",
+        "The exothermic reaction was quenched.",
+        "A hydrophobic and aromatic residue; a cyclic, isothermal, gaseous phase.",
+        "Tetramethylic and dibenzylic positions are hydrolytically labile.",
+    ],
+)
+def test_adjectives_ending_in_ic_or_ous_are_not_chemicals(nlp, text):
+    assert _texts(nlp(text)) == []
+
+
+def test_adjective_ending_guard_keeps_lexicon_names_and_acids(nlp):
+    found = _texts(nlp("Arsenic and benzoic acid and hydrochloric acid were found."))
+    assert found == ["Arsenic", "benzoic acid", "hydrochloric acid"]
+
+
+def test_final_period_after_formula_ends_the_sentence(nlp):
+    doc = nlp("The solid was treated with NaH. The mixture was filtered over Et3N.")
+    assert "NaH" in _texts(doc) and "Et3N" in _texts(doc)
+    assert len(list(doc.sents)) == 2

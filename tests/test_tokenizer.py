@@ -93,6 +93,10 @@ def _sentences(text: str) -> list[str]:
         ("It was made as in Step 2 above.", ["It was made as in Step 2 above."]),
         ("The oil was dried. 2-Methylpyridine was added.",
          ["The oil was dried.", "2-Methylpyridine was added."]),
+        ("The solid was treated with NaH. The mixture was filtered.",
+         ["The solid was treated with NaH.", "The mixture was filtered."]),
+        ("Et3N was added to Et3N. CuSO4·5H2O. It was stirred ca. 2 h.",
+         ["Et3N was added to Et3N.", "CuSO4·5H2O.", "It was stirred ca. 2 h."]),
     ],
 )
 def test_sentence_segmentation(text, expected):

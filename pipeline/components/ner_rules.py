@@ -136,6 +136,7 @@ class TokenClassifier:
         table = load_rule_table()[0]
         self.name_prefixes = frozenset(table["name_prefixes"].split())
         self.bare_suffixes = frozenset(table["bare_suffixes"].split())
+        self.adjective_endings = tuple(table["adjective_endings"])
         self.cache: dict[str, Verdict | bool] = {}  # False: not a chemical
         self._glued: dict[str, Verdict | None] = {}
 
@@ -153,7 +154,10 @@ class TokenClassifier:
         hit = self.lookup(text)
         if hit is not None:
             return hit.label, hit.source, hit.confidence
-        if len(text) < 2 or text.lower() in self.nonchemical or _NO_RULE.match(text):
+        low = text.lower()
+        if len(text) < 2 or low in self.nonchemical or _NO_RULE.match(text):
+            return None
+        if low.endswith(self.adjective_endings):
             return None
         m = self._combined.fullmatch(text)
         if m is not None:
