@@ -94,3 +94,16 @@ def test_unified_dev_predictions_score_above_majority(corpus, tmp_path):
     ours = macro_f1(align(gold, unified.read_pairs(out), pairs, out))
     majority = [g.__class__(g.head, g.tail, "USAGE", g.line) for g in gold]
     assert ours > macro_f1(align(gold, majority, pairs, None))
+
+
+def test_output_that_is_an_input_is_refused(fixtures, tmp_path, capsys):
+    tokens, pairs = tmp_path / "tokens.txt", tmp_path / "pairs.txt"
+    tokens.write_text((fixtures / "rc/cv-tokens.txt").read_text())
+    pairs.write_text((fixtures / "rc/cv-pairs.txt").read_text())
+    before = pairs.read_text()
+    same = tmp_path / "sub" / ".." / "pairs.txt"
+    (tmp_path / "sub").mkdir()
+    assert main(["rc", str(tokens), str(pairs), "-o", str(same)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "output file is also an input" in err[0]
+    assert pairs.read_text() == before

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from chemie.cli import main
 from chemie.rc.harness import TestSet as RCTestSet
 from chemie.rc.harness import evaluate
@@ -54,3 +56,22 @@ def test_evaluate_scores_scierc_in_both_spaces(fixtures):
     assert ("rules", "unified") in spaces and ("majority", "native") in spaces
     unified_rules = next(c for c in ev.cells if c.system == "rules" and c.space == "unified")
     assert unified_rules.pairs == 3  # of 4: CONJUNCTION dropped
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--system", "rules=cv:{pairs}"], "system name 'rules' is reserved"),
+    (["--system", "a=cv:{pairs}", "--system", "a=cv:{pairs}"], "test set 'cv' given twice"),
+    (["--train", "{missing}"], "--train: not an existing file"),
+    (["-o", "{pairs}"], "output file is also an input"),
+    (["--testset", "x:y={tokens},{pairs}"], "':' is not allowed"),
+])
+def test_nonsensical_arguments_are_one_line_errors(fixtures, tmp_path, capsys, extra, message):
+    tokens, pairs = tmp_path / "tokens.txt", tmp_path / "pairs.txt"
+    tokens.write_text((fixtures / "rc/cv-tokens.txt").read_text())
+    pairs.write_text(before := (fixtures / "rc/cv-pairs.txt").read_text())
+    values = {"pairs": pairs, "tokens": tokens, "missing": tmp_path / "missing.txt"}
+    args = ["rc-eval", "--no-defaults", "--testset", f"cv={tokens},{pairs}"]
+    assert main(args + [e.format(**values) for e in extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+    assert pairs.read_text() == before

@@ -35,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    tasks.check_output(args.output, [args.input, args.pairs])
     task = tasks.load(args.input, args.pairs, args.format)
     clf = RuleClassifier(scheme=task.fmt)
     pred = [

@@ -11,6 +11,7 @@ import yaml
 
 from chemie.corpora import data_dir
 from chemie.errors import InputError, atomic_write, read_text
+from chemie.rc import tasks
 from chemie.rc.harness import (
     TestSet,
     default_testsets,
@@ -88,10 +89,21 @@ def run(args: argparse.Namespace) -> int:
     testsets.extend(parse_testset(s) for s in args.testset)
     for spec in args.system:
         name, testset, path = _system(spec)
-        systems.setdefault(name, {})[testset] = path
+        files = systems.setdefault(name, {})
+        if testset in files:
+            raise InputError(None, None, f"system {name}: test set {testset!r} given twice")
+        files[testset] = path
     names = [t.name for t in testsets]
     if len(set(names)) != len(names):
         raise InputError(None, None, "test set names must be unique")
+    for name in names:
+        if ":" in name:
+            raise InputError(None, None, f"test set name {name!r}: ':' is not allowed")
+    if args.train is not None and not args.train.is_file():
+        raise InputError(args.train, None, "--train: not an existing file")
+    tasks.check_output(args.output, [args.config, args.train,
+                                     *(p for t in testsets for p in (t.path, t.pairs)),
+                                     *(p for files in systems.values() for p in files.values())])
     for name, files in systems.items():
         for ts in files:
             if ts not in names:

@@ -72,6 +72,16 @@ def restrict(task: RCTask, doc_ids: set[str] | frozenset[str]) -> RCTask:
     )
 
 
+def check_output(output: Path | None, inputs: list[Path | None]) -> None:
+    """Refuse an output file that is one of the inputs (it would be overwritten)."""
+    if output is None:
+        return
+    target = output.resolve()
+    for path in inputs:
+        if path is not None and path.resolve() == target:
+            raise InputError(output, None, "output file is also an input; choose another -o")
+
+
 def write(task: RCTask, pairs: list[Pair], fh: IO[str], explain: bool = False) -> None:
     """Write predicted pairs in the task's format."""
     if task.fmt == "scierc":
