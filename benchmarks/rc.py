@@ -12,6 +12,9 @@ target figure. Test sets (``../shared/data`` or $CHEMIE_DATA):
 * ``semeval-1.2``: the noisy subtask (5 abstracts overlap sample-train).
 
 The majority label is the most frequent label of sample-train. Tunes nothing.
+Unified-label figures of SemEval/SciERC score the same native predictions mapped to the
+unified labels (``chemie.scoring.rc.in_spaces``): predicted directions and predicted
+dropped labels (OTHER) count, exactly as for an external system's prediction file.
 ``--rules`` prints each rule's hits and precision on sample-train, ``--cues`` the label
 and direction counts of the short between-strings of sample-train: the statistics the
 cues of rules/rc.yaml were chosen from (sample-train only).
@@ -116,12 +119,14 @@ def main() -> None:
         print(json.dumps(ev.to_dict(), indent=2))
         return
     print(to_text(ev))
-    native = ev.matrix("native")
-    pairs = {c.testset: c.pairs for c in ev.cells if c.system == "rules" and c.space == "native"}
-    print("== figures (macro-F1, survey recipe; rules vs majority) ==")
+    native, uni = ev.matrix("native"), ev.matrix("unified")
+    pairs = {(c.testset, c.space): c.pairs for c in ev.cells if c.system == "rules"}
+    print("== figures (macro-F1, survey recipe; rules vs majority; native | unified labels) ==")
     for name in native.index:
-        print(f"{name:22s} pairs {pairs[name]:5d}  rules {native.loc[name, 'rules']:.4f}  "
-              f"majority {native.loc[name, 'majority']:.4f}")
+        print(f"{name:22s} pairs {pairs[name, 'native']:5d}  rules {native.loc[name, 'rules']:.4f}"
+              f"  majority {native.loc[name, 'majority']:.4f} | pairs "
+              f"{pairs[name, 'unified']:5d}  rules {uni.loc[name, 'rules']:.4f}  "
+              f"majority {uni.loc[name, 'majority']:.4f}")
     dev = native.loc["unified-dev", "rules"] if "unified-dev" in native.index else float("nan")
     verdict = "met" if dev >= TARGET else "NOT met"
     print(f"target: macro-F1 >= {TARGET:.2f} on sci-rc-unified/sample-dev: {dev:.4f} ({verdict})")
