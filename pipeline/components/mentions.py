@@ -90,6 +90,7 @@ STATE_HEADS = frozenset(
 )
 NOT_SOLVENT_HEADS = frozenset(["portion", "portions", "vacuo", "total", "one"])
 KEEP_TRAILING = frozenset(["anhydrous", "bed", "filter", "stream"])
+MIXTURE_HEADS = frozenset("mixture solution residue filtrate suspension".split())
 SOLUTION_HEADS = frozenset("solution solutions mixture suspension slurry".split())
 _PUNCT = {",": "P", ".": ".", ";": "P", "(": "(", "[": "(", "{": "(", ")": ")", "]": ")",
           "}": ")", "/": "/", "-": "-", ":": ":", "=": "="}
@@ -257,6 +258,9 @@ def _class_string(
             classes[i] = "n"
         # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
         elif c in "CXW" and prev in "CZXKWNb" and CAPITALIZED.match(words[i]):
+            classes[i] = "b"
+        # "the reaction mixture butyl vinyl ether ( 1 mL )": a name after a mixture
+        elif c == "C" and prev == "G" and words[i - 1].lower() in MIXTURE_HEADS:
             classes[i] = "b"
         # "Compound A": a capital letter after a reference head is its identifier
         elif c == "D" and prev in "Kk" and words[i] == "A":
