@@ -54,7 +54,7 @@ MENTION = re.compile(
     rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
     rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
     rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
-    rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>J?I{CORE}(?:{QPAREN})?)?"
+    rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>J?I{LEAD}?{CORE}(?:{QPAREN})?)?"
     rf"|(?P<sol2>I{LEAD}?{CORE}(?:{QPAREN})?)|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
     rf"(?P<yld>{YIELD})?"
 )
@@ -423,6 +423,12 @@ class MentionDetector:
             sol = None
         if g["sol2"] and not _is_solution(doc, cs, m.start("core"), m.end("core")):
             sol = None
+        if sol and g["sol"] and "O" in g["sol"] and not (
+            g["lead"] or _is_solution(doc, cs, m.start("core"), m.end("core"))
+        ):
+            sol = None  # "X ( 4.5 g ) in 380 ml of THF": two mentions
+        if sol and cs[m.end() : m.end() + 1] == "O":
+            sol = None  # "X ( 410 mg ) in a mixture of A and B": the mixture is its own
         # trim trailing words that cannot be heads ("silica gel pad" keeps "silica gel")
         end = c1
         if not has_qp and not g["ratio"] and not sol:
@@ -608,6 +614,8 @@ def _is_solution(doc: Doc, cs: str, c0: int, c1: int) -> bool:
     core = cs[c0:c1]
     if "O" in core:
         return core[core.index("O") - 1] == "G"
+    if core[:2] in ("NU", "nU") and doc[c0 + 1].text in ("M", "N"):
+        return True  # "4 M hydrogen chloride in dioxane"
     return core[-1:] == "G" and doc[c1 - 1].lower_ in SOLUTION_HEADS
 
 
