@@ -263,8 +263,8 @@ def _class_string(
         elif c == "C" and prev == "G" and words[i - 1].lower() in MIXTURE_HEADS:
             classes[i] = "b"
         # "Compound A": a capital letter after a reference head is its identifier
-        elif c == "D" and prev in "Kk" and words[i] == "A":
-            classes[i] = "Z"
+        elif (c == "D" and prev in "Kk" and words[i] == "A") or (c == "x" and prev in "Kk"):
+            classes[i] = "Z"  # "Compound A", "Compound x"
         # "...benzaldehyde Intermediate 16A": a capitalized reference after a name
         elif c == "K" and prev in "CXZb" and words[i][:1].isupper():
             classes[i] = "k"
