@@ -21,7 +21,9 @@ from chemie.model import Mention, Relation
 from chemie.resources import load_rules
 
 _ID = re.compile(r"^(?:[A-Za-z]{0,4}-?\d+[a-zA-Z]{0,3}'?(?:-\d+)?|[A-Z]{1,3}|[IVX]+)$")
-_NOT_ABBREVIATION = re.compile(r"[%:=]|\bFIG\b|\s\S+\s\S+\s|(?i:mhz|ppm)")
+_NOT_ABBREVIATION = re.compile(
+    r"[%:=]|\bFIG\b|\s\S+\s\S+\s|(?i:mhz|ppm|racemate|enantiomer|diastereomer|isomer)"
+)
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
 _HEADING_ID = re.compile(
@@ -260,7 +262,7 @@ class CorefResolver:
             tail = " ".join(a.core.split()[-2:])
             if tail not in self._title_tails:
                 return None
-        if a.core in ("product", "compound") and not a.m.attrs.get("quantity"):
+        if a.core in ("product", "compound") and a.det != "this" and not a.m.attrs.get("quantity"):
             return None
         return title
 
