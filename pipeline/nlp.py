@@ -88,17 +88,26 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
     """
     toks = document.tokens
     words = [t.text for t in toks]
-    spaces = [toks[i + 1].start > toks[i].end for i in range(len(toks) - 1)]
-    if toks:
-        spaces.append(len(document.text) > toks[-1].end)
+    if toks and document.text == " ".join(words):
+        # the usual case (ChEMU-Ref jsonl): tokens joined by single spaces
+        spaces = [True] * len(words)
+        spaces[-1] = False
+        same_text = True
+    else:
+        spaces = [toks[i + 1].start > toks[i].end for i in range(len(toks) - 1)]
+        if toks:
+            spaces.append(len(document.text) > toks[-1].end)
+        rebuilt = "".join(w + " " if sp else w for w, sp in zip(words, spaces, strict=True))
+        same_text = rebuilt == document.text
     sent_starts: list[bool] | None = None
     if document.sentences:
-        starts = {a for a, b in document.sentences if b > a}
-        sent_starts = [i in starts for i in range(len(toks))]
+        sent_starts = [False] * len(toks)
+        for a, b in document.sentences:
+            if b > a:
+                sent_starts[a] = True
     doc = Doc(nlp.vocab, words=words, spaces=spaces, sent_starts=sent_starts)
     doc._.doc_id = document.id
-    rebuilt = "".join(w + " " if sp else w for w, sp in zip(words, spaces, strict=True))
-    doc.user_data["chemie.same_text"] = rebuilt == document.text
+    doc.user_data["chemie.same_text"] = same_text
     if gold_mentions:
         from chemie.components.mentions import describe_mention  # noqa: PLC0415
 
