@@ -246,33 +246,44 @@ def _class_string(
 ) -> tuple[list[str], str]:
     words, classes = classify.doc_classes(doc)
     modifiers = tables.modifiers
-    for i in range(1, len(classes)):
-        # "the combined organic layers", "the reaction mixture": a stop word after a
-        # determiner that is also a modifier is a modifier.
-        if classes[i] == "S" and classes[i - 1] in "DW" and words[i].lower() in modifiers:
-            classes[i] = "W"
-    for i in range(1, len(classes)):
+    n = len(classes)
+    for i in range(1, n):
         c, prev = classes[i], classes[i - 1]
+        if c == "S":
+            # "the combined organic layers", "the reaction mixture": a stop word after a
+            # determiner that is also a modifier is a modifier.
+            if prev in "DW" and words[i].lower() in modifiers:
+                classes[i] = "W"
         # "...carboxylic acid 8.0 ml (...) of": a number with a unit after a name starts a new NP
-        if c == "N" and prev in "CXGEZbNK" and i + 1 < len(classes) and classes[i + 1] == "U":
-            classes[i] = "n"
-        # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
-        elif c in "CXW" and prev in "CZXKWNb" and CAPITALIZED.match(words[i]):
-            classes[i] = "b"
-        # "the reaction mixture butyl vinyl ether ( 1 mL )": a name after a mixture
-        elif c == "C" and prev == "G" and words[i - 1].lower() in MIXTURE_HEADS:
-            classes[i] = "b"
-        # "Compound A": a capital letter after a reference head is its identifier
-        elif (c == "D" and prev in "Kk" and words[i] == "A") or (c == "x" and prev in "Kk"):
-            classes[i] = "Z"  # "Compound A", "Compound x"
-        # "...benzaldehyde Intermediate 16A": a capitalized reference after a name
-        elif c == "K" and prev in "CXZb" and words[i][:1].isupper():
-            classes[i] = "k"
-        # "Compound 5 Compound 5", "Example 14 4-bromo...": a new NP after a numbered reference
-        elif i > 1 and classes[i - 2] in "Kk" and prev in "NZ" and c in "CXKWZb":
-            classes[i] = "k" if c == "K" else "b"
-        # "...benzonitrile NCS ( 4.75 g )": an all-caps abbreviation after a long name
-        elif c in "CX" and prev == "C" and words[i].isupper() and len(words[i - 1]) >= 15:
+        elif c == "N":
+            if prev in "CXGEZbNK" and i + 1 < n and classes[i + 1] == "U":
+                classes[i] = "n"
+        elif c in "CXW":
+            # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
+            if prev in "CZXKWNb" and CAPITALIZED.match(words[i]):
+                classes[i] = "b"
+            # "the reaction mixture butyl vinyl ether ( 1 mL )": a name after a mixture
+            elif c == "C" and prev == "G" and words[i - 1].lower() in MIXTURE_HEADS:
+                classes[i] = "b"
+            # "Compound 5 Compound 5", "Example 14 4-bromo...": a new NP after a reference
+            elif i > 1 and classes[i - 2] in "Kk" and prev in "NZ":
+                classes[i] = "b"
+            # "...benzonitrile NCS ( 4.75 g )": an all-caps abbreviation after a long name
+            elif c != "W" and prev == "C" and words[i].isupper() and len(words[i - 1]) >= 15:
+                classes[i] = "b"
+        elif c == "D":
+            if prev in "Kk" and words[i] == "A":
+                classes[i] = "Z"  # "Compound A"
+        elif c == "x":
+            if prev in "Kk":
+                classes[i] = "Z"  # "Compound x"
+        elif c == "K":
+            # "...benzaldehyde Intermediate 16A": a capitalized reference after a name
+            if prev in "CXZb" and words[i][:1].isupper():
+                classes[i] = "k"
+            elif i > 1 and classes[i - 2] in "Kk" and prev in "NZ":
+                classes[i] = "k"
+        elif c in "Zb" and i > 1 and classes[i - 2] in "Kk" and prev in "NZ":
             classes[i] = "b"
     if doc.has_annotation("SENT_START"):
         # the end of a heading without a full stop begins a new noun phrase
