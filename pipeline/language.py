@@ -32,16 +32,23 @@ OPENING = "([{"
 CLOSING = ")]}"
 _PARTNER = dict(zip(OPENING, CLOSING, strict=True)) | dict(zip(CLOSING, OPENING, strict=True))
 _END_PUNCT = frozenset(".,;:!?")
+_ANY_BRACKET = regex.compile(r"[()\[\]{}]")
 
 
 def bracket_partners(text: str) -> dict[int, int] | None:
     """Map each bracket position to its partner's position; None when unbalanced."""
+    if _ANY_BRACKET.search(text) is None:
+        return {}
+    if any(text.count(o) != text.count(c) for o, c in zip(OPENING, CLOSING, strict=True)):
+        return None
     stack: list[int] = []
     pairs: dict[int, int] = {}
-    for i, ch in enumerate(text):
+    for m in _ANY_BRACKET.finditer(text):
+        i = m.start()
+        ch = text[i]
         if ch in OPENING:
             stack.append(i)
-        elif ch in CLOSING:
+        else:
             if not stack or text[stack[-1]] != _PARTNER[ch]:
                 return None
             j = stack.pop()

@@ -24,7 +24,8 @@ import bisect
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, compress, repeat
+from operator import is_not
 
 import regex
 from spacy.attrs import ORTH
@@ -167,7 +168,7 @@ class ChemicalNER:
         token = self.classifier.token
         verdicts = list(map(self.classifier.cache.get, words))  # None: not seen yet
         out = []
-        for i in [i for i, v in enumerate(verdicts) if v is not False]:
+        for i in compress(range(len(words)), map(is_not, verdicts, repeat(False))):
             v = verdicts[i] or token(words[i])
             if v:
                 out.append(Found(i, i + 1, v[0], v[1], v[2]))
@@ -203,14 +204,17 @@ class ChemicalNER:
         matches = sequence_matches(text)
         if not matches:
             return []
+        n = len(words)
         ends_at = list(accumulate(len(w) + 1 for w in words))  # offset after each space
-        starts = dict(zip([0, *ends_at[:-1]], range(len(words)), strict=True))
-        ends = {e - 1: i + 1 for i, e in enumerate(ends_at)}
         out = []
         for a, b, r in matches:
-            s, e = starts.get(a), ends.get(b)
-            if s is not None and e is not None:
-                out.append(Found(s, e, r.label, r.name, r.confidence))
+            e = bisect.bisect_left(ends_at, b + 1)  # the token ending at character b
+            if e == n or ends_at[e] != b + 1:
+                continue
+            k = bisect.bisect_left(ends_at, a)  # the token after the space before a
+            s = 0 if a == 0 else k + 1 if k < n and ends_at[k] == a else None
+            if s is not None and s < n:
+                out.append(Found(s, e + 1, r.label, r.name, r.confidence))
         return out
 
     # -- context rules ------------------------------------------------------------------
@@ -223,7 +227,8 @@ class ChemicalNER:
         head = rule("head_letter")
         # head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone)
         heads = wl["head_any_case"]
-        for i in [i for i, w in enumerate(words[:-1]) if w in heads]:
+        at_heads = [] if heads.isdisjoint(words) else [i for i, w in enumerate(words) if w in heads]
+        for i in [i for i in at_heads if i < n - 1]:
             if wl["head_letter"].fullmatch(words[i + 1]):
                 by_start.pop(i + 1, None)
                 by_start[i] = Found(i, i + 2, head.label, head.name, head.confidence)
@@ -269,7 +274,7 @@ class ChemicalNER:
         starts_by_end = {f.end: f.start for f in chosen}
         chem: dict[tuple[str, ...], int] = {}
         nonchem: dict[tuple[str, ...], int] = {}
-        for i in [i for i, w in enumerate(words) if w == "(" or w == "["]:
+        for i in compress(range(n), map(_OPEN.__contains__, words)):
             if not 0 < i < n - 2:
                 continue
             # "( THF )", or "( DEN ; 100 mg / kg )": the abbreviation ends at ; : or ,
@@ -332,8 +337,7 @@ class ChemicalNER:
 
 def doc_words(doc: Doc) -> list[str]:
     """Token texts of ``doc`` without creating Token objects."""
-    strings = doc.vocab.strings
-    return [strings[h] for h in doc.to_array(ORTH).tolist()]
+    return list(map(doc.vocab.strings.__getitem__, doc.to_array(ORTH).tolist()))
 
 
 def _near(p: int, at: int, window: int) -> bool:
@@ -351,18 +355,15 @@ def _plausible(abbr: str, before: Sequence[str]) -> bool:
 def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
     """Maximal runs ``[start, end)`` of 2+ tokens linked by connector tokens."""
     n = len(words)
-    links = sorted(
-        {
-            j
-            for c in [
-                i
-                for i, w in enumerate(words)
-                if w in _CONNECTORS or (w == "." and i > 1 and words[i - 2] in "[.")
-            ]
-            for j in (c - 1, c)
-            if 0 <= j < n - 1 and _linked(words, j)
-        }
-    )
+    positions = list(compress(range(n), map(_CONNECTORS.__contains__, words)))
+    if "." in words:
+        positions += [
+            i
+            for i in compress(range(n), map(".".__eq__, words))
+            if i > 1 and words[i - 2] in "[."
+        ]
+    pairs = {j for c in positions for j in (c - 1, c) if 0 <= j < n - 1}
+    links = sorted(j for j in pairs if _linked(words, j))
     runs: list[tuple[int, int]] = []
     for j in links:
         if runs and runs[-1][1] == j + 1:

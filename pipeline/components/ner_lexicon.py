@@ -9,6 +9,7 @@ starts and ends on token boundaries.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -101,28 +102,34 @@ class LexiconIndex:
         if not self._built:
             self.build()
         # whitespace tokens become a sentinel character nothing matches across
-        pieces = [w if not w.isspace() else "\x00" for w in words]
-        text = "".join(pieces)
+        text = "".join(words)
+        pieces = words
+        if any(map(str.isspace, words)):
+            pieces = [w if not w.isspace() else "\x00" for w in words]
+            text = "".join(pieces)
         hits = []
         for auto, haystack in ((self._auto_exact, text), (self._auto_lower, text.lower())):
             if len(auto):
                 hits.extend(auto.iter(haystack))
         if not hits:
             return []
+        # token i covers characters [ends_at[i] - len(pieces[i]), ends_at[i])
         ends_at = list(accumulate(map(len, pieces)))
-        starts = dict(zip([0, *ends_at[:-1]], range(len(pieces)), strict=True))
-        ends = dict(zip(ends_at, range(1, len(pieces) + 1), strict=True))
+        n = len(ends_at)
         found = []
         for end_char, (length, entry) in hits:
-            start_tok = starts.get(end_char + 1 - length)
-            end_tok = ends.get(end_char + 1)
+            end = end_char + 1
+            end_tok = bisect_left(ends_at, end)
+            if end_tok == n or ends_at[end_tok] != end:
+                continue
+            start = end - length
+            start_tok = bisect_right(ends_at, start)  # first token ending after ``start``
             if (
-                start_tok is not None
-                and end_tok is not None
-                and end_tok - start_tok > 1
-                and pieces[end_tok - 1] not in _CHARGES  # "Na +": the charge is a token
+                ends_at[start_tok] - len(pieces[start_tok]) == start
+                and end_tok - start_tok >= 1
+                and pieces[end_tok] not in _CHARGES  # "Na +": the charge is a token
             ):
-                found.append((start_tok, end_tok, entry))
+                found.append((start_tok, end_tok + 1, entry))
         return found
 
 

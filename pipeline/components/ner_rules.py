@@ -17,7 +17,7 @@ from chemie.language import bracket_partners
 from chemie.resources import load_rules
 
 _ALPHA_SEG = regex.compile(r"[A-Za-z]+")
-_JOINERS = frozenset("-‐(),[]'′")
+_JOINER = regex.compile(r"[\-‐(),\[\]'′]")
 _RING_END = regex.compile(r"(?:en|an|in|ol|on|ole|ine|ane|ene|yl|ide|ate|one)$")
 # strings no token rule can match: numbers and punctuation, short lowercase words
 _NO_RULE = regex.compile(r"^(?:[\d.,:;%/()\[\]<>=±~×x]+|[a-z]{1,4})$")
@@ -74,19 +74,38 @@ def load_rule_table(name: str = "ner.yaml") -> tuple[dict, tuple[Rule, ...]]:
 
 
 @functools.cache
-def combined_token_regex() -> re.Pattern | regex.Pattern:
-    """All ``token`` rules as one alternation of named groups, in table order (the first
+def combined_token_regex(
+    letters: bool | None = None, labels: tuple[str, ...] | None = None
+) -> re.Pattern | regex.Pattern:
+    """The ``token`` rules as one alternation of named groups, in table order (the first
     rule that matches the whole string wins, as when trying them one by one); compiled
-    with the stdlib engine when it accepts the patterns (faster), else with ``regex``."""
+    with the stdlib engine when it accepts the patterns (faster), else with ``regex``.
+
+    ``letters=True``: only the rules marked ``letters_only`` (for tokens of letters);
+    ``letters=False``: only the others; None: all of them. ``labels``: only the rules of
+    these classes.
+    """
+    only = _letters_only()
     parts = []
     for r in rules_of_kind("token"):
+        if letters is not None and (r.name in only) != letters:
+            continue
+        if labels is not None and r.label not in labels:
+            continue
         flags = "i" if r.pattern.flags & regex.IGNORECASE else "-i"
         parts.append(f"(?P<{r.name}>(?{flags}:{r.pattern.pattern}))")
-    pattern = "|".join(parts)
+    pattern = "|".join(parts) or "(?!)"
     try:
         return re.compile(pattern)
     except re.error:
         return regex.compile(pattern, regex.V0)
+
+
+@functools.cache
+def _letters_only() -> frozenset[str]:
+    """Names of the token rules that can only match a word made of letters."""
+    table, _ = load_rule_table()
+    return frozenset(r["name"] for r in table["rules"] if r.get("letters_only"))
 
 
 def rules_of_kind(kind: str) -> tuple[Rule, ...]:
@@ -131,7 +150,12 @@ class TokenClassifier:
         self.blacklist = frozenset(blacklist)
         self.token_rules = rules_of_kind("token")
         self._by_name = {r.name: r for r in self.token_rules}
-        self._combined = combined_token_regex()
+        # a token of letters can only match the letters_only rules, any other token only
+        # the other rules: two smaller alternations, same verdicts as the whole table
+        self._letter_rules = combined_token_regex(letters=True)
+        self._other_rules = combined_token_regex(letters=False)
+        # glued strings: only the FORMULA and IDENTIFIER token rules, first match wins
+        self._shape_rules = combined_token_regex(labels=("FORMULA", "IDENTIFIER"))
         self.glued_rule = rule("locant_name")
         table = load_rule_table()[0]
         self.name_prefixes = frozenset(table["name_prefixes"].split())
@@ -159,11 +183,11 @@ class TokenClassifier:
             return None
         if low.endswith(self.adjective_endings):
             return None
-        m = self._combined.fullmatch(text)
+        m = (self._letter_rules if text.isalpha() else self._other_rules).fullmatch(text)
         if m is not None:
             r = self._by_name[m.lastgroup]
             return r.label, r.name, r.confidence
-        if len(text) > 4 and any(c in _JOINERS for c in text):
+        if len(text) > 4 and _JOINER.search(text) is not None:
             return self._classify_glued(text)
         return None
 
@@ -192,9 +216,10 @@ class TokenClassifier:
         hit = self.lookup(text)
         if hit is not None:
             return hit.label, hit.source, hit.confidence
-        for r in self.token_rules:
-            if r.label in ("FORMULA", "IDENTIFIER") and r.pattern.fullmatch(text):
-                return r.label, r.name, r.confidence
+        m = self._shape_rules.fullmatch(text)
+        if m is not None:
+            r = self._by_name[m.lastgroup]
+            return r.label, r.name, r.confidence
         if self.glued_rule.pattern.fullmatch(text) and self._systematic(text):
             return self.glued_rule.label, self.glued_rule.name, self.glued_rule.confidence
         return None
@@ -244,9 +269,12 @@ def _has_morph(word: str) -> bool:
 
 
 @functools.cache
-def _sequence_rules() -> tuple[tuple[Rule, tuple[str, ...], regex.Pattern | None], ...]:
-    """Sequence rules, the lowercase words one of which each needs (empty: none), and for
-    ``anchored`` rules the pattern compiled for matching backwards from such a word."""
+def _sequence_rules() -> tuple[
+    tuple[Rule, tuple[str, ...], regex.Pattern | None, re.Pattern | None], ...
+]:
+    """Sequence rules, the lowercase words one of which each needs (empty: none), for
+    ``anchored`` rules the pattern compiled for matching backwards from such a word, and
+    the rule's ``prefilter`` (a regex every match contains) when it has one."""
     table, _ = load_rule_table()
     raw = {r["name"]: r for r in table["rules"]}
     out = []
@@ -254,7 +282,9 @@ def _sequence_rules() -> tuple[tuple[Rule, tuple[str, ...], regex.Pattern | None
         backwards = None
         if raw[r.name].get("anchored"):
             backwards = regex.compile(r.pattern.pattern, r.pattern.flags | regex.REVERSE)
-        out.append((r, tuple(raw[r.name].get("requires", ())), backwards))
+        pre = raw[r.name].get("prefilter")
+        prefilter = None if pre is None else re.compile(pre)
+        out.append((r, tuple(raw[r.name].get("requires", ())), backwards, prefilter))
     return tuple(out)
 
 
@@ -284,8 +314,10 @@ def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
     """
     out = set()
     lowered = text.lower()
-    for r, required, backwards in _sequence_rules():
+    for r, required, backwards, prefilter in _sequence_rules():
         if required and not any(word in lowered for word in required):
+            continue
+        if prefilter is not None and prefilter.search(text) is None:
             continue
         if backwards is None:
             out.update((*_mention_span(m), r) for m in _forward(r).finditer(text))
