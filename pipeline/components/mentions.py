@@ -35,7 +35,7 @@ QPAREN = r"\((?=[^().]*[AU])[^().]*\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
 LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
 FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
-YIELD = r"(?:[P:]?Y[:=O]?[NA]|SDYOS?A|I[AN]Y)"
+YIELD = r"(?:[P:]?Y[:=O]?[NA]|[SI]DYOS?(?:A|NU)|I[AN]Y)"
 RATIO = (
     r"(?:(?:\([^().]*\))?(?:[=:]F?|(?=N[/:]N))(?=[NAR])(?:[NAXUR]|[:/-](?=[NAX])|S(?=[NA]))+"
     r"|\((?:N(?::N)+|R)\))"
@@ -642,7 +642,7 @@ def _ref_id(cs: str, c0: int, end: int) -> bool:
 
 
 # "X was obtained with a yield of about 99.1%", "X ( 170 mg ) . Yield : 73%"
-YIELD_AFTER = re.compile(r"(?:S{1,3}P?|\.)(?P<y>SDYOS?A|Y[:=]?[AN])")
+YIELD_AFTER = re.compile(r"(?:S{1,3}P?|\.)(?P<y>[SI]DYOS?(?:A|NU)|Y[:=]?[AN])")
 
 
 def _attach_yields(
