@@ -39,7 +39,8 @@ def bracket_partners(text: str) -> dict[int, int] | None:
     """Map each bracket position to its partner's position; None when unbalanced."""
     if _ANY_BRACKET.search(text) is None:
         return {}
-    if any(text.count(o) != text.count(c) for o, c in zip(OPENING, CLOSING, strict=True)):
+    count = text.count
+    if count("(") != count(")") or count("[") != count("]") or count("{") != count("}"):
         return None
     stack: list[int] = []
     pairs: dict[int, int] = {}

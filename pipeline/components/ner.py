@@ -127,6 +127,9 @@ class ChemicalNER:
         self.abbreviation_window = abbreviation_window
         self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
         self.words = _word_lists()
+        self._vocab: object = None  # the vocabulary the two caches below belong to
+        self._labels: dict[str, int] = {}
+        self._texts: dict[int, str] = {}
 
     def _lookup(self, text: str) -> LexEntry | None:
         hit = self.index.lookup(text)
@@ -205,7 +208,7 @@ class ChemicalNER:
         if not matches:
             return []
         n = len(words)
-        ends_at = list(accumulate(len(w) + 1 for w in words))  # offset after each space
+        ends_at = list(accumulate(map((1).__add__, map(len, words))))  # after each space
         out = []
         for a, b, r in matches:
             e = bisect.bisect_left(ends_at, b + 1)  # the token ending at character b
@@ -326,11 +329,38 @@ class ChemicalNER:
         return out
 
     # -- spaCy --------------------------------------------------------------------------
+    def _label_ids(self, doc: Doc) -> dict[str, int]:
+        """The string-store ids of the class labels (added once per vocabulary)."""
+        self._check_vocab(doc)
+        if not self._labels:
+            strings = doc.vocab.strings
+            self._labels = {c: strings.add(c) for c in CLASSES}
+        return self._labels
+
+    def _doc_words(self, doc: Doc) -> list[str]:
+        """``doc_words(doc)`` through a per-vocabulary cache of orth id -> text."""
+        self._check_vocab(doc)
+        ids = doc.to_array(ORTH).tolist()
+        texts = self._texts
+        try:
+            return list(map(texts.__getitem__, ids))
+        except KeyError:
+            strings = doc.vocab.strings
+            texts.update((h, strings[h]) for h in ids if h not in texts)
+            return list(map(texts.__getitem__, ids))
+
+    def _check_vocab(self, doc: Doc) -> None:
+        if self._vocab is not doc.vocab:
+            self._vocab = doc.vocab
+            self._labels = {}
+            self._texts = {}
+
     def __call__(self, doc: Doc) -> Doc:
-        found = self.find(doc_words(doc))
+        found = self.find(self._doc_words(doc))
         store = doc.user_data.setdefault(_STORE, {})
         store.update((f"{f.start}:{f.end}", (f.rule, f.confidence)) for f in found)
-        spans = [Span(doc, f.start, f.end, label=f.label) for f in found]
+        labels = self._label_ids(doc)
+        spans = [Span(doc, f.start, f.end, label=labels.get(f.label, f.label)) for f in found]
         doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
         return doc
 

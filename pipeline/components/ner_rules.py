@@ -102,6 +102,15 @@ def combined_token_regex(
 
 
 @functools.cache
+def letter_rules_regex() -> regex.Pattern:
+    """The ``letters_only`` token rules matched from the end of the word (``regex``
+    REVERSE): a word without a chemical ending fails at once instead of after trying
+    every morpheme at every position. A full match exists in either direction and the
+    first rule (in table order) that fully matches still wins."""
+    return regex.compile(combined_token_regex(letters=True).pattern, regex.V0 | regex.REVERSE)
+
+
+@functools.cache
 def _letters_only() -> frozenset[str]:
     """Names of the token rules that can only match a word made of letters."""
     table, _ = load_rule_table()
@@ -152,7 +161,7 @@ class TokenClassifier:
         self._by_name = {r.name: r for r in self.token_rules}
         # a token of letters can only match the letters_only rules, any other token only
         # the other rules: two smaller alternations, same verdicts as the whole table
-        self._letter_rules = combined_token_regex(letters=True)
+        self._letter_rules = letter_rules_regex()
         self._other_rules = combined_token_regex(letters=False)
         # glued strings: only the FORMULA and IDENTIFIER token rules, first match wins
         self._shape_rules = combined_token_regex(labels=("FORMULA", "IDENTIFIER"))
