@@ -10,7 +10,8 @@ each pass over ``chemu-ref/train.jsonl`` gets fresh ``doc_key``s. Prints one tab
   ``chemie run`` does with ChEMU-Ref input); documents/s, tokens/s, the ratio to the floor,
   and documents per CPU-second (what one core does, whatever else the machine runs);
 - ``chemie run IN.jsonl -o OUT.jsonl`` end to end (read, process, write; a subprocess) with
-  1 and 2 workers, and the speed-up;
+  1 and 2 workers (``--repeat``: alternated, best kept), and the speed-up, also as implied
+  by CPU time per document (what 2 idle cores would give on a shared, loaded machine);
 - peak memory of ``chemie run --workers 2`` at two input sizes (default 10,000 and 100,000):
   the largest single process and the whole process tree (sum of RSS; forked workers share
   pages, so the sum over-counts), sampled every 50 ms.
@@ -145,6 +146,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=50_000, help="snippets (default 50,000)")
     ap.add_argument("--quick", action="store_true", help="2,000 snippets, small RSS sizes")
     ap.add_argument("--rss-sizes", default="10000,100000", help="input sizes for peak RSS")
+    ap.add_argument("--repeat", type=int, default=1, help="end-to-end runs each (best kept)")
     ap.add_argument("--data", type=Path, default=data_dir() / "chemu-ref" / "train.jsonl")
     args = ap.parse_args()
     n = 2000 if args.quick else args.n
@@ -165,16 +167,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="chemie-bench-") as tmp:
         data = Path(tmp) / "snippets.jsonl"
         tokens = replicate(args.data, data, n)
-        rates = {}
-        for workers in (1, 2):
-            seconds, cpu, _, _ = run_cli(data, Path(tmp) / f"out{workers}.jsonl", workers)
-            rates[workers] = n / seconds
+        best: dict[int, tuple[float, float]] = {}
+        for _ in range(args.repeat):  # alternate 1 and 2 workers, keep the best of each
+            for workers in (1, 2):
+                seconds, cpu, _, _ = run_cli(data, Path(tmp) / f"out{workers}.jsonl", workers)
+                best[workers] = min(best.get(workers, (seconds, cpu)), (seconds, cpu))
+        for workers, (seconds, cpu) in best.items():
             print(f"{f'chemie run end to end, {workers} worker(s)':<38} {n / seconds:>9,.0f} "
                   f"{tokens / seconds:>10,.0f} {floor_rate * seconds / n:>7.1f}x "
                   f"{n / cpu:>11,.0f}")
         same = (Path(tmp) / "out1.jsonl").read_bytes() == (Path(tmp) / "out2.jsonl").read_bytes()
-        print(f"\nspeed-up 1 -> 2 workers: {rates[2] / rates[1]:.2f}x "
-              f"(outputs identical: {'yes' if same else 'NO'})")
+        cpu_bound = 2 * best[1][1] / best[2][1]
+        print(f"\nspeed-up 1 -> 2 workers: {best[1][0] / best[2][0]:.2f}x wall clock "
+              f"(CPU per document implies {cpu_bound:.2f}x on 2 idle cores); "
+              f"outputs identical: {'yes' if same else 'NO'}")
         for f in Path(tmp).glob("out*"):
             f.unlink()
 
