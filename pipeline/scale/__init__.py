@@ -16,7 +16,17 @@ interrupted run.
 from chemie.scale.engines import RunAborted, default_workers, run_dask, run_inline, run_pool
 from chemie.scale.errorlog import ErrorLog, read_errors
 from chemie.scale.runner import ENGINES, Summary, run_job
-from chemie.scale.sinks import FORMATTERS, Sink, errors_path, make_sink
+from chemie.scale.sinks import (
+    FORMATTERS,
+    BlockSink,
+    BratSink,
+    JsonlSink,
+    Sink,
+    StdoutSink,
+    TableSink,
+    errors_path,
+    make_sink,
+)
 from chemie.scale.sources import Item, input_kind, iter_items, read_item
 from chemie.scale.worker import TASKS, Job, Outcome, process_chunk
 
@@ -24,13 +34,18 @@ __all__ = [
     "ENGINES",
     "FORMATTERS",
     "TASKS",
+    "BlockSink",
+    "BratSink",
     "ErrorLog",
     "Item",
     "Job",
+    "JsonlSink",
     "Outcome",
     "RunAborted",
     "Sink",
+    "StdoutSink",
     "Summary",
+    "TableSink",
     "default_workers",
     "errors_path",
     "input_kind",
