@@ -24,6 +24,7 @@ import bisect
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate, compress, repeat
 from operator import is_not
 
@@ -72,6 +73,8 @@ _CONNECTORS = frozenset("- ‐ – ( ) [ ] ' ′ ,".split())
 _SMALL_INT = regex.compile(r"^\d{1,2}$")
 _OPEN = frozenset("([")
 _END_OK = frozenset(")]'′+")
+_NOT_FIRST = _CONNECTORS - _OPEN  # connectors a glued name cannot start with
+_NOT_LAST = _CONNECTORS - _END_OK  # connectors a glued name cannot end with
 _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
 _NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
@@ -179,19 +182,22 @@ class ChemicalNER:
 
     def _glued_candidates(self, words: Sequence[str]) -> list[Found]:
         out = []
+        known = self.classifier.glued_verdicts
+        classify = self.classifier.glued
         for start, end in _glue_runs(words):
             s = start
             while s < end:
-                w = words[s]
-                if w in _CONNECTORS and w not in _OPEN:
+                if words[s] in _NOT_FIRST:
                     s += 1
                     continue
                 found = None
                 for e in range(min(end, s + _MAX_RUN), s + 1, -1):
-                    last = words[e - 1]
-                    if last in _CONNECTORS and last not in _END_OK:
+                    if words[e - 1] in _NOT_LAST:
                         continue
-                    v = self.classifier.glued("".join(words[s:e]))
+                    text = "".join(words[s:e])
+                    v = known.get(text, False)
+                    if v is False:
+                        v = classify(text)
                     if v is not None:
                         found = Found(s, e, v[0], v[1], v[2])
                         break
@@ -319,7 +325,7 @@ class ChemicalNER:
         for inner, at in chem.items():
             k = len(inner)
             first = inner[0]
-            for p in [p for p, w in enumerate(words) if w == first]:
+            for p in compress(range(n), map(first.__eq__, words)):
                 if tuple(words[p : p + k]) != inner:
                     continue
                 if any(occupied[p : p + k]) or not _near(p, at, window):
@@ -393,7 +399,7 @@ def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
             if i > 1 and words[i - 2] in "[."
         ]
     pairs = {j for c in positions for j in (c - 1, c) if 0 <= j < n - 1}
-    links = sorted(j for j in pairs if _linked(words, j))
+    links = sorted(filter(partial(_linked, words), pairs))
     runs: list[tuple[int, int]] = []
     for j in links:
         if runs and runs[-1][1] == j + 1:

@@ -171,7 +171,7 @@ class TokenClassifier:
         self.bare_suffixes = frozenset(table["bare_suffixes"].split())
         self.adjective_endings = tuple(table["adjective_endings"])
         self.cache: dict[str, Verdict | bool] = {}  # False: not a chemical
-        self._glued: dict[str, Verdict | None] = {}
+        self.glued_verdicts: dict[str, Verdict | None] = {}  # cache of glued()
 
     def token(self, text: str) -> Verdict | None:
         """Verdict for a single token text."""
@@ -203,11 +203,11 @@ class TokenClassifier:
     def glued(self, text: str) -> Verdict | None:
         """Verdict for a string glued from several tokens (``N-methyl-D-aspartate``)."""
         try:
-            return self._glued[text]
+            return self.glued_verdicts[text]
         except KeyError:
             pass
         verdict = self._classify_glued(text)
-        self._glued[text] = verdict
+        self.glued_verdicts[text] = verdict
         return verdict
 
     def _classify_glued(self, text: str) -> Verdict | None:
