@@ -123,6 +123,13 @@ def test_bad_documents_are_listed_and_the_run_goes_on(tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == ["good.ann", "good.txt"]
 
 
+def test_a_folder_without_documents_is_an_error(tmp_path, capsys):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "notes.md").write_text("nothing here")
+    assert main(["run", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "-q"]) == 2
+    assert "no documents" in capsys.readouterr().err
+
+
 def test_malformed_jsonl_lines_are_reported_with_line_numbers(tmp_path, capsys):
     src = tmp_path / "in.jsonl"
     good = (SCALE / "snippets.jsonl").read_text().splitlines()

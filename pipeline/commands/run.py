@@ -129,7 +129,10 @@ def report(summary: Summary, errors: ErrorLog, quiet: bool) -> None:
 
 
 def exit_status(summary: Summary) -> int:
-    """0 all done, 1 some documents failed, 2 every document failed."""
+    """0 all done, 1 some documents failed, 2 every document failed (or there was none)."""
+    if not summary.documents:
+        print("chemie: no documents found in the input", file=sys.stderr)
+        return 2
     if not summary.errors:
         return 0
     return 1 if summary.written or summary.skipped else 2
