@@ -149,6 +149,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="end-to-end runs each (best kept)")
     ap.add_argument("--data", type=Path, default=data_dir() / "chemu-ref" / "train.jsonl")
     args = ap.parse_args()
+    if not args.data.exists():
+        raise SystemExit(f"{args.data}: not found (set CHEMIE_DATA or use --data)")
     n = 2000 if args.quick else args.n
     rss_sizes = [1000, 4000] if args.quick else [int(s) for s in args.rss_sizes.split(",")]
     cores = len(os.sched_getaffinity(0))
