@@ -42,6 +42,7 @@ class _Walk:
     pending: list[MentionView] = field(default_factory=list)
     since: int = -1  # actions before this character belong to an earlier procedure
     workup_inputs: set[str] = field(default_factory=set)  # pending ids added in a work-up
+    fronted: bool = False  # the step opened with an empty vessel ("Into a flask were put X")
 
 
 class BridgingResolver:
@@ -67,6 +68,9 @@ class BridgingResolver:
         self.procedure_words = frozenset(table["procedure_words"])
         self.non_compounds = frozenset(table["non_compounds"])
         self.apparatus_after = frozenset(table["apparatus_after"])
+        self.funnel_heads = frozenset(table["funnel_heads"])
+        self.holding_funnels = frozenset(table["holding_funnels"])
+        self.empty_atmosphere = frozenset(table["empty_atmosphere"])
         classes = load_rules(actions)["classes"]
         self.phase_setters = frozenset(k for k, v in classes.items() if v["phase"] != "any")
         self.event_before = frozenset(table["event_before"])
@@ -89,6 +93,8 @@ class BridgingResolver:
             return SKIP  # "ice" in "an ice bath": part of the apparatus
         if m.head in self.non_compounds:
             return SKIP  # "inert atmosphere", "a period of": no compound
+        if m.head == "atmosphere" and self.empty_atmosphere.issuperset(words):
+            return SKIP  # "the atmosphere in the flask was replaced": no gas named
         if words[0] in self.procedure_words:
             return SKIP  # "Example 12", "step 2 of Example 1": a reference to a procedure
         if m.head in self.coreferent_heads and words[0] in self.determiners:
@@ -99,6 +105,8 @@ class BridgingResolver:
             return SKIP  # "after completion of the reaction": the event, not the material
         if m.id in ctx.products or "title" in words[:4]:
             return STATE
+        if m.head in self.funnel_heads and not self.holding_funnels.intersection(words):
+            return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
         if m.head in self.equipment_heads:
             return EQUIPMENT
         if m.head in self.state_heads:
@@ -200,8 +208,12 @@ class BridgingResolver:
 
         Only compounds it follows are linked: contents named after a fronted vessel ("Into a
         flask were put X") are not annotated as contained in ChEMU-Ref. A vessel named again
-        ("the sealed tube") links to nothing and keeps what the first one stood for.
+        ("the sealed tube") links to nothing and keeps what the first one stood for. A vessel
+        named before anything was put into it is fronted: neither it nor any later vessel of
+        the step is linked or stands for contents (ChEMU-Ref leaves them unannotated).
         """
+        if walk.state is None and not walk.pending:
+            return  # "Into a 200 mL flask were added X, Y ...": a fronted vessel
         sources = [s for s in ([walk.state] if walk.state else []) + walk.pending
                    if s.head not in self.equipment_heads]
         for s in sources:
