@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 
 import pandas as pd
 import spacy
+from spacy.attrs import IDX, ORTH
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -33,6 +35,8 @@ PIPELINE: tuple[str, ...] = (
 )
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
+# Input meta that describes the input's annotations, not its text: never copied to predictions.
+ANNOTATION_META = frozenset({"dropped_pairs", "actions"})
 
 
 def _register_components() -> None:
@@ -122,30 +126,50 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
 
 
 class _CharMap:
-    """Converts character ranges between a Document's text and a Doc built from its tokens."""
+    """Converts character ranges between a Document's text and a Doc built from its tokens.
+
+    A boundary inside a token (brat tokens are whitespace pieces, e.g. ``mL).``) maps to the
+    edge of the covering token: a start to its start, an end to its end.
+    """
 
     def __init__(self, document: Document, doc: Doc):
         same = doc.user_data.get("chemie.same_text")
         self.same = doc_text(doc) == document.text if same is None else same
         if not self.same:
-            pairs = list(zip(document.tokens, doc, strict=True))
-            self.to_doc_start = {t.start: d.idx for t, d in pairs}
-            self.to_doc_end = {t.end: d.idx + len(d) for t, d in pairs}
-            self.from_doc_start = {v: k for k, v in self.to_doc_start.items()}
-            self.from_doc_end = {v: k for k, v in self.to_doc_end.items()}
-
-    def _map(self, spans: Iterable[Range], starts: dict, ends: dict) -> tuple[Range, ...]:
-        return tuple((starts[a], ends[b]) for a, b in spans)
+            src = [(t.start, t.end) for t in document.tokens]
+            dst = [(d.idx, d.idx + len(d)) for d in doc]
+            self.to_doc_tables = _edges(src, dst)
+            self.from_doc_tables = _edges(dst, src)
 
     def to_doc(self, spans: Iterable[Range]) -> tuple[Range, ...]:
         if self.same:
             return tuple(spans)
-        return self._map(spans, self.to_doc_start, self.to_doc_end)
+        return _map_spans(spans, *self.to_doc_tables)
 
     def from_doc(self, spans: Iterable[Range]) -> tuple[Range, ...]:
         if self.same:
             return tuple(spans)
-        return self._map(spans, self.from_doc_start, self.from_doc_end)
+        return _map_spans(spans, *self.from_doc_tables)
+
+
+def _edges(src: list[Range], dst: list[Range]) -> tuple[list[int], list[int], list[Range]]:
+    """Token starts and ends of ``src`` (sorted) with the aligned ``dst`` token ranges."""
+    return [a for a, _ in src], [b for _, b in src], dst
+
+
+def _map_spans(
+    spans: Iterable[Range], starts: list[int], ends: list[int], dst: list[Range]
+) -> tuple[Range, ...]:
+    """Each range to the ``dst`` range of the tokens covering it (empty token lists: as is)."""
+    if not dst:
+        return tuple(spans)
+    out = []
+    last = len(dst) - 1
+    for a, b in spans:
+        first = min(bisect_right(ends, a), last)  # the first token ending after a
+        final = max(bisect_left(starts, b) - 1, first)  # the last token starting before b
+        out.append((dst[first][0], dst[final][1]))
+    return tuple(out)
 
 
 def _copy_predictions(doc: Doc, out: Document, mapper: _CharMap | None) -> Document:
@@ -181,14 +205,19 @@ def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) 
         mapper = _CharMap(document, doc)
         out = Document(
             document.id, document.text, list(document.tokens), list(document.sentences),
-            meta=dict(document.meta),
+            meta=_input_meta(document),
         )
         return _copy_predictions(doc, out, None if mapper.same else mapper)
     doc = nlp(document.text)
     doc._.doc_id = document.id
     out = to_document(doc)
-    out.meta = {**document.meta, **out.meta}
+    out.meta = {**_input_meta(document), **out.meta}
     return out
+
+
+def _input_meta(document: Document) -> dict[str, object]:
+    """The input's meta without what describes its annotations (e.g. ``dropped_pairs``)."""
+    return {k: v for k, v in document.meta.items() if k not in ANNOTATION_META}
 
 
 def _run_without(nlp: Language, doc: Doc, skip: tuple[str, ...]) -> Doc:
@@ -204,11 +233,48 @@ def annotate_text(nlp: Language, text: str, doc_id: str = "doc") -> Document:
 
 
 def to_document(doc: Doc) -> Document:
-    """A spaCy Doc (after the pipeline) as a Document: tokens, sentences, mentions, relations."""
-    tokens = [Token(t.text, t.idx, t.idx + len(t)) for t in doc]
-    sentences = [(s.start, s.end) for s in doc.sents] if len(doc) else []
-    out = Document(str(doc._.doc_id or ""), doc.text, tokens, sentences)
-    return _copy_predictions(doc, out, None)
+    """A spaCy Doc (after the pipeline) as a Document: tokens, sentences, mentions, relations.
+
+    spaCy's whitespace tokens (``"\\n"``, ``"  "``) are left out of ``Document.tokens``;
+    sentence ranges and the token indices in mention attrs are renumbered to match.
+    """
+    strings = doc.vocab.strings
+    words = [strings[o] for o in doc.to_array(ORTH).tolist()]
+    idx = doc.to_array(IDX).tolist()
+    kept = [not w.isspace() for w in words]
+    tokens = [Token(w, i, i + len(w)) for w, i, k in zip(words, idx, kept, strict=True) if k]
+    # new index of each Doc token (a whitespace token: the index of the next kept token)
+    new_index, n = [], 0
+    for k in kept:
+        new_index.append(n)
+        n += k
+    new_index.append(n)
+    sentences = []
+    for s in doc.sents if len(doc) else ():
+        a, b = new_index[s.start], new_index[s.end]
+        if b > a:
+            sentences.append((a, b))
+    out = Document(str(doc._.doc_id or ""), doc_text(doc, words), tokens, sentences)
+    _copy_predictions(doc, out, None)
+    if len(tokens) < len(words):
+        for m in out.mentions:
+            _reindex_attrs(m.attrs, new_index)
+    return out
+
+
+def _reindex_attrs(attrs: dict[str, object], new_index: list[int]) -> None:
+    """Renumber the inclusive token ranges in ``tokens``/``core``/``ranges`` attrs."""
+
+    def pair(r: object) -> object:
+        if isinstance(r, tuple | list) and len(r) == 2 and all(isinstance(x, int) for x in r):
+            return (new_index[r[0]], max(new_index[r[1] + 1] - 1, new_index[r[0]]))
+        return r
+
+    for key in ("tokens", "core"):
+        if key in attrs:
+            attrs[key] = pair(attrs[key])
+    if isinstance(attrs.get("ranges"), tuple | list):
+        attrs["ranges"] = tuple(pair(r) for r in attrs["ranges"])  # type: ignore[union-attr]
 
 
 def describe(document: Document) -> str:

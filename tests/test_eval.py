@@ -58,3 +58,13 @@ def test_eval_on_corpus_slice(corpus, capsys):
     assert main(["eval", "chemu-ref", str(path), "--docs", "0:20", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["tables"]["relaxed"]["overall"]["tp"] > 0
+
+
+def test_eval_does_not_count_gold_dropped_pairs_as_predicted(tmp_path, capsys):
+    # a gold pair with an empty argument is dropped on the gold side only
+    line = json.loads(MINI.read_text(encoding="utf-8").splitlines()[0])
+    line["Coreference"].append([[], [[5, 6]]])
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    assert main(["eval", "chemu-ref", str(path)]) == 0
+    assert "dropped: 1 gold, 0 predicted" in capsys.readouterr().out

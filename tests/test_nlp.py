@@ -113,3 +113,84 @@ def test_to_document_and_relations_frame(nlp):
     assert len(frame) == len(d.relations)
     row = frame[frame.label == "COREFERENCE"].iloc[0]
     assert d.text[row.anaphor_start : row.anaphor_end].startswith(row.anaphor.split()[0])
+
+
+def _brat_document(text: str, mentions: list[tuple[int, int]]) -> Document:
+    """A Document as chemie.formats.brat.read_brat_pair builds it (whitespace tokens)."""
+    import re
+
+    from chemie.model import Mention
+
+    tokens = [Token(m.group(), m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    d = Document("b1", text, tokens)
+    d.mentions = [
+        Mention(f"T{i}", ((a, b),), text=text[a:b]) for i, (a, b) in enumerate(mentions, 1)
+    ]
+    d.meta.update(format="brat")
+    return d
+
+
+def test_doc_from_document_mention_inside_brat_token(nlp):
+    # QA: "chemie show" on brat output crashed with KeyError when a mention ends inside "mL)."
+    text = "Add tetrahydrofuran (100 mL).\nThe  mixture was stirred.\n"
+    end = text.index(")") + 1  # the mention ends inside the token "mL)."
+    d = _brat_document(text, [(4, end), (text.index("The"), text.index(" was"))])
+    doc = doc_from_document(nlp, d, gold_mentions=True)
+    spans = [m.spans for m in doc._.mentions]
+    token = doc[[t.text for t in doc].index("mL).")]
+    assert spans[0] == ((4, token.idx + len(token)),)  # grown to the covering token
+    the = doc[[t.text for t in doc].index("The")]
+    assert spans[1] == ((the.idx, doc.text.index(" was")),)
+
+
+def test_show_describes_brat_mentions_inside_tokens(nlp):
+    from chemie.show.describe import describe_mentions
+
+    text = "Add tetrahydrofuran (100 mL).\nThe mixture was stirred.\n"
+    d = _brat_document(text, [(4, text.index(")") + 1)])
+    (out,) = describe_mentions(nlp, [d])
+    assert out.mentions[0].spans == d.mentions[0].spans and "kind" in out.mentions[0].attrs
+
+
+def test_annotate_does_not_copy_gold_metadata(nlp, mini):
+    d = mini[0]
+    d.meta["dropped_pairs"] = 6
+    out = annotate(nlp, d)
+    assert "dropped_pairs" not in out.meta and out.meta["format"] == "chemu"
+    raw = annotate(nlp, Document("r", "Water (5 mL) was added.", meta={"dropped_pairs": 2}))
+    assert "dropped_pairs" not in raw.meta
+
+
+def test_raw_text_drops_whitespace_tokens(nlp):
+    text = "Compound 5 (2 g) was added.\n\nThe mixture was stirred.\n"
+    d = annotate_text(nlp, text)
+    assert d.tokens and all(t.text.strip() for t in d.tokens)
+    assert all(text[t.start : t.end] == t.text for t in d.tokens)
+    assert d.sentences[0][0] == 0 and d.sentences[-1][1] == len(d.tokens)
+    assert all(b > a for a, b in d.sentences)
+    mixture = next(m for m in d.mentions if m.text.endswith("mixture"))
+    first, last = mixture.attrs["tokens"]
+    assert d.tokens[last].text == "mixture"
+
+
+def test_raw_text_yield_joins_the_product(nlp):
+    # the issue's example: amount + name + yield are one discontinuous mention
+    text = (
+        "114 mg of 4-((4aS,7aS)-6-benzyloctahydro-1H-pyrrolo[3,4-b]pyridin-1-yl)pyrimidine "
+        "was obtained with a yield of about 99.1%."
+    )
+    d = annotate_text(nlp, text)
+    product = next(m for m in d.mentions if m.start == 0)
+    assert [text[a:b] for a, b in product.spans] == [
+        text[: text.index(" was")], "with a yield of about 99.1%"
+    ]
+    assert product.rule == "np_with_later_yield"
+
+
+def test_mentions_carry_chemdner_class_and_confidence(nlp):
+    d = annotate_text(nlp, "NaH (1 g) was added to the mixture.")
+    assert all(m.confidence is not None and 0 < m.confidence <= 1 for m in d.mentions)
+    nah = next(m for m in d.mentions if m.text.startswith("NaH"))
+    assert nah.attrs["chemdner_class"] == "FORMULA"
+    mixture = next(m for m in d.mentions if m.text.endswith("mixture"))
+    assert "chemdner_class" not in mixture.attrs

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy
 from spacy.attrs import IDX, ORTH, SENT_START, SPACY
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from chemie.extensions import mentions_of
 from chemie.model import Mention, Range
@@ -109,6 +109,7 @@ class MentionTables:
     stop: frozenset[str]
     units: frozenset[str]
     heading: frozenset[str]
+    confidence: dict[str, float]  # rule name -> mention confidence
 
     @classmethod
     def load(cls, name: str = "mentions.yaml") -> MentionTables:
@@ -121,6 +122,7 @@ class MentionTables:
             s("determiners"), s("generic_heads"), s("reference_heads"), s("equipment_heads"),
             s("chemical_words"), s("modifiers"), s("stop_words"), s("units"),
             s("heading_words"),
+            {str(r["name"]): float(r.get("confidence", 0.5)) for r in t.get("rules", [])},
         )
 
 
@@ -363,6 +365,19 @@ def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
     }
 
 
+def _chemical_spans(doc: Doc) -> list[tuple[int, int, str, float]]:
+    """The NER chemical spans (``doc.spans["chemicals"]``): start, end, class, confidence."""
+    spans = doc.spans.get("chemicals") if doc.spans is not None else None
+    if not spans:
+        return []
+    has_conf = Span.has_extension("chem_conf")
+    out = []
+    for sp in spans:
+        conf = sp._.chem_conf if has_conf else None
+        out.append((sp.start, sp.end, sp.label_, 0.5 if conf is None else float(conf)))
+    return out
+
+
 def _sentence_of_tokens(doc: Doc) -> list[int]:
     """The sentence index of every token (all 0 without sentence boundaries)."""
     if not doc.has_annotation("SENT_START"):
@@ -401,11 +416,22 @@ class MentionDetector:
         found = _attach_yields(cs, found)
         text_of_doc = doc_text(doc, words)
         idx = doc.to_array(IDX).tolist()
+        chem = _chemical_spans(doc)
+        rule_conf = self.tables.confidence
         for n, (ranges, rule, attrs) in enumerate(sorted(found, key=lambda f: f[0]), 1):
             spans = tuple((idx[a], idx[b] + len(words[b])) for a, b in ranges)
             text = " ".join(text_of_doc[a:b] for a, b in spans)
             attrs["ranges"] = ranges
-            mentions.append(Mention(f"M{n}", spans, "ENTITY", text, rule, None, attrs))
+            conf = rule_conf.get(rule, 0.5)
+            if chem and attrs["kind"] == "chemical":
+                c0, c1 = attrs["core"]
+                inside = [c for c in chem if c[0] >= c0 and c[1] <= c1 + 1]
+                if inside:
+                    # the class of the longest NER span in the name; its NER confidence
+                    best = max(inside, key=lambda c: (c[1] - c[0], -c[0]))
+                    attrs["chemdner_class"] = best[2]
+                    conf = max(c[3] for c in inside)
+            mentions.append(Mention(f"M{n}", spans, "ENTITY", text, rule, conf, attrs))
         return doc
 
     def _validate(
