@@ -24,7 +24,6 @@ import bisect
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from itertools import accumulate, compress, repeat
 from operator import is_not
 
@@ -398,10 +397,10 @@ def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
             for i in compress(range(n), map(".".__eq__, words))
             if i > 1 and words[i - 2] in "[."
         ]
-    pairs = {j for c in positions for j in (c - 1, c) if 0 <= j < n - 1}
-    links = sorted(filter(partial(_linked, words), pairs))
     runs: list[tuple[int, int]] = []
-    for j in links:
+    for j in sorted({j for c in positions for j in (c - 1, c) if 0 <= j < n - 1}):
+        if not _linked(words, j):
+            continue
         if runs and runs[-1][1] == j + 1:
             runs[-1] = (runs[-1][0], j + 2)
         else:
@@ -410,25 +409,27 @@ def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def _linked(words: Sequence[str], i: int) -> bool:
+    """Tokens ``i`` and ``i + 1`` belong to one glued name; one of them is a connector
+    or a period (the only pairs ``_glue_runs`` asks about)."""
     a, b = words[i], words[i + 1]
     if a == "+" or b == "+":  # a charge is not part of the name (BC5CDR: "Na" in "Na +")
         return False
     if a == "." or b == ".":  # ring-size locants inside brackets: [ 4 . 3 . 0 ]
         dot = i if a == "." else i + 1
         return _ring_size_dot(words, dot)
-    if a in ("'", "′") and b == "s":  # possessive: aspirin ' s
-        return False
-    if b == "(" and len(a) >= 3 and a.isalpha():  # "didanosine ( ddI )"
-        return False
-    if a in (")", "]") and b.isalpha() and b.islower() and len(b) <= 3:  # ") in", ") or"
-        return False
     if a == "," or b == ",":
         if a == ",":
             return i > 0 and bool(_LOCANTISH.match(words[i - 1])) and bool(_LOCANTISH.match(b))
         return i + 2 < len(words) and bool(_LOCANTISH.match(a)) and bool(
             _LOCANTISH.match(words[i + 2])
         )
-    return a in _CONNECTORS or b in _CONNECTORS
+    if a in _CONNECTORS:
+        if a in ("'", "′") and b == "s":  # possessive: aspirin ' s
+            return False
+        # ") in", ") or"
+        return not (a in (")", "]") and b.isalpha() and b.islower() and len(b) <= 3)
+    # b is a connector here
+    return not (b == "(" and len(a) >= 3 and a.isalpha())  # "didanosine ( ddI )"
 
 
 def _ring_size_dot(words: Sequence[str], dot: int) -> bool:

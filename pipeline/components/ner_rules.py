@@ -279,11 +279,11 @@ def _has_morph(word: str) -> bool:
 
 @functools.cache
 def _sequence_rules() -> tuple[
-    tuple[Rule, tuple[str, ...], regex.Pattern | None, re.Pattern | None], ...
+    tuple[Rule, tuple[str, ...], regex.Pattern | None, tuple[re.Pattern, ...]], ...
 ]:
     """Sequence rules, the lowercase words one of which each needs (empty: none), for
     ``anchored`` rules the pattern compiled for matching backwards from such a word, and
-    the rule's ``prefilter`` (a regex every match contains) when it has one."""
+    the rule's ``prefilter`` (regexes every match contains)."""
     table, _ = load_rule_table()
     raw = {r["name"]: r for r in table["rules"]}
     out = []
@@ -291,8 +291,7 @@ def _sequence_rules() -> tuple[
         backwards = None
         if raw[r.name].get("anchored"):
             backwards = regex.compile(r.pattern.pattern, r.pattern.flags | regex.REVERSE)
-        pre = raw[r.name].get("prefilter")
-        prefilter = None if pre is None else re.compile(pre)
+        prefilter = tuple(re.compile(p) for p in raw[r.name].get("prefilter", ()))
         out.append((r, tuple(raw[r.name].get("requires", ())), backwards, prefilter))
     return tuple(out)
 
@@ -326,7 +325,7 @@ def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
     for r, required, backwards, prefilter in _sequence_rules():
         if required and not any(word in lowered for word in required):
             continue
-        if prefilter is not None and prefilter.search(text) is None:
+        if any(p.search(text) is None for p in prefilter):
             continue
         if backwards is None:
             out.update((*_mention_span(m), r) for m in _forward(r).finditer(text))
