@@ -15,10 +15,12 @@ trigger (``with`` -> ``reagent``, ``in`` -> ``solvent`` or ``container`` for equ
 from __future__ import annotations
 
 import bisect
+import itertools
 import weakref
 from dataclasses import dataclass
 
 import regex
+from spacy.attrs import IDX, LOWER, ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -31,7 +33,7 @@ _PREPOSITIONS = frozenset({"(", ",", "of", "in", "with", "from", "containing", "
 _DIGIT = regex.compile(r"\d")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MentionView:
     """What the action and bridging rules need to know about one mention."""
 
@@ -57,65 +59,102 @@ class TokenTable:
 
 
 def token_table(doc: Doc) -> TokenTable:
-    """The doc's :class:`TokenTable` (computed once per Doc)."""
+    """The doc's :class:`TokenTable` (computed once per Doc, from arrays, not Token objects)."""
     table = _TABLES.get(doc)
-    if table is not None and len(table.text) == len(doc):
+    n = len(doc)
+    if table is not None and len(table.text) == n:
         return table
-    text, lower, idx = [], [], []
-    for t in doc:
-        text.append(t.text)
-        lower.append(t.lower_)
-        idx.append(t.idx)
-    ends = [i + len(w) for i, w in zip(idx, text, strict=True)]
-    if not len(doc):
+    strings = doc.vocab.strings
+    rows = doc.to_array([ORTH, LOWER, IDX]).tolist() if n else []
+    text = [strings[o] for o, _, _ in rows]
+    lower = [strings[o] for _, o, _ in rows]
+    idx = [a for _, _, a in rows]
+    ends = [a + len(w) for a, w in zip(idx, text, strict=True)]
+    if not n:
         sents = []
-    elif doc.has_annotation("SENT_START"):
+    elif "sents" in doc.user_hooks:
         sents = [(s.start, s.end) for s in doc.sents]
     else:
-        sents = [(0, len(doc))]  # no sentence boundaries: one sentence
-    sentence = [0] * len(doc)
+        # as Doc.has_annotation and Doc.sents: a sentence starts at token 0 and at every
+        # token marked as a start; without any mark the doc is one sentence
+        marks = doc.to_array(SENT_START).astype("int64").tolist()
+        starts = [0, *(i for i in range(1, n) if marks[i] == 1), n]
+        sents = list(itertools.pairwise(starts))
+    sentence = [0] * n
     for k, (a, b) in enumerate(sents):
         sentence[a:b] = [k] * (b - a)
     table = TokenTable(
-        text, lower, idx, {c: i for i, c in enumerate(idx)}, {c: i for i, c in enumerate(ends)},
-        sentence, sents,
+        text, lower, idx, dict(zip(idx, range(n), strict=True)),
+        dict(zip(ends, range(n), strict=True)), sentence, sents,
     )
     _TABLES[doc] = table
     return table
 
 
-# token tables of live Docs (kept out of doc.user_data so Docs still serialise)
+# token tables and mention views of live Docs (kept out of doc.user_data so Docs still
+# serialise); views are reused while the doc's mention list is the same list, same length
 _TABLES: weakref.WeakKeyDictionary[Doc, TokenTable] = weakref.WeakKeyDictionary()
+_VIEWS: weakref.WeakKeyDictionary[Doc, tuple[list, int, MentionTable]] = (
+    weakref.WeakKeyDictionary()
+)
 _MISSING = object()
 
 
-def mention_views(doc: Doc) -> list[MentionView]:
-    """Mentions of ``doc`` in text order with token positions, sentence and head word."""
+@dataclass(frozen=True)
+class MentionTable:
+    """Mention views of a Doc with the token ranges of every mention range."""
+
+    views: list[MentionView]  # in text order
+    # (mention id, first token, last token, token ending exactly at the range end or -1) of
+    # each mention range, in mention-list order
+    ranges: list[tuple[str, int, int, int]]
+
+
+def mention_table(doc: Doc) -> MentionTable:
+    """The doc's :class:`MentionTable` (recomputed when its mention list changes)."""
+    mentions = mentions_of(doc)
+    cached = _VIEWS.get(doc)
+    if cached is not None and cached[0] is mentions and cached[1] == len(mentions):
+        return cached[2]
     table = token_table(doc)
-    starts, ends = table.start_of, table.end_of
-    views = []
-    for m in mentions_of(doc):
-        lo, hi = min(a for a, _ in m.spans), max(b for _, b in m.spans)
+    starts, ends, lower, sentence = table.start_of, table.end_of, table.lower, table.sentence
+    views, ranges = [], []
+    for m in mentions:
+        spans = m.spans
+        if len(spans) == 1:
+            (lo, hi), = spans
+            lead_end = hi
+        else:
+            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+            lead_end = min((b for a, b in spans if a == lo), default=hi)
+        for a, b in spans:
+            first, last = starts.get(a), ends.get(b)
+            exact = -1 if last is None else last
+            if first is None or last is None:
+                span = doc.char_span(a, b, alignment_mode="expand")
+                if span is None:
+                    if exact >= 0:
+                        ranges.append((m.id, -1, -1, exact))
+                    continue
+                first, last = span.start, span.end - 1
+            ranges.append((m.id, first, last, exact))
         first, last = starts.get(lo), ends.get(hi)
         if first is None or last is None:
             span = doc.char_span(lo, hi, alignment_mode="expand")
             if span is None or not len(span):
                 continue
             first, last = span.start, span.end - 1
-        lead_end = min((b for a, b in m.spans if a == lo), default=hi)
-        words = tuple(table.lower[first : ends.get(lead_end, last) + 1])
-        views.append(
-            MentionView(
-                id=m.id,
-                first=first,
-                last=last,
-                sentence=table.sentence[first],
-                head=head_word(words),
-                words=words,
-            )
-        )
+        words = tuple(lower[first : ends.get(lead_end, last) + 1])
+        views.append(MentionView(m.id, first, last, sentence[first], head_word(words), words))
     views.sort(key=lambda v: (v.first, v.last))
-    return views
+    out = MentionTable(views, ranges)
+    _VIEWS[doc] = (mentions, len(mentions), out)
+    return out
+
+
+def mention_views(doc: Doc) -> list[MentionView]:
+    """Mentions of ``doc`` in text order with token positions, sentence and head word."""
+    return mention_table(doc).views
 
 
 def head_word(words: tuple[str, ...]) -> str:
@@ -172,16 +211,22 @@ class ActionParser:
     def __call__(self, doc: Doc) -> Doc:
         actions = actions_of(doc)
         table = token_table(doc)
-        views = mention_views(doc)
+        mtable = mention_table(doc)
+        views = mtable.views
         firsts = [v.first for v in views]
-        by_last = _span_ends(doc, table, views)
-        covered = _covered(doc, table)
+        by_last = _span_ends(mtable)
+        covered = _covered(len(table.text), mtable)
         step, phase, lower = 0, "reaction", table.lower
+        cache, classify = self._cache, self.classify
         for k, (start, end) in enumerate(table.sents):
             for i in range(start, end):
-                label = self.classify(lower[i])
+                label = cache.get(lower[i], _MISSING)
                 if label is None:
                     continue
+                if label is _MISSING:
+                    label = classify(lower[i])
+                    if label is None:
+                        continue
                 char, word = table.idx[i], table.text[i]
                 if label == HEADING and self._is_heading(table, i):
                     step, phase = step + 1, "reaction"
@@ -240,30 +285,21 @@ class ActionParser:
             break
 
 
-def _span_ends(doc: Doc, table: TokenTable, views: list[MentionView]) -> dict[int, MentionView]:
+def _span_ends(mtable: MentionTable) -> dict[int, MentionView]:
     """Mention by the token index where one of its ranges ends (first mention wins)."""
-    view = {v.id: v for v in views}
+    view = {v.id: v for v in mtable.views}
     out: dict[int, MentionView] = {}
-    for m in mentions_of(doc):
-        if m.id not in view:
-            continue
-        for _, b in m.spans:
-            if b in table.end_of:
-                out.setdefault(table.end_of[b], view[m.id])
+    for mid, _, _, end in mtable.ranges:
+        if end >= 0 and mid in view and end not in out:
+            out[end] = view[mid]
     return out
 
 
-def _covered(doc: Doc, table: TokenTable) -> bytearray:
+def _covered(n: int, mtable: MentionTable) -> bytearray:
     """1 for each token inside a mention range (a trigger word in a chemical name)."""
-    covered = bytearray(len(table.text))
-    for m in mentions_of(doc):
-        for a, b in m.spans:
-            first, last = table.start_of.get(a), table.end_of.get(b)
-            if first is None or last is None:
-                span = doc.char_span(a, b, alignment_mode="expand")
-                if span is None:
-                    continue
-                first, last = span.start, span.end - 1
+    covered = bytearray(n)
+    for _, first, last, _ in mtable.ranges:
+        if first >= 0 and last >= first:
             covered[first : last + 1] = b"\x01" * (last + 1 - first)
     return covered
 

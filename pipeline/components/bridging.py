@@ -77,6 +77,7 @@ class BridgingResolver:
         self.event_after = frozenset(table["event_after"])
         self.continuation = frozenset(table["continuation"])
         self.quantity = regex.compile(table["quantity"], regex.IGNORECASE)
+        self._amounts: dict[str, bool] = {}
 
     def _link(self, out: list[Relation], rule: str, head: MentionView, tail: MentionView) -> None:
         out.append(Relation(self.rules[rule]["label"], head.id, tail.id, rule=rule))
@@ -141,17 +142,26 @@ class BridgingResolver:
 
     def has_quantity(self, table: TokenTable, m: MentionView) -> bool:
         """True when the mention or a bracket right after it holds an amount."""
-        text = table.text
-        if any(self.quantity.fullmatch(w) for w in text[m.first : m.last + 1]):
+        text, amount = table.text, self._amount
+        if any(amount(w) for w in text[m.first : m.last + 1]):
             return True
         i = m.last + 1
         if i < len(text) and text[i] == "(":
             for w in text[i + 1 : i + 14]:
                 if w == ")":
                     break
-                if self.quantity.fullmatch(w):
+                if amount(w):
                     return True
         return False
+
+    def _amount(self, word: str) -> bool:
+        """True for a token that is an amount or its unit (memoised per word)."""
+        hit = self._amounts.get(word)
+        if hit is None:
+            hit = self.quantity.fullmatch(word) is not None
+            if len(self._amounts) < 100_000:
+                self._amounts[word] = hit
+        return hit
 
     def _titled(self, table: TokenTable, m: MentionView) -> bool:
         """A name not followed by a verb or a list continuation (a heading)."""
