@@ -23,6 +23,7 @@ _RING_END = regex.compile(r"(?:en|an|in|ol|on|ole|ine|ane|ene|yl|ide|ate|one)$")
 _NO_RULE = regex.compile(r"^(?:[\d.,:;%/()\[\]<>=±~×x]+|[a-z]{1,4})$")
 _SEQUENCE_WINDOW = 250  # characters before a required word in which a sequence rule matches
 _LOCANT_GROUP = regex.compile(r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-")
+_DIGIT_OR_BRACKET = regex.compile(r"\d|[(\[]")
 _BRACKET_END = regex.compile(r"[IVX]+|\d*[+\-−]|\d|[RSEZ]")
 
 
@@ -197,7 +198,7 @@ class TokenClassifier:
             r = self._by_name[m.lastgroup]
             return r.label, r.name, r.confidence
         if len(text) > 4 and _JOINER.search(text) is not None:
-            return self._classify_glued(text)
+            return self._classify_glued(text, checked=True)
         return None
 
     def glued(self, text: str) -> Verdict | None:
@@ -210,7 +211,9 @@ class TokenClassifier:
         self.glued_verdicts[text] = verdict
         return verdict
 
-    def _classify_glued(self, text: str) -> Verdict | None:
+    def _classify_glued(self, text: str, checked: bool = False) -> Verdict | None:
+        """``checked``: the lexicons and the token rules have already failed on ``text``
+        (a token of more than letters: the FORMULA/IDENTIFIER rules are among them)."""
         pairs = bracket_partners(text)
         if pairs is None or (text[0] in "([" and pairs.get(0) == len(text) - 1):
             return None
@@ -222,13 +225,14 @@ class TokenClassifier:
             after = text[pairs[0] + 1 :]
             if not after.startswith(("-", "‐")) and (len(after) < 3 or not after[0].isalpha()):
                 return None  # "(octreotide) on", "(LHRH-A) 3.75"
-        hit = self.lookup(text)
-        if hit is not None:
-            return hit.label, hit.source, hit.confidence
-        m = self._shape_rules.fullmatch(text)
-        if m is not None:
-            r = self._by_name[m.lastgroup]
-            return r.label, r.name, r.confidence
+        if not checked:
+            hit = self.lookup(text)
+            if hit is not None:
+                return hit.label, hit.source, hit.confidence
+            m = self._shape_rules.fullmatch(text)
+            if m is not None:
+                r = self._by_name[m.lastgroup]
+                return r.label, r.name, r.confidence
         if self.glued_rule.pattern.fullmatch(text) and self._systematic(text):
             return self.glued_rule.label, self.glued_rule.name, self.glued_rule.confidence
         return None
@@ -264,7 +268,7 @@ class TokenClassifier:
             if verdict is not None and len(seg) >= 5 and verdict[1] != "morphology_word":
                 whole += 1
         # "doxorubicin-cisplatin" is two chemicals, not one name
-        return not (whole >= 1 and "-" in text and not regex.search(r"\d|[(\[]", text))
+        return not (whole >= 1 and "-" in text and not _DIGIT_OR_BRACKET.search(text))
 
 
 @functools.cache
