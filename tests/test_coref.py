@@ -125,3 +125,19 @@ def test_surface_links_closest_atomic_links_first():
 
 def test_no_links_without_anaphors(nlp):
     assert links(nlp, ["Water ( 5 mL ) and methanol ( 3 mL ) were added ."]) == []
+
+
+def test_heading_label_for_a_later_heading_name(nlp):
+    # "Intermediate 74 : NAME Step A : NAME2": NAME (not the title) refers to its label
+    found = links(nlp, [
+        "Intermediate 74 : 4-bromo-2-methylbenzoic acid Step A : 4-bromo-2-methylbenzoate",
+        "Methyl 4-bromobenzoate ( 2.0 g ) was dissolved in methanol ( 20 mL ) .",
+    ])
+    assert ("4-bromo-2-methylbenzoic acid", "Intermediate 74", "heading_label") in found
+
+
+def test_heading_label_not_for_a_starting_material(nlp):
+    found = links(nlp, [
+        "Synthesis of compound 48 4-bromo-2-methylbenzoic acid ( 0.70 g ) was dissolved .",
+    ])
+    assert not [f for f in found if f[2] == "heading_label"]

@@ -58,6 +58,14 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
          "Compound 11 ( 8.52 g ) : yield 81%", "np_with_yield", "reference"),
         ("Then 2.0 g ( 4.05 mmol ) of the compound from Example 1 was added .",
          "2.0 g ( 4.05 mmol ) of the compound from Example 1", "amount_of_np", "reference"),
+        ("It gave the product ( 2.3 g , 3.58 mmol ) in 99 % yield .",
+         "the product ( 2.3 g , 3.58 mmol ) in 99 % yield", "np_with_yield", "reference"),
+        ("It was purified by chromatography ( SiO2 , 40 g cartridge ; EtOAc ) .",
+         "SiO2 , 40 g", "np_comma_amount", "chemical"),
+        ("To Compound 6 ( 85 mg ) in ethanol ( 1 mL ) and THF ( 1 mL ) solution was added water .",
+         "Compound 6 ( 85 mg ) in ethanol ( 1 mL ) and THF ( 1 mL ) solution", "solution_suffix",
+         "reference"),
+        ("It was washed with sat. NaHCO3 ( aq ) .", "sat. NaHCO3 ( aq )", "aq_suffix", "chemical"),
     ],
 )
 def test_mention_rules(nlp, sentence, mention, rule, kind):
@@ -200,6 +208,9 @@ RULE_SENTENCES = [
     "Then trifluoroacetic acid ( TFA , 5 mL ) was added .",
     "Yield : 530 mg ( 81% of theory ) .",
     "It was put in a 50 mL-flask equipped with a stirrer , and a cooling line .",
+    "It was purified by chromatography ( SiO2 , 40 g cartridge ; EtOAc ) .",
+    "To Compound 6 ( 85 mg ) in ethanol ( 1 mL ) and THF ( 1 mL ) solution was added water .",
+    "It was washed with sat. NaHCO3 ( aq ) .",
 ]
 
 

@@ -89,6 +89,7 @@ class CorefResolver:
             [aux, str(v)] for aux in ("was", "were", "is") for v in state.get("subject_verbs", ())
         ]
         self._words: list[str] = []
+        self._heading_end = 0  # first token after the heading (set by _title)
         solvent = self.rules.get("the_solvent", {})
         self.solvent_anaphors = frozenset(solvent.get("anaphors", ()))
         self.solvents = tuple(str(s).lower() for s in solvent.get("solvents", ()))
@@ -175,6 +176,7 @@ class CorefResolver:
             if cs[i] in "SD" or i > 60:
                 stop = i
                 break
+        self._heading_end = stop
         best = None
         for x in ms:
             if x.first >= stop or x.m.attrs.get("quantity") or cs[x.first] in "NnA":
@@ -315,10 +317,15 @@ class CorefResolver:
         return None
 
     def _rule_heading_label(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if title is None or a is not title or a.i == 0:
+        # the title, or any chemical name of the heading ("Intermediate 74 : NAME Step A : ...")
+        in_heading = a.kind == "chemical" and a.last < self._heading_end
+        if a.i == 0 or not (a is title or (in_heading and not a.m.attrs.get("quantity"))):
             return None
         x = ms[a.i - 1]
-        if x.kind == "reference" and x.ident and x.head != "example" and a.first - x.last <= 2:
+        if (
+            x.kind == "reference" and x.ident and x.head != "example" and a.first - x.last <= 2
+            and not x.m.attrs.get("quantity")
+        ):
             return x
         return None
 

@@ -35,7 +35,7 @@ QPAREN = r"\((?=[^().]*[AU])[^().]*\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
 LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
 FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
-YIELD = r"(?:[P:]?Y[:=O]?[NA]|[SI]DYOS?(?:A|NU)|I[AN]Y)"
+YIELD = r"(?:[P:]?Y[:=O]?[NA]|[SI]DYOS?(?:A|NU)|I(?:NU|[AN])Y)"
 RATIO = (
     r"(?:(?:\([^().]*\))?(?:[=:]F?|(?=N[/:]N))(?=[NAR])(?:[NAXUR]|[:/-](?=[NAX])|S(?=[NA]))+"
     r"|\((?:N(?::N)+|R)\))"
@@ -54,8 +54,8 @@ MENTION = re.compile(
     rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
     rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
     rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
-    rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>J?I{LEAD}?{CORE}(?:{QPAREN})?)?"
-    rf"|(?P<sol2>I{LEAD}?{CORE}(?:{QPAREN})?)|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
+    rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[AN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?)?"
+    rf"|(?P<sol2>(?!I(?:NU|[AN])Y)I{LEAD}?{CORE}(?:{QPAREN})?)|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
     rf"(?P<yld>{YIELD})?"
 )
 
@@ -414,6 +414,7 @@ class MentionDetector:
             pos = max(end + 1, m.start() + 1)
         found = _attach_state_quantities(doc, cs, found)
         found = _attach_yields(cs, found)
+        found = _attach_suffixes(words, cs, found)
         text_of_doc = doc_text(doc, words)
         idx = doc.to_array(IDX).tolist()
         chem = _chemical_spans(doc)
@@ -687,6 +688,55 @@ def _attach_yields(
             rule = "np_with_later_yield"
         out.append((ranges, rule, attrs))
     return out
+
+
+# "( SiO2 , 40 g cartridge", "( silica gel , 10 g )": an amount after a comma in a bracket
+COMMA_AMOUNT = re.compile(r"P(?:NU|A)(?=[WS)P])")
+# "Compound 206 ( 85 mg ) in ethanol ( 1 mL ) and THF ( 1 mL ) solution": the solvents and
+# the word "solution" after them belong to the solution
+SOLUTION_SUFFIX = re.compile(rf"(?:[&P]{CORE}{QPAREN})*(?:P?&{CORE}{QPAREN})?G")
+AQ_SUFFIX = re.compile(r"\(W\)")  # "sat. NaHCO3 ( aq )"
+
+
+def _attach_suffixes(
+    words: list[str], cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """Words after a mention that belong to it: ``np_comma_amount`` (an amount after a comma
+    in a bracket), ``solution_suffix`` (more solvents and the word "solution" after a solution),
+    ``aq_suffix`` (``( aq )`` after a chemical)."""
+    out = []
+    for ranges, rule, attrs in found:
+        first, end = ranges[0][0], ranges[-1][1]
+        new_end, new_rule = -1, rule
+        if len(ranges) == 1 and attrs["kind"] == "chemical" and not attrs["quantity"]:
+            # only after a procedure word: "chromatography ( SiO2 , 40 g"
+            if cs[first - 2 : first] == "S(" and (m := COMMA_AMOUNT.match(cs, end + 1)):
+                new_end, new_rule = m.end() - 1, "np_comma_amount"
+            elif (m := AQ_SUFFIX.match(cs, end + 1)) and words[end + 2].lower() in ("aq", "aq."):
+                new_end, new_rule = m.end() - 1, "aq_suffix"
+        elif rule == "np_in_solvent" and (m := SOLUTION_SUFFIX.match(cs, end + 1)):
+            if words[m.end() - 1].lower() == "solution":
+                new_end, new_rule = m.end() - 1, "solution_suffix"
+        if new_end > end:
+            ranges = (*ranges[:-1], (ranges[-1][0], new_end))
+            attrs = {**attrs, "tokens": (first, new_end), "quantity": True}
+            rule = new_rule
+        out.append((ranges, rule, attrs))
+    return _drop_inside(out)
+
+
+def _drop_inside(
+    found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """Mentions that a longer single-range mention now covers are dropped."""
+    spans = [(f[0][0][0], f[0][-1][1]) for f in found if f[1] == "solution_suffix"]
+    if not spans:
+        return found
+    return [
+        f for f in found
+        if f[1] == "solution_suffix"
+        or not any(a <= f[0][0][0] and f[0][-1][1] <= b for a, b in spans)
+    ]
 
 
 def _attach_state_quantities(
