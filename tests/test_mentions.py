@@ -66,6 +66,8 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
          "Compound 6 ( 85 mg ) in ethanol ( 1 mL ) and THF ( 1 mL ) solution", "solution_suffix",
          "reference"),
         ("It was washed with sat. NaHCO3 ( aq ) .", "sat. NaHCO3 ( aq )", "aq_suffix", "chemical"),
+        ("Then 4-bromophenol ( 128 mg , 0.57 mmol , prepared by a known method ) was added .",
+         "4-bromophenol ( 128 mg , 0.57 mmol )", "quantity_source_note", "chemical"),
     ],
 )
 def test_mention_rules(nlp, sentence, mention, rule, kind):
@@ -211,6 +213,7 @@ RULE_SENTENCES = [
     "It was purified by chromatography ( SiO2 , 40 g cartridge ; EtOAc ) .",
     "To Compound 6 ( 85 mg ) in ethanol ( 1 mL ) and THF ( 1 mL ) solution was added water .",
     "It was washed with sat. NaHCO3 ( aq ) .",
+    "Then 4-bromophenol ( 128 mg , 0.57 mmol , prepared by a known method ) was added .",
 ]
 
 

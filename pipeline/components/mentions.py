@@ -695,6 +695,7 @@ COMMA_AMOUNT = re.compile(r"P(?:NU|A)(?=[WS)P])")
 # "Compound 206 ( 85 mg ) in ethanol ( 1 mL ) and THF ( 1 mL ) solution": the solvents and
 # the word "solution" after them belong to the solution
 SOLUTION_SUFFIX = re.compile(rf"(?:[&P]{CORE}{QPAREN})*(?:P?&{CORE}{QPAREN})?G")
+SOURCE_NOTES = frozenset(["prepared", "purchased", "commercially", "cas", "synthesized"])
 AQ_SUFFIX = re.compile(r"\(W\)")  # "sat. NaHCO3 ( aq )"
 
 
@@ -717,6 +718,17 @@ def _attach_suffixes(
         elif rule == "np_in_solvent" and (m := SOLUTION_SUFFIX.match(cs, end + 1)):
             if words[m.end() - 1].lower() == "solution":
                 new_end, new_rule = m.end() - 1, "solution_suffix"
+        elif len(ranges) <= 2 and cs[end] == ")" and attrs["quantity"]:
+            # "X ( 128 mg , 0.57 mmol , prepared by a method disclosed in ... )": the note on
+            # where the compound comes from is no part of it ("quantity_source_note")
+            a = ranges[-1][0]
+            for k in range(end - 1, a, -1):
+                if cs[k] == "(":
+                    break
+                if cs[k] == "P" and words[k + 1].lower() in SOURCE_NOTES and k > a:
+                    ranges = (*ranges[:-1], (a, k - 1), (end, end))
+                    rule = "quantity_source_note"
+                    break
         if new_end > end:
             ranges = (*ranges[:-1], (ranges[-1][0], new_end))
             attrs = {**attrs, "tokens": (first, new_end), "quantity": True}
