@@ -204,3 +204,18 @@ def test_final_period_after_formula_ends_the_sentence(nlp):
     doc = nlp("The solid was treated with NaH. The mixture was filtered over Et3N.")
     assert "NaH" in _texts(doc) and "Et3N" in _texts(doc)
     assert len(list(doc.sents)) == 2
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["diethylnitrosamine", "landiolol", "cefzorilan", "zorlafine", "Endothermic", "the",
+     "K2CO3", "Sr2+", "7732-18-5", "SB203580", "MK-801", "2-methylpropan-1-ol", "5.0"],
+)
+def test_letter_and_other_token_rules_give_the_whole_tables_verdict(word):
+    from chemie.components.ner_rules import combined_token_regex, letter_rules_regex
+
+    whole = combined_token_regex().fullmatch(word)
+    split = (letter_rules_regex() if word.isalpha() else combined_token_regex(False)).fullmatch(
+        word
+    )
+    assert (whole and whole.lastgroup) == (split and split.lastgroup)
