@@ -19,8 +19,9 @@ import itertools
 import weakref
 from dataclasses import dataclass
 
+import numpy
 import regex
-from spacy.attrs import IDX, LOWER, ORTH, SENT_START
+from spacy.attrs import IDX, LENGTH, ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -51,11 +52,20 @@ class TokenTable:
 
     text: list[str]
     lower: list[str]
-    idx: list[int]
-    start_of: dict[int, int]  # character offset -> token starting there
-    end_of: dict[int, int]  # character offset -> token ending there
+    idx: list[int]  # character offset of each token
+    ends: list[int]  # character offset after each token
     sentence: list[int]  # sentence number of each token
     sents: list[tuple[int, int]]  # token ranges of the sentences, end exclusive
+
+    def starting_at(self, char: int) -> int | None:
+        """The (last) token starting at character ``char``, or None."""
+        i = bisect.bisect_right(self.idx, char) - 1
+        return i if i >= 0 and self.idx[i] == char else None
+
+    def ending_at(self, char: int) -> int | None:
+        """The (last) token ending at character ``char``, or None."""
+        i = bisect.bisect_right(self.ends, char) - 1
+        return i if i >= 0 and self.ends[i] == char else None
 
 
 def token_table(doc: Doc) -> TokenTable:
@@ -64,29 +74,31 @@ def token_table(doc: Doc) -> TokenTable:
     n = len(doc)
     if table is not None and len(table.text) == n:
         return table
-    strings = doc.vocab.strings
-    rows = doc.to_array([ORTH, LOWER, IDX]).tolist() if n else []
-    text = [strings[o] for o, _, _ in rows]
-    lower = [strings[o] for _, o, _ in rows]
-    idx = [a for _, _, a in rows]
-    ends = [a + len(w) for a, w in zip(idx, text, strict=True)]
     if not n:
-        sents = []
-    elif "sents" in doc.user_hooks:
+        table = TokenTable([], [], [], [], [], [])
+        _TABLES[doc] = table
+        return table
+    strings = doc.vocab.strings
+    arr = doc.to_array([ORTH, IDX, LENGTH])
+    text = [strings[o] for o in arr[:, 0].tolist()]
+    lower = [w.lower() for w in text]  # the LOWER attribute of the English vocab
+    idx = arr[:, 1].tolist()
+    ends = (arr[:, 1] + arr[:, 2]).tolist()
+    if "sents" in doc.user_hooks:
         sents = [(s.start, s.end) for s in doc.sents]
+        sentence = [0] * n
+        for k, (a, b) in enumerate(sents):
+            sentence[a:b] = [k] * (b - a)
     else:
         # as Doc.has_annotation and Doc.sents: a sentence starts at token 0 and at every
         # token marked as a start; without any mark the doc is one sentence
-        marks = doc.to_array(SENT_START).astype("int64").tolist()
-        starts = [0, *(i for i in range(1, n) if marks[i] == 1), n]
+        marks = doc.to_array(SENT_START) == 1
+        marks[0] = True
+        starts = numpy.flatnonzero(marks).tolist()
+        starts.append(n)
         sents = list(itertools.pairwise(starts))
-    sentence = [0] * n
-    for k, (a, b) in enumerate(sents):
-        sentence[a:b] = [k] * (b - a)
-    table = TokenTable(
-        text, lower, idx, dict(zip(idx, range(n), strict=True)),
-        dict(zip(ends, range(n), strict=True)), sentence, sents,
-    )
+        sentence = (numpy.cumsum(marks) - 1).tolist()
+    table = TokenTable(text, lower, idx, ends, sentence, sents)
     _TABLES[doc] = table
     return table
 
@@ -117,18 +129,13 @@ def mention_table(doc: Doc) -> MentionTable:
     if cached is not None and cached[0] is mentions and cached[1] == len(mentions):
         return cached[2]
     table = token_table(doc)
-    starts, ends, lower, sentence = table.start_of, table.end_of, table.lower, table.sentence
+    start_of, end_of = table.starting_at, table.ending_at
+    lower, sentence = table.lower, table.sentence
     views, ranges = [], []
     for m in mentions:
         spans = m.spans
-        if len(spans) == 1:
-            (lo, hi), = spans
-            lead_end = hi
-        else:
-            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
-            lead_end = min((b for a, b in spans if a == lo), default=hi)
         for a, b in spans:
-            first, last = starts.get(a), ends.get(b)
+            first, last = start_of(a), end_of(b)
             exact = -1 if last is None else last
             if first is None or last is None:
                 span = doc.char_span(a, b, alignment_mode="expand")
@@ -138,13 +145,27 @@ def mention_table(doc: Doc) -> MentionTable:
                     continue
                 first, last = span.start, span.end - 1
             ranges.append((m.id, first, last, exact))
-        first, last = starts.get(lo), ends.get(hi)
-        if first is None or last is None:
-            span = doc.char_span(lo, hi, alignment_mode="expand")
-            if span is None or not len(span):
+        if len(spans) == 1:
+            # one range: its tokens are the view's (the expanded span unless it is empty)
+            lead_end = spans[0][1]
+            if not ranges or ranges[-1][0] != m.id or ranges[-1][1] < 0:
                 continue
-            first, last = span.start, span.end - 1
-        words = tuple(lower[first : ends.get(lead_end, last) + 1])
+            _, first, last, exact = ranges[-1]
+            if last < first:
+                continue
+            lead_last = exact if exact >= 0 else last
+        else:
+            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+            lead_end = min((b for a, b in spans if a == lo), default=hi)
+            first, last = start_of(lo), end_of(hi)
+            if first is None or last is None:
+                span = doc.char_span(lo, hi, alignment_mode="expand")
+                if span is None or not len(span):
+                    continue
+                first, last = span.start, span.end - 1
+            lead = end_of(lead_end)
+            lead_last = last if lead is None else lead
+        words = tuple(lower[first : lead_last + 1])
         views.append(MentionView(m.id, first, last, sentence[first], head_word(words), words))
     views.sort(key=lambda v: (v.first, v.last))
     out = MentionTable(views, ranges)
