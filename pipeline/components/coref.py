@@ -133,17 +133,16 @@ class CorefResolver:
 
     def _view(self, words: list[str], cs: str, n: int, m: Mention) -> _M:
         a = m.attrs
+        low = self._words
         first, last = a.get("tokens", (0, 0))  # type: ignore[misc]
         ranges = list(a.get("ranges", ((first, last),)))  # type: ignore[arg-type]
         c0, c1 = a.get("core", (first, last))  # type: ignore[misc]
         core_i = [i for i in range(c0, c1 + 1) if cs[i] not in "().P:="]
-        core = " ".join(words[i].lower() for i in core_i)
-        name = " ".join(
-            words[i].lower() for i in core_i if cs[i] in "CXZNbn" or words[i].lower() == "acid"
-        )
+        core = " ".join([low[i] for i in core_i])
+        name = " ".join([low[i] for i in core_i if cs[i] in "CXZNbn" or low[i] == "acid"])
         det = str(a.get("det", ""))
         kind = str(a.get("kind", ""))
-        before = words[first - 1].lower() if first > 0 else ""
+        before = low[first - 1] if first > 0 else ""
         after = words[last + 1] if last + 1 < len(words) else ""
         bracketed = before in ("(", "[") and after in (")", "]", ",")
         opened = _open_bracket(words, first)
@@ -151,8 +150,8 @@ class CorefResolver:
             bracketed = True  # "NAME ( reaction scheme 3 , compound 142 )"
         ident = ""
         if kind == "reference" and len(core_i) > 1 and cs[core_i[-1]] in "NZXCnb":
-            ident = words[core_i[-1]].lower()
-            if words[core_i[-2]].lower() in ("example", "examples"):
+            ident = low[core_i[-1]]
+            if low[core_i[-2]] in ("example", "examples"):
                 ident = "example " + ident  # Example 7 is not Compound 7
         elif (
             len(core_i) == 1
@@ -160,7 +159,7 @@ class CorefResolver:
             and (bracketed or (cs[core_i[0]] == "Z" and _HAS_DIGIT_AND_LETTER.search(
                 words[core_i[0]]) is not None))
         ):
-            ident = words[core_i[0]].lower()
+            ident = low[core_i[0]]
         return _M(
             m, n, first, last, core, f"{det} {core}".strip(), kind,
             str(a.get("head", "")), det, int(a.get("sentence", 0)), ident, name, ranges,
@@ -170,8 +169,9 @@ class CorefResolver:
     def _title(self, words: list[str], cs: str, ms: list[_M]) -> _M | None:
         """The compound named in the heading ("Step 2: Synthesis of X"), if any."""
         stop = len(words)
+        heading_words, low = self.heading_words, self._words
         for i, w in enumerate(words):
-            if w.lower() in self.heading_words or _HEADING_ID.match(w):
+            if low[i] in heading_words or _HEADING_ID.match(w):
                 continue
             if cs[i] in "SD" or i > 60:
                 stop = i

@@ -365,17 +365,18 @@ def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
     }
 
 
-def _chemical_spans(doc: Doc) -> list[tuple[int, int, str, float]]:
-    """The NER chemical spans (``doc.spans["chemicals"]``): start, end, class, confidence."""
+def _chemical_spans(doc: Doc) -> list[tuple[int, int, str, Span]]:
+    """The NER chemical spans (``doc.spans["chemicals"]``): start, end, class, the span."""
     spans = doc.spans.get("chemicals") if doc.spans is not None else None
     if not spans:
         return []
-    has_conf = Span.has_extension("chem_conf")
-    out = []
-    for sp in spans:
-        conf = sp._.chem_conf if has_conf else None
-        out.append((sp.start, sp.end, sp.label_, 0.5 if conf is None else float(conf)))
-    return out
+    return [(sp.start, sp.end, sp.label_, sp) for sp in spans]
+
+
+def _ner_confidence(span: Span) -> float:
+    """``span._.chem_conf`` (set by the chemical NER), 0.5 when absent."""
+    conf = span._.chem_conf if Span.has_extension("chem_conf") else None
+    return 0.5 if conf is None else float(conf)
 
 
 def _sentence_of_tokens(doc: Doc) -> list[int]:
@@ -393,6 +394,8 @@ class MentionDetector:
     def __init__(self, tables: MentionTables):
         self.tables = tables
         self.classify = TokenClassifier(tables)
+        self._words: list[str] = []  # the words of the doc being processed
+        self._low: list[str] = []  # the same, lowercased
 
     def __call__(self, doc: Doc) -> Doc:
         mentions = mentions_of(doc)
@@ -400,6 +403,7 @@ class MentionDetector:
             return doc
         words, cs = _class_string(doc, self.classify, self.tables)
         doc.user_data["chemie.token_info"] = (words, cs)
+        self._words, self._low = words, [w.lower() for w in words]
         sent_of = _sentence_of_tokens(doc)
         found: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
         pos, n_tokens = 0, len(cs)
@@ -412,7 +416,7 @@ class MentionDetector:
             # a rejected or shortened match lets the next one start inside it
             end = max((r[-1][1] for r, _, _ in got), default=m.start())
             pos = max(end + 1, m.start() + 1)
-        found = _attach_state_quantities(doc, cs, found)
+        found = _attach_state_quantities(self._low, cs, found)
         found = _attach_yields(cs, found)
         found = _attach_suffixes(words, cs, found)
         text_of_doc = doc_text(doc, words)
@@ -431,7 +435,7 @@ class MentionDetector:
                     # the class of the longest NER span in the name; its NER confidence
                     best = max(inside, key=lambda c: (c[1] - c[0], -c[0]))
                     attrs["chemdner_class"] = best[2]
-                    conf = max(c[3] for c in inside)
+                    conf = max(_ner_confidence(c[3]) for c in inside)
             mentions.append(Mention(f"M{n}", spans, "ENTITY", text, rule, conf, attrs))
         return doc
 
@@ -451,18 +455,19 @@ class MentionDetector:
             return [(((a, b - 1),), "yield_statement", attrs)]
         if g["grad"]:
             a, b = m.span("grad")
-            attrs = {"kind": "chemical", "head": doc[b - 1].lower_, "sentence": sent_of[a],
+            attrs = {"kind": "chemical", "head": self._low[b - 1], "sentence": sent_of[a],
                      "tokens": (a, b - 1), "core": (a, b - 1), "det": "", "quantity": False}
             return [(((a, b - 1),), "eluent_gradient", attrs)]
         c0, c1 = m.span("core")
         has_qp = g["qp"] is not None or g["pid"] is not None or g["amt"] is not None
         sol = g["sol"] or g["sol2"]
-        if sol and (self._solvent_is_equipment(doc, cs, m) or not _has_name(cs, m)):
+        if sol and (self._solvent_is_equipment(cs, m) or not _has_name(cs, m)):
             sol = None
-        if g["sol2"] and not _is_solution(doc, cs, m.start("core"), m.end("core")):
+        words, low = self._words, self._low
+        if g["sol2"] and not _is_solution(words, low, cs, m.start("core"), m.end("core")):
             sol = None
         if sol and g["sol"] and "O" in g["sol"] and not (
-            g["lead"] or _is_solution(doc, cs, m.start("core"), m.end("core"))
+            g["lead"] or _is_solution(self._words, self._low, cs, m.start("core"), m.end("core"))
         ):
             sol = None  # "X ( 4.5 g ) in 380 ml of THF": two mentions
         if sol and cs[m.end() : m.end() + 1] == "O":
@@ -474,7 +479,7 @@ class MentionDetector:
                 end > c0
                 and cs[end - 1] in "WDnNU-/"
                 and not _ref_id(cs, c0, end)
-                and doc[end - 1].lower_ not in KEEP_TRAILING
+                and self._low[end - 1] not in KEEP_TRAILING
             ):
                 end -= 1
         if end == c0 or (end == c0 + 1 and cs[c0] == "D"):
@@ -490,9 +495,9 @@ class MentionDetector:
             if cs[of - 1] == "G":
                 head_i = of - 1
         head_cls = cs[head_i].upper()
-        head = doc[head_i]
+        head_low = self._low[head_i]
         kind = {"G": "generic", "K": "reference", "E": "equipment"}.get(head_cls, "chemical")
-        if kind == "generic" and head.lower_ in STATE_HEADS:
+        if kind == "generic" and head_low in STATE_HEADS:
             kind = "state"
         if head_cls in "NUA" and not g["lead"] and not g["ratio"]:
             return []
@@ -540,7 +545,7 @@ class MentionDetector:
             out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
         if (
             g["qp"] and not trimmed and not g["idp"] and end - c0 >= 2
-            and cs[end - 2] in "Cb" and cs[end - 1] == "Z" and LABEL.match(doc[end - 1].text)
+            and cs[end - 2] in "Cb" and cs[end - 1] == "Z" and LABEL.match(self._words[end - 1])
             and not _ref_id(cs, c0, end)
         ):
             # "...sulfonate 1b ( 128 mg )": the label is a mention of its own
@@ -552,7 +557,7 @@ class MentionDetector:
             # of its own and the quantity bracket goes around it
             q0, q1 = m.span("qp")
             k = cs.find("P", q0, q1)
-            while k != -1 and doc[k + 1].lower_ != "as":
+            while k != -1 and self._low[k + 1] != "as":
                 k = cs.find("P", k + 1, q1)
             close = cs.find(")", k + 1, q1) if k != -1 else -1
             if k != -1 and close > k + 2 and cs[close - 1] == "G":
@@ -574,22 +579,21 @@ class MentionDetector:
             out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
         attrs = {
             "kind": kind,
-            "head": head.lower_,
+            "head": head_low,
             "sentence": sent_of[ranges[0][0]],
             "tokens": (ranges[0][0], ranges[-1][1]),
             "core": (c0 + (1 if cs[c0] == "D" else 0), end - 1),
-            "det": doc[c0].lower_ if cs[c0] == "D" else "",
+            "det": self._low[c0] if cs[c0] == "D" else "",
             "quantity": has_qp or bool(g["lead"]),
         }
         out.append((ranges, rule, attrs))
         return out
 
-    @staticmethod
-    def _solvent_is_equipment(doc: Doc, cs: str, m: re.Match) -> bool:
+    def _solvent_is_equipment(self, cs: str, m: re.Match) -> bool:
         """``... in a flask``: equipment after "in" is not part of the solution."""
         a, b = m.span("sol") if m.group("sol") else m.span("sol2")
         body = cs[a:b].split("(")[0]
-        if doc[a + len(body) - 1].lower_ in NOT_SOLVENT_HEADS:  # "in portions"
+        if self._low[a + len(body) - 1] in NOT_SOLVENT_HEADS:  # "in portions"
             return True
         return body.rstrip("WD")[-1:] == "E" or body[-1:] == "E"
 
@@ -600,11 +604,11 @@ class MentionDetector:
         head = cs.index("G", a)
         attrs = {
             "kind": "generic",
-            "head": doc[head].lower_,
+            "head": self._low[head],
             "sentence": sent_of[a],
             "tokens": (a, b - 1),
             "core": (a + (1 if cs[a] == "D" else 0), head),
-            "det": doc[a].lower_ if cs[a] == "D" else "",
+            "det": self._low[a] if cs[a] == "D" else "",
             "quantity": True,
         }
         return ((a, b - 1),), "solution_of_list", attrs
@@ -612,10 +616,10 @@ class MentionDetector:
     def _state(
         self, doc: Doc, a: int, b: int, sent_of: list[int]
     ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
-        det = doc[a].lower_ if self.classify(doc[a].text) == "D" else ""
+        det = self._low[a] if self.classify(self._words[a]) == "D" else ""
         attrs = {
-            "kind": "state" if doc[b].lower_ in STATE_HEADS else "generic",
-            "head": doc[b].lower_,
+            "kind": "state" if self._low[b] in STATE_HEADS else "generic",
+            "head": self._low[b],
             "sentence": sent_of[a],
             "tokens": (a, b),
             "core": (a + (1 if det else 0), b),
@@ -628,10 +632,10 @@ class MentionDetector:
         self, doc: Doc, a: int, b: int, sent_of: list[int]
     ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
         # "( COMPOUND 8 )" is a numbered reference; "( TFA )" a chemical
-        ref = b > a and self.classify(doc[a].text) == "K"
+        ref = b > a and self.classify(self._words[a]) == "K"
         attrs = {
             "kind": "reference" if ref else "chemical",
-            "head": doc[a if ref else b].lower_,
+            "head": self._low[a if ref else b],
             "sentence": sent_of[a],
             "tokens": (a, b),
             "core": (a, b),
@@ -647,14 +651,14 @@ def core_is_bare_reference(cs: str, c0: int, end: int) -> bool:
     return cs[c0:end].lstrip("DW") in ("K", "k")
 
 
-def _is_solution(doc: Doc, cs: str, c0: int, c1: int) -> bool:
+def _is_solution(words: list[str], low: list[str], cs: str, c0: int, c1: int) -> bool:
     """``a solution of X``, ``a 4 M HCl solution``: a core that describes a solution."""
     core = cs[c0:c1]
     if "O" in core:
         return core[core.index("O") - 1] == "G"
-    if core[:2] in ("NU", "nU") and doc[c0 + 1].text in ("M", "N"):
+    if core[:2] in ("NU", "nU") and words[c0 + 1] in ("M", "N"):
         return True  # "4 M hydrogen chloride in dioxane"
-    return core[-1:] == "G" and doc[c1 - 1].lower_ in SOLUTION_HEADS
+    return core[-1:] == "G" and low[c1 - 1] in SOLUTION_HEADS
 
 
 def _has_name(cs: str, m: re.Match) -> bool:
@@ -752,7 +756,7 @@ def _drop_inside(
 
 
 def _attach_state_quantities(
-    doc: Doc, cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+    low: list[str], cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
     """``the title compound (was obtained) as a white solid (0.25 g, 77%)``: the quantity
     belongs to the compound (a discontinuous mention); ``a white solid`` stays a mention."""
@@ -761,7 +765,7 @@ def _attach_state_quantities(
         if s_attrs["kind"] != "state" or not s_attrs["quantity"] or len(s_ranges) != 1:
             continue
         s0 = s_ranges[0][0]
-        if s0 < 2 or doc[s0 - 1].lower_ != "as" or s_rule == "amount_of_np":
+        if s0 < 2 or low[s0 - 1] != "as" or s_rule == "amount_of_np":
             continue
         core_end = s_attrs["core"][1]
         q0, q1 = core_end + 1, s_ranges[0][1]
