@@ -61,6 +61,9 @@ class LexiconIndex:
         self.lower: dict[str, LexEntry] = {}
         self._auto_exact = ahocorasick.Automaton()
         self._auto_lower = ahocorasick.Automaton()
+        # both automata's keys lowercased in one automaton: one pass over the lowered text
+        self._auto_both = ahocorasick.Automaton()
+        self._multi: list[tuple[str, bool, LexEntry]] = []
         self._built = False
 
     def add(self, name: str, entry: LexEntry, exact: bool) -> None:
@@ -76,6 +79,7 @@ class LexiconIndex:
         table[key] = entry
         if not key.isalnum() or " " in name.strip():
             auto.add_word(key, (len(key), entry))
+            self._multi.append((key, exact, entry))
         self._built = False
 
     def add_many(self, names: Iterable[tuple[str, LexEntry]], exact_classes: bool = True) -> None:
@@ -84,7 +88,11 @@ class LexiconIndex:
             self.add(name, entry, exact)
 
     def build(self) -> None:
-        for auto in (self._auto_exact, self._auto_lower):
+        self._auto_both = ahocorasick.Automaton()
+        for key, exact, entry in self._multi:
+            low = key.lower()
+            self._auto_both.add_word(low, [*self._auto_both.get(low, []), (key, exact, entry)])
+        for auto in (self._auto_exact, self._auto_lower, self._auto_both):
             if len(auto):
                 auto.make_automaton()
         self._built = True
@@ -108,9 +116,14 @@ class LexiconIndex:
             pieces = [w if not w.isspace() else "\x00" for w in words]
             text = "".join(pieces)
         hits = []
-        for auto, haystack in ((self._auto_exact, text), (self._auto_lower, text.lower())):
-            if len(auto):
-                hits.extend(auto.iter(haystack))
+        lowered = text.lower()
+        if len(lowered) == len(text):
+            if len(self._auto_both):
+                hits = self._hits(text, lowered)
+        else:  # lowercasing changed offsets: each automaton on its own text
+            for auto, haystack in ((self._auto_exact, text), (self._auto_lower, lowered)):
+                if len(auto):
+                    hits.extend(auto.iter(haystack))
         if not hits:
             return []
         # token i covers characters [ends_at[i] - len(pieces[i]), ends_at[i])
@@ -131,6 +144,21 @@ class LexiconIndex:
             ):
                 found.append((start_tok, end_tok + 1, entry))
         return found
+
+
+    def _hits(self, text: str, lowered: str) -> list[tuple[int, tuple[int, LexEntry]]]:
+        """What the exact automaton finds in ``text`` followed by what the lowercase one
+        finds in ``lowered`` (same length), from one pass of the combined automaton."""
+        exact_hits = []
+        lower_hits = []
+        for end_char, values in self._auto_both.iter(lowered):
+            for key, exact, entry in values:
+                k = len(key)
+                if not exact:
+                    lower_hits.append((end_char, (k, entry)))
+                elif text[end_char + 1 - k : end_char + 1] == key:
+                    exact_hits.append((end_char, (k, entry)))
+        return exact_hits + lower_hits
 
 
 def default_index(
