@@ -219,3 +219,9 @@ def test_letter_and_other_token_rules_give_the_whole_tables_verdict(word):
         word
     )
     assert (whole and whole.lastgroup) == (split and split.lastgroup)
+
+
+def test_ring_size_periods_glue_a_pretokenized_name():
+    ner = ChemicalNER()
+    words = "with 7 - oxabicyclo [ 2 . 2 . 1 ] heptane . The mixture".split()
+    assert [(f.start, f.end, f.rule) for f in ner.find(words)] == [(1, 12, "locant_name")]

@@ -24,8 +24,8 @@ import bisect
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, compress, repeat
-from operator import is_not
+from itertools import accumulate, compress, islice, repeat
+from operator import and_, is_not
 
 import regex
 from spacy.attrs import ORTH
@@ -74,6 +74,7 @@ _OPEN = frozenset("([")
 _END_OK = frozenset(")]'′+")
 _NOT_FIRST = _CONNECTORS - _OPEN  # connectors a glued name cannot start with
 _NOT_LAST = _CONNECTORS - _END_OK  # connectors a glued name cannot end with
+_DOT_AFTER = frozenset({"[", ".", "[.", ""})  # tokens ``t`` with ``t in "[."``
 _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
 _NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
@@ -391,45 +392,38 @@ def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
     """Maximal runs ``[start, end)`` of 2+ tokens linked by connector tokens."""
     n = len(words)
     positions = list(compress(range(n), map(_CONNECTORS.__contains__, words)))
-    if "." in words:
-        positions += [
-            i
-            for i in compress(range(n), map(".".__eq__, words))
-            if i > 1 and words[i - 2] in "[."
-        ]
+    if "." in words:  # a period two tokens after "[" or another period: [ 4 . 3 . 0 ]
+        dots = map(".".__eq__, islice(words, 2, None))
+        after = map(and_, dots, map(_DOT_AFTER.__contains__, words))
+        positions += compress(range(2, n), after)
     runs: list[tuple[int, int]] = []
+    last = -2  # the last linked pair
     for j in sorted({j for c in positions for j in (c - 1, c) if 0 <= j < n - 1}):
-        if not _linked(words, j):
+        # tokens j and j + 1 belong to one glued name; one of them is a connector or a
+        # period (the pairs looked at)
+        a, b = words[j], words[j + 1]
+        if a == "+" or b == "+":  # a charge is not part of the name (BC5CDR: "Na +")
             continue
-        if runs and runs[-1][1] == j + 1:
+        if a == "." or b == ".":  # ring-size locants inside brackets: [ 4 . 3 . 0 ]
+            if not _ring_size_dot(words, j if a == "." else j + 1):
+                continue
+        elif a == "," or b == ",":  # locant lists: 2 , 4 - dichloro
+            x, y = (words[j - 1], b) if a == "," else (a, words[j + 2] if j + 2 < n else "")
+            if not (j > 0 or a != ",") or not (_LOCANTISH.match(x) and _LOCANTISH.match(y)):
+                continue
+        elif a in _CONNECTORS:
+            if a in ("'", "′") and b == "s":  # possessive: aspirin ' s
+                continue
+            if a in (")", "]") and b.isalpha() and b.islower() and len(b) <= 3:  # ") in"
+                continue
+        elif b == "(" and len(a) >= 3 and a.isalpha():  # "didanosine ( ddI )"
+            continue
+        if last == j - 1:
             runs[-1] = (runs[-1][0], j + 2)
         else:
             runs.append((j, j + 2))
+        last = j
     return runs
-
-
-def _linked(words: Sequence[str], i: int) -> bool:
-    """Tokens ``i`` and ``i + 1`` belong to one glued name; one of them is a connector
-    or a period (the only pairs ``_glue_runs`` asks about)."""
-    a, b = words[i], words[i + 1]
-    if a == "+" or b == "+":  # a charge is not part of the name (BC5CDR: "Na" in "Na +")
-        return False
-    if a == "." or b == ".":  # ring-size locants inside brackets: [ 4 . 3 . 0 ]
-        dot = i if a == "." else i + 1
-        return _ring_size_dot(words, dot)
-    if a == "," or b == ",":
-        if a == ",":
-            return i > 0 and bool(_LOCANTISH.match(words[i - 1])) and bool(_LOCANTISH.match(b))
-        return i + 2 < len(words) and bool(_LOCANTISH.match(a)) and bool(
-            _LOCANTISH.match(words[i + 2])
-        )
-    if a in _CONNECTORS:
-        if a in ("'", "′") and b == "s":  # possessive: aspirin ' s
-            return False
-        # ") in", ") or"
-        return not (a in (")", "]") and b.isalpha() and b.islower() and len(b) <= 3)
-    # b is a connector here
-    return not (b == "(" and len(a) >= 3 and a.isalpha())  # "didanosine ( ddI )"
 
 
 def _ring_size_dot(words: Sequence[str], dot: int) -> bool:
