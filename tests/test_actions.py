@@ -142,3 +142,10 @@ def test_doc_without_sentence_boundaries_is_one_sentence():
         ("Filter", 0, "workup"),
     ]
     assert all(key[0] == "._." for key in doc.user_data)  # only the Doc extensions
+
+
+def test_action_by_manner_keeps_the_phase(nlp):
+    # manner_before: "quenched by adding X" stays in the work-up started by the quench
+    doc = parse(nlp, ["The reaction was quenched by adding water ."])
+    phase = {a.label: a.phase for a in actions_of(doc)}
+    assert phase == {"Quench": "workup", "Add": "workup"}

@@ -202,6 +202,7 @@ class ActionParser:
         self.auxiliaries = frozenset(table["auxiliaries"])
         self.roles: dict[str, str] = table["roles"]
         self.apparatus = frozenset(table["apparatus"])
+        self.manner_before = frozenset(table["manner_before"])
         self.containers = frozenset(table["containers"])
         self._cache: dict[str, object] = {}
 
@@ -258,7 +259,8 @@ class ActionParser:
                     continue
                 if label == HEADING or covered[i]:
                     continue
-                if self.phase[label] != "any" and not self._on_apparatus(lower, i, start):
+                if (self.phase[label] != "any" and not self._on_apparatus(lower, i, start)
+                        and not (i > start and lower[i - 1] in self.manner_before)):
                     phase = self.phase[label]
                 action = Action(label, char, char + len(word), k,
                                 f"trigger:{label}", phase=phase, step=step)

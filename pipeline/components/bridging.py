@@ -178,8 +178,11 @@ class BridgingResolver:
         low = ctx.table.lower
         headings = ctx.headings
         out = relations_of(doc)
-        walk, step = _Walk(), -1
+        walk, step, reach = _Walk(), -1, -1
         for m in views:
+            if m.last <= reach:
+                continue  # "( 2a )" inside the range of a discontinuous mention: a label
+            reach = m.last
             char = ctx.table.idx[m.first]
             m_step = bisect.bisect_right(headings, char)
             if m_step != step:
