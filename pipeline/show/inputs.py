@@ -76,8 +76,8 @@ def run_pipeline(docs: Iterable[Document]) -> Iterator[Document]:
 
 
 def add_chemdner_classes(doc: Document, ner: object) -> Document:
-    """Give chemical mentions without one the CHEMDNER class (and NER rule) of the chemical
-    NER mention that overlaps their core (``attrs["core"]``, token indices) the most.
+    """Give chemical mentions without an NER rule the CHEMDNER class and NER rule of the
+    chemical NER mention that overlaps their core (``attrs["core"]``, token indices) the most.
 
     ``ner`` is the NER pipeline of ``chemie ner`` (:func:`chemie.commands.ner.build_nlp`).
     """
@@ -85,7 +85,7 @@ def add_chemdner_classes(doc: Document, ner: object) -> Document:
 
     targets = [
         m for m in doc.mentions
-        if m.attrs.get("kind") == "chemical" and "chemdner_class" not in m.attrs
+        if m.attrs.get("kind") == "chemical" and "ner_rule" not in m.attrs
     ]
     if not targets:
         return doc
