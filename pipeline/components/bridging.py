@@ -42,7 +42,7 @@ class _Walk:
     pending: list[MentionView] = field(default_factory=list)
     since: int = -1  # actions before this character belong to an earlier procedure
     workup_inputs: set[str] = field(default_factory=set)  # pending ids added in a work-up
-    fronted: bool = False  # the step opened with an empty vessel ("Into a flask were put X")
+    parent: MentionView | None = None  # the state the current state was made from
 
 
 class BridgingResolver:
@@ -63,6 +63,11 @@ class BridgingResolver:
         self.workup_subject_actions = frozenset(table["workup_subject_actions"])
         self.state_adjectives = frozenset(table["state_adjectives"])
         self.workup_heads = frozenset(table["workup_heads"])
+        self.layer_heads = frozenset(table["layer_heads"])
+        self.discarded = frozenset(table["discarded"])
+        self.layer_sides: dict[str, str] = {
+            w: side for side, words in table["layer_sides"].items() for w in words
+        }
         self.event_heads = frozenset(table["event_heads"])
         self.coreferent_heads = frozenset(table["coreferent_heads"])
         self.procedure_words = frozenset(table["procedure_words"])
@@ -90,12 +95,16 @@ class BridgingResolver:
         if before in self.appositive_before or m.id in ctx.removed:
             return SKIP
         after = low[m.last + 1] if m.last + 1 < len(low) else ""
-        if after in self.apparatus_after:
-            return SKIP  # "ice" in "an ice bath": part of the apparatus
+        if after in self.apparatus_after or (
+            after == "-" and m.last + 2 < len(low) and low[m.last + 2] in self.apparatus_after
+        ):
+            return SKIP  # "ice" in "an ice bath", "under ice - cooling": part of the apparatus
         if m.head in self.non_compounds:
             return SKIP  # "inert atmosphere", "a period of": no compound
         if m.head == "atmosphere" and self.empty_atmosphere.issuperset(words):
             return SKIP  # "the atmosphere in the flask was replaced": no gas named
+        if self.discarded.intersection(words):
+            return SKIP  # "the insoluble matter was filtered off": discarded, not the system
         if words[0] in self.procedure_words:
             return SKIP  # "Example 12", "step 2 of Example 1": a reference to a procedure
         if m.head in self.coreferent_heads and words[0] in self.determiners:
@@ -222,8 +231,7 @@ class BridgingResolver:
         Only compounds it follows are linked: contents named after a fronted vessel ("Into a
         flask were put X") are not annotated as contained in ChEMU-Ref. A vessel named again
         ("the sealed tube") links to nothing and keeps what the first one stood for. A vessel
-        named before anything was put into it is fronted: neither it nor any later vessel of
-        the step is linked or stands for contents (ChEMU-Ref leaves them unannotated).
+        named before anything was put into it (fronted) neither links nor stands for contents.
         """
         if walk.state is None and not walk.pending:
             return  # "Into a 200 mL flask were added X, Y ...": a fronted vessel
@@ -259,6 +267,14 @@ class BridgingResolver:
                 (deferred if clause else []).append(p)
             pending = [p for p in pending if p not in deferred]
         prev = walk.state
+        parent = walk.parent
+        if in_workup and prev is not None and parent is not None and self._parallel(m, prev):
+            # "the aqueous layer was separated. The organic layer was ...": a sibling layer
+            # comes from the mixture the other layer came from
+            self._link(out, "workup_parallel_layer", m, parent)
+            if not pending:
+                walk.state, walk.pending = m, deferred
+                return
         if (in_workup and prev is not None and not pending and prev.head == m.head
                 and m.head in self.workup_heads):
             walk.state, walk.pending = m, deferred
@@ -280,7 +296,16 @@ class BridgingResolver:
                 self._link(out, rule, m, p)
         elif prev:
             self._link(out, "transformed_condition_change", m, prev)
-        walk.state, walk.pending = m, deferred
+        walk.state, walk.pending, walk.parent = m, deferred, prev
+
+    def _parallel(self, m: MentionView, prev: MentionView) -> bool:
+        """True for two layers of opposite sides ("the aqueous layer" / "the organic layer")."""
+        if m.head not in self.layer_heads or prev.head not in self.layer_heads:
+            return False
+        sides = self.layer_sides
+        mine = {sides[w] for w in m.words if w in sides}
+        theirs = {sides[w] for w in prev.words if w in sides}
+        return len(mine) == 1 and len(theirs) == 1 and mine != theirs
 
 
 class _Context:
