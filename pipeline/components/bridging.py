@@ -65,6 +65,7 @@ class BridgingResolver:
         self.workup_heads = frozenset(table["workup_heads"])
         self.layer_heads = frozenset(table["layer_heads"])
         self.discarded = frozenset(table["discarded"])
+        self.quench_words = frozenset(table["quench_words"])
         self.layer_sides: dict[str, str] = {
             w: side for side, words in table["layer_sides"].items() for w in words
         }
@@ -218,6 +219,7 @@ class BridgingResolver:
                 ctx.workup_active(step, char, walk.since)
                 or (m.id in ctx.workup_objects and bool(walk.pending))
                 or m.head in self.workup_heads
+                or self._quenched(walk)
             )
             product = m.id in ctx.products or m.head not in self.state_heads
             self._state(ctx, m, walk, in_workup, product, out)
@@ -297,6 +299,12 @@ class BridgingResolver:
         elif prev:
             self._link(out, "transformed_condition_change", m, prev)
         walk.state, walk.pending, walk.parent = m, deferred, prev
+
+    def _quenched(self, walk: _Walk) -> bool:
+        """True when only quench or work-up liquids were added to an existing mixture."""
+        return walk.state is not None and bool(walk.pending) and all(
+            self.quench_words.intersection(p.words) for p in walk.pending
+        )
 
     def _parallel(self, m: MentionView, prev: MentionView) -> bool:
         """True for two layers of opposite sides ("the aqueous layer" / "the organic layer")."""
