@@ -66,6 +66,7 @@ class BridgingResolver:
         self.layer_heads = frozenset(table["layer_heads"])
         self.discarded = frozenset(table["discarded"])
         self.quench_words = frozenset(table["quench_words"])
+        self.event_venue_before = frozenset(table["event_venue_before"])
         self.layer_sides: dict[str, str] = {
             w: side for side, words in table["layer_sides"].items() for w in words
         }
@@ -119,6 +120,8 @@ class BridgingResolver:
         if m.head in self.funnel_heads and not self.holding_funnels.intersection(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
         if m.head in self.equipment_heads:
+            if before == "in" and m.first > 1 and low[m.first - 2] in self.event_venue_before:
+                return SKIP  # "a reaction ... was performed in a Parr autoclave": a venue
             return EQUIPMENT
         if m.head in self.state_heads:
             if words[0] in self.indefinite and "of" in words:
