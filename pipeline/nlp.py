@@ -114,6 +114,8 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
         doc.from_array([SENT_START], starts.astype("uint64"))
     doc._.doc_id = document.id
     doc.user_data["chemie.same_text"] = same_text
+    if same_text:
+        doc.user_data["chemie.text"] = document.text  # == doc.text (see doc_text)
     if gold_mentions:
         from chemie.components.mentions import describe_mention  # noqa: PLC0415
 

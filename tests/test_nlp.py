@@ -194,3 +194,10 @@ def test_mentions_carry_chemdner_class_and_confidence(nlp):
     assert nah.attrs["chemdner_class"] == "FORMULA"
     mixture = next(m for m in d.mentions if m.text.endswith("mixture"))
     assert "chemdner_class" not in mixture.attrs
+
+
+def test_chemical_mention_confidence_is_the_ner_confidence(nlp):
+    doc = nlp("NaH (1 g) was added to the mixture.")
+    span = next(s for s in doc.spans["chemicals"] if s.text == "NaH")
+    nah = next(m for m in doc._.mentions if m.text.startswith("NaH"))
+    assert span._.chem_conf is not None and nah.confidence == pytest.approx(span._.chem_conf)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy
 from spacy.attrs import IDX, ORTH, SENT_START, SPACY
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from chemie.extensions import mentions_of
 from chemie.model import Mention, Range
@@ -31,6 +31,11 @@ from chemie.resources import load_rules
 
 _IN = "WCGEKZNUAX"
 CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}]))*"
+# Speed guards (necessary conditions checked before a costly branch; they change no match):
+# the characters a core (with its joiners) can consume
+RUN = rf"[Dbnk{_IN}/-]*"
+# a ratio branch needs "=", ":", "/" or "(" right after (or inside) the core run
+RATIO_GUARD = rf"(?=[Dbnk{_IN}-]*[=:/(])"
 QPAREN = r"\((?=[^().]*[AU])[^().]*\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
 LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
@@ -41,7 +46,7 @@ RATIO = (
     r"|\((?:N(?::N)+|R)\))"
 )
 # "0 to 25% EtOAc in heptane", "1-10% MeOH in DCM": a gradient eluent
-GRADIENT = rf"(?P<grad>(?:NS)?A{CORE}I{CORE}|{CORE}I{CORE}\(A\))"
+GRADIENT = rf"(?P<grad>(?:NS)?A{CORE}I{CORE}|(?={RUN}I){CORE}I{CORE}\(A\))"
 # One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
 # "a solution of X ( 1 g ) , Y ( 2 g ) and Z ( 3 g ) in EtOAc ( 4 mL )": one mention
 SOLUTION_LIST = (
@@ -51,7 +56,7 @@ SOLUTION_LIST = (
 # "Yield : 530 mg ( 81% of theory )": a product stated by its yield
 YIELD_STATEMENT = r"(?P<ystat>Y:?[NAn]U+(?:\([^().]*\))?)"
 MENTION = re.compile(
-    rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|(?P<lead>{LEAD})?(?P<core>{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
+    rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|(?P<lead>{LEAD})?(?P<core>{RATIO_GUARD}{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
     rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
     rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
     rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[AN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?)?"
@@ -132,7 +137,7 @@ class TokenClassifier:
     def __init__(self, tables: MentionTables):
         self.t = tables
         self.cache: dict[str, str] = {}
-        self.by_orth: dict[int, str] = {}
+        self.by_orth: dict[int, tuple[str, str]] = {}  # orth id -> (word, class)
 
     def __call__(self, text: str) -> str:
         c = self.cache.get(text)
@@ -142,16 +147,15 @@ class TokenClassifier:
 
     def doc_classes(self, doc: Doc) -> tuple[list[str], list[str]]:
         """The words and the class letter of every token, looked up by orth id (no Token
-        objects made)."""
-        by_orth, strings = self.by_orth, doc.vocab.strings
-        orths = doc.to_array(ORTH).tolist()
-        words = [strings[o] for o in orths]
-        out = [by_orth.get(o) or self._add(o, w) for o, w in zip(orths, words, strict=True)]
-        return words, out
+        objects made, no string-store lookup for known orths)."""
+        by_orth = self.by_orth
+        pairs = [by_orth.get(o) or self._add(doc, o) for o in doc.to_array(ORTH).tolist()]
+        return [w for w, _ in pairs], [c for _, c in pairs]
 
-    def _add(self, orth: int, word: str) -> str:
-        c = self.by_orth[orth] = self(word)
-        return c
+    def _add(self, doc: Doc, orth: int) -> tuple[str, str]:
+        word = doc.vocab.strings[orth]
+        pair = self.by_orth[orth] = (word, self(word))
+        return pair
 
     def _classify(self, text: str) -> str:
         if text in _PUNCT:
@@ -209,7 +213,11 @@ class TokenClassifier:
 
 
 def doc_text(doc: Doc, words: list[str] | None = None) -> str:
-    """``doc.text`` without making a Token object per token (much faster on long docs)."""
+    """``doc.text`` without making a Token object per token (much faster on long docs); the
+    text stored by :func:`chemie.nlp.doc_from_document` when there is one."""
+    text = doc.user_data.get("chemie.text")
+    if text is not None:
+        return text
     if words is None:
         strings = doc.vocab.strings
         words = [strings[o] for o in doc.to_array(ORTH).tolist()]
@@ -297,10 +305,10 @@ def _class_string(
                     classes[i] = begin[classes[i]]
                 break
     _heading_breaks(words, classes, tables.heading)
-    chems = doc.spans.get("chemicals") if doc.spans is not None else None
+    chems = _chemical_spans(doc)
     if chems:
-        for span in chems:
-            for i in range(span.start, span.end):
+        for start, end, _label in chems:
+            for i in range(start, end):
                 # NER promotes words to chemicals; numbers, units and stop words stay
                 if classes[i] in "WXZ":
                     classes[i] = "C"
@@ -365,17 +373,26 @@ def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
     }
 
 
-def _chemical_spans(doc: Doc) -> list[tuple[int, int, str, Span]]:
-    """The NER chemical spans (``doc.spans["chemicals"]``): start, end, class, the span."""
-    spans = doc.spans.get("chemicals") if doc.spans is not None else None
-    if not spans:
-        return []
-    return [(sp.start, sp.end, sp.label_, sp) for sp in spans]
+def _chemical_spans(doc: Doc) -> list[tuple[int, int, str]]:
+    """The NER chemical spans (``doc.spans["chemicals"]``): start, end, class (cached in
+    ``doc.user_data``: reading a span group makes a Span object per span)."""
+    found = doc.user_data.get("chemie.chemicals")
+    if found is None:
+        spans = doc.spans.get("chemicals") if doc.spans is not None else None
+        found = [(sp.start, sp.end, sp.label_) for sp in spans] if spans else []
+        doc.user_data["chemie.chemicals"] = found
+    return found
 
 
-def _ner_confidence(span: Span) -> float:
-    """``span._.chem_conf`` (set by the chemical NER), 0.5 when absent."""
-    conf = span._.chem_conf if Span.has_extension("chem_conf") else None
+# doc.user_data key where chemie_ner keeps {"start:end": (rule, confidence)} (the store behind
+# span._.chem_conf; read directly: the extension getter costs microseconds per call)
+NER_STORE = "chemie_ner"
+
+
+def _ner_confidence(doc: Doc, start: int, end: int) -> float:
+    """The NER confidence of the chemical span ``start:end`` (0.5 when unknown)."""
+    entry = doc.user_data.get(NER_STORE, {}).get(f"{start}:{end}")
+    conf = entry[1] if entry else None
     return 0.5 if conf is None else float(conf)
 
 
@@ -401,6 +418,7 @@ class MentionDetector:
         mentions = mentions_of(doc)
         if not len(doc):
             return doc
+        doc.user_data.pop("chemie.chemicals", None)  # read the NER spans afresh
         words, cs = _class_string(doc, self.classify, self.tables)
         doc.user_data["chemie.token_info"] = (words, cs)
         self._words, self._low = words, [w.lower() for w in words]
@@ -435,7 +453,7 @@ class MentionDetector:
                     # the class of the longest NER span in the name; its NER confidence
                     best = max(inside, key=lambda c: (c[1] - c[0], -c[0]))
                     attrs["chemdner_class"] = best[2]
-                    conf = max(_ner_confidence(c[3]) for c in inside)
+                    conf = max(_ner_confidence(doc, c[0], c[1]) for c in inside)
             mentions.append(Mention(f"M{n}", spans, "ENTITY", text, rule, conf, attrs))
         return doc
 
