@@ -65,6 +65,7 @@ class BridgingResolver:
         self.workup_heads = frozenset(table["workup_heads"])
         self.layer_heads = frozenset(table["layer_heads"])
         self.discarded = frozenset(table["discarded"])
+        self.reference_words = frozenset(table["reference_words"])
         self.quench_words = frozenset(table["quench_words"])
         self.event_venue_before = frozenset(table["event_venue_before"])
         self.layer_sides: dict[str, str] = {
@@ -105,6 +106,8 @@ class BridgingResolver:
             return SKIP  # "inert atmosphere", "a period of": no compound
         if m.head == "atmosphere" and self.empty_atmosphere.issuperset(words):
             return SKIP  # "the atmosphere in the flask was replaced": no gas named
+        if self.reference_words.intersection(words):
+            return SKIP  # "the following Reaction Scheme": a reference, not a material
         if self.discarded.intersection(words):
             return SKIP  # "the insoluble matter was filtered off": discarded, not the system
         if words[0] in self.procedure_words:
