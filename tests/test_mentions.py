@@ -238,3 +238,10 @@ def test_corpus_mentions_use_listed_rules(nlp, corpus):
             assert m.text == out.span_text(m.spans)
             first, last = m.attrs["tokens"]
             assert out.tokens[first].start == m.start and out.tokens[last].end == m.end
+
+
+def test_reaction_as_subject_filter(nlp):
+    assert load_rules("mentions.yaml")["filters"][0]["name"] == "reaction_as_subject"
+    assert "The reaction" in mentions(nlp, "The reaction was stirred for 2 h .")
+    found = mentions(nlp, "After completion of the reaction , water was added .")
+    assert "the reaction" not in found and "water" in found

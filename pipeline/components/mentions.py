@@ -115,6 +115,7 @@ class MentionTables:
     units: frozenset[str]
     heading: frozenset[str]
     confidence: dict[str, float]  # rule name -> mention confidence
+    reaction_filter: tuple[frozenset[str], frozenset[str]]  # reaction_as_subject: verbs, not_after
 
     @classmethod
     def load(cls, name: str = "mentions.yaml") -> MentionTables:
@@ -128,7 +129,17 @@ class MentionTables:
             s("chemical_words"), s("modifiers"), s("stop_words"), s("units"),
             s("heading_words"),
             {str(r["name"]): float(r.get("confidence", 0.5)) for r in t.get("rules", [])},
+            _filter_words(t, "reaction_as_subject"),
         )
+
+
+def _filter_words(t: dict, name: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The ``verbs`` and ``not_after`` word sets of the filter ``name`` in the rules table."""
+    f = next((x for x in t.get("filters", []) if x["name"] == name), {})
+    return (
+        frozenset(str(w).lower() for w in f.get("verbs", ())),
+        frozenset(str(w).lower() for w in f.get("not_after", ())),
+    )
 
 
 class TokenClassifier:
@@ -437,6 +448,8 @@ class MentionDetector:
         found = _attach_state_quantities(self._low, cs, found)
         found = _attach_yields(cs, found)
         found = _attach_suffixes(words, cs, found)
+        verbs, not_after = self.tables.reaction_filter
+        found = [f for f in found if _reaction_is_a_mixture(self._low, f, verbs, not_after)]
         text_of_doc = doc_text(doc, words)
         idx = doc.to_array(IDX).tolist()
         chem = _chemical_spans(doc)
@@ -771,6 +784,23 @@ def _drop_inside(
         if f[1] == "solution_suffix"
         or not any(a <= f[0][0][0] and f[0][-1][1] <= b for a, b in spans)
     ]
+
+
+def _reaction_is_a_mixture(
+    low: list[str], f: tuple, verbs: frozenset[str], not_after: frozenset[str]
+) -> bool:
+    """``reaction_as_subject``: a bare "(the) reaction" is a mention only as the subject of
+    was/were/is ("the reaction was stirred"), not in "completion of the reaction", "reaction
+    scheme", "after the reaction ,"."""
+    ranges, _rule, attrs = f
+    if attrs["head"] != "reaction" or len(ranges) > 1:
+        return True
+    a, b = ranges[0]
+    if b - a > 1 or (b > a and attrs["det"] == ""):
+        return True  # a longer phrase: "the reaction mixture" has another head anyway
+    after = low[b + 1] if b + 1 < len(low) else ""
+    before = low[a - 1] if a else ""
+    return after in verbs and before not in not_after
 
 
 def _attach_state_quantities(
