@@ -64,8 +64,7 @@ class BridgingResolver:
         self.state_adjectives = frozenset(table["state_adjectives"])
         self.workup_heads = frozenset(table["workup_heads"])
         self.layer_heads = frozenset(table["layer_heads"])
-        self.discarded = frozenset(table["discarded"])
-        self.reference_words = frozenset(table["reference_words"])
+        self.unrelated_words = frozenset(table["discarded"]) | frozenset(table["reference_words"])
         self.quench_words = frozenset(table["quench_words"])
         self.event_venue_before = frozenset(table["event_venue_before"])
         self.layer_sides: dict[str, str] = {
@@ -106,10 +105,10 @@ class BridgingResolver:
             return SKIP  # "inert atmosphere", "a period of": no compound
         if m.head == "atmosphere" and self.empty_atmosphere.issuperset(words):
             return SKIP  # "the atmosphere in the flask was replaced": no gas named
-        if self.reference_words.intersection(words):
-            return SKIP  # "the following Reaction Scheme": a reference, not a material
-        if self.discarded.intersection(words):
-            return SKIP  # "the insoluble matter was filtered off": discarded, not the system
+        if not self.unrelated_words.isdisjoint(words):
+            # reference_words: "the following Reaction Scheme" (a reference, not a material);
+            # discarded: "the insoluble matter was filtered off" (not the system)
+            return SKIP
         if words[0] in self.procedure_words:
             return SKIP  # "Example 12", "step 2 of Example 1": a reference to a procedure
         if m.head in self.coreferent_heads and words[0] in self.determiners:
@@ -120,7 +119,7 @@ class BridgingResolver:
             return SKIP  # "after completion of the reaction": the event, not the material
         if m.id in ctx.products or "title" in words[:4]:
             return STATE
-        if m.head in self.funnel_heads and not self.holding_funnels.intersection(words):
+        if m.head in self.funnel_heads and self.holding_funnels.isdisjoint(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
         if m.head in self.equipment_heads:
             if before == "in" and m.first > 1 and low[m.first - 2] in self.event_venue_before:
