@@ -141,3 +141,8 @@ def test_heading_label_not_for_a_starting_material(nlp):
         "Synthesis of compound 48 4-bromo-2-methylbenzoic acid ( 0.70 g ) was dissolved .",
     ])
     assert not [f for f in found if f[2] == "heading_label"]
+
+
+def test_bracketed_example_citation_is_no_abbreviation(nlp):
+    found = links(nlp, ["4-bromo-2-methylbenzoic acid ( Example 5 ) ( 2 g ) was added ."])
+    assert not [f for f in found if f[0] == "Example 5"]

@@ -23,6 +23,8 @@ from chemie.resources import load_rules
 _ID = re.compile(r"^(?:[A-Za-z]{0,4}-?\d+[a-zA-Z]{0,3}'?(?:-\d+)?|[A-Z]{1,3}|[IVX]+)$")
 _NOT_ABBREVIATION = re.compile(
     r"[%:=]|\bFIG\b|\s\S+\s\S+\s|(?i:mhz|ppm|racemate|enantiomer|diastereomer|isomer)"
+    # "( Example 5 )" cites a procedure; "M+", "FAB", "ESI" are mass-spectrometry terms
+    r"|^(?i:examples?)\b|^M[+-]$|^(?:FAB|ESI|APCI|EI|CI)$"
 )
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
