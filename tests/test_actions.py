@@ -149,3 +149,10 @@ def test_action_by_manner_keeps_the_phase(nlp):
     doc = parse(nlp, ["The reaction was quenched by adding water ."])
     phase = {a.label: a.phase for a in actions_of(doc)}
     assert phase == {"Quench": "workup", "Add": "workup"}
+
+
+def test_step_word_after_a_preposition_is_a_reference(nlp):
+    # reference_before: "the compound from Example 8A" names another procedure, no new step
+    doc = parse(nlp, ["Example 9 The compound from Example 8A was added to DMF ."])
+    assert [a.label for a in actions_of(doc)] == [HEADING, "Add"]
+    assert all(a.step == 1 for a in actions_of(doc))

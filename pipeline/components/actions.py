@@ -203,6 +203,7 @@ class ActionParser:
         self.roles: dict[str, str] = table["roles"]
         self.apparatus = frozenset(table["apparatus"])
         self.manner_before = frozenset(table["manner_before"])
+        self.reference_before = frozenset(table["reference_before"])
         self.containers = frozenset(table["containers"])
         self._cache: dict[str, object] = {}
 
@@ -222,6 +223,8 @@ class ActionParser:
         word = table.text[i]
         if not word[:1].isupper():
             return False
+        if i > 0 and table.lower[i - 1] in self.reference_before:
+            return False  # "the compound from Example 8A": a reference, not a new step
         nxt = table.text[i + 1] if i + 1 < len(table.text) else ""
         return bool(_DIGIT.match(nxt)) or (len(nxt) <= 3 and nxt.isalnum() and nxt.isupper())
 
