@@ -201,3 +201,9 @@ def test_chemical_mention_confidence_is_the_ner_confidence(nlp):
     span = next(s for s in doc.spans["chemicals"] if s.text == "NaH")
     nah = next(m for m in doc._.mentions if m.text.startswith("NaH"))
     assert span._.chem_conf is not None and nah.confidence == pytest.approx(span._.chem_conf)
+
+
+def test_raw_text_extra_spaces_inside_a_noun_phrase(nlp):
+    d = annotate_text(nlp, "Then the\nreaction mixture was stirred.  The  residue was dried.")
+    texts = [m.text for m in d.mentions]
+    assert "the\nreaction mixture" in texts and "The  residue" in texts

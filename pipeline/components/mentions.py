@@ -292,6 +292,11 @@ def _class_string(
             # "...benzonitrile NCS ( 4.75 g )": an all-caps abbreviation after a long name
             elif c != "W" and prev == "C" and words[i].isupper() and len(words[i - 1]) >= 15:
                 classes[i] = "b"
+        elif c == ".":
+            # "The  mixture", "the\nmixture" (raw text): extra spaces or a line break after a
+            # determiner or modifier do not end the noun phrase
+            if prev in "DW" and words[i].isspace() and "\n\n" not in words[i]:
+                classes[i] = "W"
         elif c == "D":
             if prev in "Kk" and words[i] == "A":
                 classes[i] = "Z"  # "Compound A"
