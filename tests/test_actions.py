@@ -156,3 +156,10 @@ def test_step_word_after_a_preposition_is_a_reference(nlp):
     doc = parse(nlp, ["Example 9 The compound from Example 8A was added to DMF ."])
     assert [a.label for a in actions_of(doc)] == [HEADING, "Add"]
     assert all(a.step == 1 for a in actions_of(doc))
+
+
+def test_removing_the_ice_keeps_the_reaction_phase(nlp):
+    # apparatus: "ice" / "cooling" removed is no work-up
+    doc = parse(nlp, ["The acid was added , the ice was removed and the mixture was stirred ."])
+    assert [(a.label, a.phase) for a in actions_of(doc)] == [
+        ("Add", "reaction"), ("Remove", "reaction"), ("Stir", "reaction")]
