@@ -194,3 +194,39 @@ def test_dask_engine_gives_the_single_process_output(corpus, tmp_path):
     argv = ["run", str(src), "-o", str(dask), "-q", "--engine", "dask", "--workers", "2"]
     assert main(argv) == 0
     assert one.read_bytes() == dask.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "name, data, fmt, existing",
+    [
+        ("latin1.txt", b"caf\xe9\n", ["--format", "chemu"], ["pre.jsonl"]),
+        ("allbad.jsonl", b"not json\n", [], ["pre.jsonl"]),
+        ("allbad.jsonl", b"not json\n", ["--format", "csv"],
+         ["pre.mentions.csv", "pre.relations.csv"]),
+    ],
+)
+def test_a_failed_run_leaves_existing_outputs_untouched(
+    tmp_path, capsys, name, data, fmt, existing
+):
+    src = tmp_path / name
+    src.write_bytes(data)
+    for e in existing:
+        (tmp_path / e).write_text("PRE\n")
+    (tmp_path / "pre.jsonl.errors.tsv").write_text("OLD\n")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    out = tmp_path / ("pre" if "csv" in fmt else "pre.jsonl")
+    assert main(["run", str(src), *fmt, "-o", str(out), "-q"]) == 2
+    assert f"{src}:1:" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    for e in existing:
+        assert (tmp_path / e).read_text() == "PRE\n"
+    assert (tmp_path / "pre.jsonl.errors.tsv").read_text() == "OLD\n"
+
+
+def test_an_empty_jsonl_file_warns_and_gives_an_empty_result(tmp_path, capsys):
+    src = tmp_path / "empty.jsonl"
+    src.write_text("")
+    out = tmp_path / "out.jsonl"
+    assert main(["run", str(src), "-o", str(out), "-q"]) == 0
+    assert "warning: no documents" in capsys.readouterr().err
+    assert out.read_text() == ""

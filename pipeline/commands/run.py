@@ -6,9 +6,10 @@ With no input, runs the bundled example and prints the mentions and links readab
 indices (ready for ``chemie score anaphora``). ``--format`` overrides: brat, chemu, json
 (everything with rule names, one document per line) or csv/parquet (a mention table and a
 relation table). Input and output are streamed; bad documents are listed in
-``OUT.errors.tsv`` and the run goes on. Exit status: 0 all documents done, 1 some failed,
-2 bad input (nothing could be done), 3 the run itself broke down, 130 interrupted
-(``--resume`` continues).
+``OUT.errors.tsv`` and the run goes on. Exit status: 0 all documents done (an empty input
+file gives a warning and an empty result), 1 some failed, 2 bad input (nothing could be
+done: the output and errors file are left as they were, no partial file stays; the errors
+are printed), 3 the run itself broke down, 130 interrupted (``--resume`` continues).
 """
 
 from __future__ import annotations
@@ -129,13 +130,17 @@ def report(summary: Summary, errors: ErrorLog, quiet: bool) -> None:
 
 
 def exit_status(summary: Summary) -> int:
-    """0 all done, 1 some documents failed, 2 every document failed (or there was none)."""
+    """0 all done (an empty input file: a warning), 1 some documents failed, 2 nothing
+    could be done (every document failed, or a folder held none)."""
     if not summary.documents:
-        print("chemie: no documents found in the input", file=sys.stderr)
-        return 2
-    if not summary.errors:
+        if summary.failed:
+            print("chemie: no documents found in the input", file=sys.stderr)
+            return 2
+        print("chemie: warning: no documents in the input: empty result", file=sys.stderr)
         return 0
-    return 1 if summary.written or summary.skipped else 2
+    if summary.failed:
+        return 2
+    return 1 if summary.errors else 0
 
 
 def execute(args: argparse.Namespace, job: Job, inputs: list[Path], sink: Sink) -> int:
@@ -147,6 +152,8 @@ def execute(args: argparse.Namespace, job: Job, inputs: list[Path], sink: Sink) 
     errors = ErrorLog(errors_path(out) if out is not None else None)
     engine = "dask" if args.scheduler else args.engine or "local"
     job = dataclasses.replace(job, timeout=args.timeout)
+    for path in inputs:
+        input_kind(path)  # a missing or unknown input stops the run before any output
     try:
         summary = run_job(
             iter_items(inputs, keys=args.resume),
@@ -158,6 +165,7 @@ def execute(args: argparse.Namespace, job: Job, inputs: list[Path], sink: Sink) 
             scheduler=args.scheduler,
             resume=args.resume,
             quiet=args.quiet,
+            allow_empty=all(Path(p).is_file() for p in inputs),
         )
     except KeyboardInterrupt:
         print("chemie: interrupted; complete documents are kept, --resume continues",

@@ -4,7 +4,9 @@ Columns: ``n, file, line, id, level, message``: ``n`` is the document's position
 input (1-based), ``level`` is ``error`` (no output for the document) or ``warning`` (an empty
 result was written). Rows are appended to ``PATH.partial`` and flushed with the output; the
 file is renamed into place when the run ends, and only when there is something to report
-(a stale one from an earlier run is removed). A resumed run keeps the warnings of documents
+(a stale one from an earlier run is removed). When the run as a whole fails (nothing
+written) no errors file is written and an earlier one is kept: the errors were printed,
+and the output it described is untouched. A resumed run keeps the warnings of documents
 already written and reports the errors again, since those documents are retried.
 """
 
@@ -44,6 +46,7 @@ class ErrorLog:
         self.first: list[str] = []
         self.resumed = False
         self._fh = None
+        self._kept_partial = False
 
     def open(self, resume: bool) -> None:
         """Start the log; with ``resume`` keep the warnings an interrupted run recorded."""
@@ -51,6 +54,7 @@ class ErrorLog:
             return
         kept: list[str] = []
         previous = self.partial if self.partial.exists() else self.path
+        self._kept_partial = resume and self.partial.exists()
         if resume and previous.exists():
             with open(previous, encoding="utf-8") as fh:
                 kept = [
@@ -113,6 +117,13 @@ class ErrorLog:
         if self._fh is not None and not self._fh.closed:
             self.flush()
             self._fh.close()
+
+    def discard(self) -> None:
+        """The run did nothing: no errors file is written (the messages were printed), an
+        earlier one is left as it was, and a partial one from an interrupted run is kept."""
+        self.abort()
+        if self.partial is not None and self._fh is not None and not self._kept_partial:
+            self.partial.unlink(missing_ok=True)
 
 
 def read_errors(path: Path) -> list[dict[str, str]]:

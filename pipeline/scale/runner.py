@@ -31,6 +31,7 @@ class Summary:
     warnings: int = 0
     tokens: int = 0
     seconds: float = 0.0
+    failed: bool = False  # nothing could be done: the output was left as it was
 
     @property
     def processed(self) -> int:
@@ -90,12 +91,19 @@ def run_job(
     resume: bool = False,
     quiet: bool = True,
     chunk_size: int = 32,
+    allow_empty: bool = False,
 ) -> Summary:
     """Process ``items`` with ``job`` and write the outcomes to ``sink`` in input order.
 
     Bad documents go to ``errors``; with ``resume`` documents already complete in the output
     are skipped. On any exception (Ctrl-C included) the sink keeps only complete documents,
     so the same call with ``resume=True`` continues where this one stopped.
+
+    When nothing could be done (every document failed, or there was none and not
+    ``allow_empty``; or an exception before any document was written) the run changes
+    nothing on disk: an earlier output and errors file stay as they were, and no new or
+    partial file is left (``summary.failed``). An empty input with ``allow_empty`` gives an
+    empty output.
     """
     errors = errors or ErrorLog(None)
     summary = Summary()
@@ -126,15 +134,26 @@ def run_job(
                 sink.flush()
                 last_flush = time.monotonic()
     except BaseException:
-        sink.abort()
-        errors.abort()
+        if summary.written or summary.skipped:
+            sink.abort()
+            errors.abort()
+        else:
+            sink.discard()
+            errors.discard()
         raise
     finally:
         if bar is not None:
             bar.close()
-    errors.close()
-    sink.close()
     summary.errors, summary.warnings = errors.errors, errors.warnings
+    summary.failed = not summary.written and not summary.skipped and bool(
+        summary.errors or not (summary.documents or allow_empty)
+    )
+    if summary.failed:
+        sink.discard()
+        errors.discard()
+    else:
+        errors.close()
+        sink.close()
     summary.seconds = time.perf_counter() - started
     return summary
 

@@ -122,21 +122,32 @@ class Sink:
     def abort(self) -> None:
         """The run stopped early: keep what is complete so ``--resume`` can continue."""
 
+    def discard(self) -> None:
+        """The run did nothing (every document failed, or it broke down before the first
+        one): remove what :meth:`open` created and leave any earlier output untouched."""
+        self.abort()
+
 
 class JsonlSink(Sink):
     """One JSON line per document, appended to ``OUT.partial`` and renamed to ``OUT`` at the end.
 
-    ``key_field`` names the field holding the document key (``doc_key`` for ChEMU-Ref).
+    ``key_field`` names the field holding the document key (``doc_key`` for ChEMU-Ref);
+    ``item_key`` gives the same key for an input item (to skip it on ``--resume``).
     """
 
     resumable = True
 
-    def __init__(self, path: Path, key_field: str = "doc_key"):
+    def __init__(
+        self, path: Path, key_field: str = "doc_key",
+        item_key: Callable[[Item], str | None] = lambda item: item.key,
+    ):
         self.path = Path(path)
+        self.item_key = item_key
         self.partial = self.path.with_name(self.path.name + ".partial")
         self.key_field = key_field
         self.completed: Counter[str] = Counter()
         self.fh = None
+        self.fresh = self.restored = False
 
     def _load_partial(self) -> None:
         """Drop a trailing incomplete line from the partial file and count its keys."""
@@ -153,15 +164,18 @@ class JsonlSink(Sink):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if resume and not self.partial.exists() and self.path.exists():
             os.replace(self.path, self.partial)  # a finished output: resume adds nothing twice
+            self.restored = True
         if resume and self.partial.exists():
             self._load_partial()
             self.fh = open(self.partial, "ab")
         else:
             self.fh = open(self.partial, "wb")
+            self.fresh = True
 
     def done(self, item: Item) -> bool:
-        if item.key is not None and self.completed[item.key] > 0:
-            self.completed[item.key] -= 1
+        key = self.item_key(item)
+        if key is not None and self.completed[key] > 0:
+            self.completed[key] -= 1
             return True
         return False
 
@@ -182,13 +196,22 @@ class JsonlSink(Sink):
             self.flush()
             self.fh.close()
 
+    def discard(self) -> None:
+        self.abort()
+        if self.restored:
+            os.replace(self.partial, self.path)
+        elif self.fresh:
+            self.partial.unlink(missing_ok=True)
+
 
 class BlockSink(Sink):
     """Text blocks (e.g. the TSV rows of one document) after a header, renamed at the end.
 
     A document may have no rows, so completion is journalled: after each block, the file
     size and the document key are appended to ``OUT.partial.done``. Resuming cuts the
-    partial file back to the last journalled size and skips the journalled keys.
+    partial file back to the last journalled size and skips the journalled keys. A finished
+    run keeps its journal as the hidden ``.OUT.done`` beside ``OUT``, so ``--resume`` on a
+    finished output adds nothing twice.
     """
 
     resumable = True
@@ -197,9 +220,12 @@ class BlockSink(Sink):
         self.path = Path(path)
         self.partial = self.path.with_name(self.path.name + ".partial")
         self.journal_path = self.path.with_name(self.path.name + ".partial.done")
+        self.finished_journal = self.path.with_name(f".{self.path.name}.done")
+        self.item_key: Callable[[Item], str | None] = lambda item: item.key
         self.header = header.encode("utf-8")
         self.completed: Counter[str] = Counter()
         self.fh = self.journal = None
+        self.fresh = self.restored = False
 
     def _load_journal(self) -> int:
         size = len(self.header)
@@ -213,6 +239,13 @@ class BlockSink(Sink):
 
     def open(self, resume: bool) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if (
+            resume and not self.partial.exists() and self.path.exists()
+            and self.finished_journal.exists()
+        ):
+            os.replace(self.path, self.partial)  # a finished output: resume adds nothing twice
+            os.replace(self.finished_journal, self.journal_path)
+            self.restored = True
         if resume and self.partial.exists() and self.journal_path.exists():
             size = self._load_journal()
             with open(self.partial, "rb+") as fh:
@@ -223,6 +256,7 @@ class BlockSink(Sink):
         self.fh = open(self.partial, "wb")
         self.fh.write(self.header)
         self.journal = open(self.journal_path, "w", encoding="utf-8")
+        self.fresh = True
 
     done = JsonlSink.done
 
@@ -242,13 +276,22 @@ class BlockSink(Sink):
         self.fh.close()
         self.journal.close()
         os.replace(self.partial, self.path)
-        os.unlink(self.journal_path)
+        os.replace(self.journal_path, self.finished_journal)
 
     def abort(self) -> None:
         for fh in (self.fh, self.journal):
             if fh is not None and not fh.closed:
                 fh.flush()
                 fh.close()
+
+    def discard(self) -> None:
+        self.abort()
+        if self.restored:
+            os.replace(self.partial, self.path)
+            os.replace(self.journal_path, self.finished_journal)
+        elif self.fresh:
+            self.partial.unlink(missing_ok=True)
+            self.journal_path.unlink(missing_ok=True)
 
 
 def _replace(path: Path, text: str) -> None:
