@@ -66,6 +66,7 @@ class BridgingResolver:
         self.layer_heads = frozenset(table["layer_heads"])
         self.unrelated_words = frozenset(table["discarded"]) | frozenset(table["reference_words"])
         self.quench_words = frozenset(table["quench_words"])
+        self.workup_participles = frozenset(table["workup_participles"])
         self.event_venue_before = frozenset(table["event_venue_before"])
         self.layer_sides: dict[str, str] = {
             w: side for side, words in table["layer_sides"].items() for w in words
@@ -224,6 +225,7 @@ class BridgingResolver:
                 ctx.workup_active(step, char, walk.since)
                 or (m.id in ctx.workup_objects and bool(walk.pending))
                 or m.head in self.workup_heads
+                or not self.workup_participles.isdisjoint(m.words)
                 or self._quenched(walk)
             )
             product = m.id in ctx.products or m.head not in self.state_heads
