@@ -65,6 +65,7 @@ class BridgingResolver:
         self.workup_heads = frozenset(table["workup_heads"])
         self.layer_heads = frozenset(table["layer_heads"])
         self.unrelated_words = frozenset(table["discarded"]) | frozenset(table["reference_words"])
+        self.infinitives = frozenset(table["infinitives"])
         self.quench_words = frozenset(table["quench_words"])
         self.workup_participles = frozenset(table["workup_participles"])
         self.event_venue_before = frozenset(table["event_venue_before"])
@@ -106,6 +107,8 @@ class BridgingResolver:
             return SKIP  # "inert atmosphere", "a period of": no compound
         if m.head == "atmosphere" and self.empty_atmosphere.issuperset(words):
             return SKIP  # "the atmosphere in the flask was replaced": no gas named
+        if before == "to" and len(words) == 1 and words[0] in self.infinitives:
+            return SKIP  # "evaporated ... to concentrate": a verb taken for a name
         if not self.unrelated_words.isdisjoint(words):
             # reference_words: "the following Reaction Scheme" (a reference, not a material);
             # discarded: "the insoluble matter was filtered off" (not the system)
