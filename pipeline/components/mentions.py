@@ -262,6 +262,10 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
     return _class_string(doc, classify, tables)[1]
 
 
+# classes that no contextual rule of _class_string changes (skipped quickly)
+_NO_CONTEXT_RULE = frozenset("P()OIUAGEY:=/-&RFJQ")
+
+
 def _class_string(
     doc: Doc, classify: TokenClassifier, tables: MentionTables
 ) -> tuple[list[str], str]:
@@ -269,7 +273,10 @@ def _class_string(
     modifiers = tables.modifiers
     n = len(classes)
     for i in range(1, n):
-        c, prev = classes[i], classes[i - 1]
+        c = classes[i]
+        if c in _NO_CONTEXT_RULE:
+            continue
+        prev = classes[i - 1]
         if c == "S":
             # "the combined organic layers", "the reaction mixture": a stop word after a
             # determiner that is also a modifier is a modifier.
