@@ -99,11 +99,10 @@ def test_input_format_override(tmp_path):
 @pytest.mark.parametrize(
     ("name", "data", "message"),
     [
-        ("empty.txt", b"", "empty.txt: empty file"),
         ("bin.txt", b"\x00\x01\x02", "binary"),
         ("latin.txt", b"caf\xe9\n", "latin.txt:1: not valid UTF-8"),
         ("bad.iob", b"word\tO\nnotab\n", "bad.iob:2: expected token<TAB>tag"),
-        ("bad.tsv", b"1\ttitle\tabstract\n2 title abstract\n", "bad.tsv:2:"),
+        ("bad.tsv", b"\ttitle\tabstract\n", "bad.tsv:1: empty PMID"),
     ],
 )
 def test_bad_input_one_line_and_no_output(tmp_path, capsys, name, data, message):
@@ -115,6 +114,14 @@ def test_bad_input_one_line_and_no_output(tmp_path, capsys, name, data, message)
     assert len(err) == 1 and message in err[0]
     assert not out.exists()
     assert not list(tmp_path.glob("out*"))
+
+
+def test_empty_text_warns_and_gives_an_empty_result(tmp_path, capsys):
+    src = _write(tmp_path, "empty.txt", "")
+    out = tmp_path / "out.tsv"
+    assert main(["ner", str(src), "-o", str(out)]) == 0
+    assert "warning: empty document" in capsys.readouterr().err
+    assert out.read_text().splitlines() == ["document\tstart\tend\ttext\tclass\tconfidence\trule"]
 
 
 def test_bc5cdr_devel_slice_round_trips(tmp_path, corpus):

@@ -34,3 +34,63 @@ def test_workers_json_lines_and_bad_documents(tmp_path, capsys):
     assert [Path(d["document"]).name for d in docs] == ["s1.txt", "s2.txt"]
     assert all(m["rule"] for d in docs for m in d["mentions"])
     assert [r["id"] for r in read_errors(tmp_path / "ner.jsonl.errors.tsv")] == ["bad"]
+
+
+ABSTRACTS = "1\tTitle with benzene\tAbstract with toluene.\n2\tCocaine\tCocaine (COC) kills.\n"
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if "partial" in p.name)
+
+
+def test_chemdner_streams_with_scale_options_and_bad_lines(tmp_path, capsys):
+    src = tmp_path / "abs.tsv"
+    src.write_text(ABSTRACTS)
+    assert main(["ner", str(src), "-o", str(tmp_path / "d")]) == 0
+    assert main(["ner", str(src), "--workers", "2", "-o", str(tmp_path / "w2"), "-q"]) == 0
+    for part in ("cem", "cdi"):
+        assert (tmp_path / f"w2.{part}.tsv").read_text() == (tmp_path / f"d.{part}.tsv").read_text()
+    assert {line.split("\t")[0] for line in (tmp_path / "d.cem.tsv").read_text().splitlines()} \
+        == {"1", "2"}
+    src.write_text(ABSTRACTS + "no tab here\n")
+    assert main(["ner", str(src), "-o", str(tmp_path / "bad"), "-q"]) == 1
+    assert f"{src}:3: expected PMID" in capsys.readouterr().err
+    assert (tmp_path / "bad.cem.tsv").read_text() == (tmp_path / "d.cem.tsv").read_text()
+    assert [r["line"] for r in read_errors(tmp_path / "bad.errors.tsv")] == ["3"]
+    assert _leftovers(tmp_path) == []
+
+
+def test_default_and_one_worker_agree_on_a_bad_document(tmp_path, capsys):
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes(b"caf\xe9\n")
+    argv = ["ner", str(FILES[0]), str(bad), str(FILES[1]), "-q"]
+    assert main([*argv, "-o", str(tmp_path / "d.tsv")]) == 1
+    assert main([*argv, "-o", str(tmp_path / "w1.tsv"), "--workers", "1"]) == 1
+    assert (tmp_path / "d.tsv").read_text() == (tmp_path / "w1.tsv").read_text()
+    assert "latin1.txt:1: not valid UTF-8" in capsys.readouterr().err
+
+
+def test_resume_on_a_finished_output_adds_nothing(tmp_path, capsys):
+    for fmt, name in (("tsv", "n.tsv"), ("json", "n.jsonl")):
+        out = tmp_path / name
+        assert main(["ner", str(TEXTS), "-o", str(out), "--format", fmt, "-q"]) == 0
+        first = out.read_text()
+        capsys.readouterr()
+        assert main(["ner", str(TEXTS), "-o", str(out), "--format", fmt, "--resume"]) == 0
+        assert "0 written, 4 already done" in capsys.readouterr().err
+        assert out.read_text() == first
+
+
+def test_a_fatal_error_leaves_no_partial_files(tmp_path, capsys):
+    argv = ["ner", str(FILES[0]), str(tmp_path / "missing.txt"), "--workers", "2"]
+    assert main([*argv, "-o", str(tmp_path / "w2")]) == 2
+    assert "missing.txt: no such file" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_iob_ignores_scale_options_with_a_note(tmp_path, capsys):
+    src = tmp_path / "g.iob"
+    src.write_text("We\tO\ngave\tO\ncocaine\tB-Chemical\n.\tO\n")
+    assert main(["ner", str(src), "--workers", "2", "-o", str(tmp_path / "p.iob")]) == 0
+    assert "note: IOB input" in capsys.readouterr().err
+    assert len((tmp_path / "p.iob").read_text().split()) == 8

@@ -3,11 +3,14 @@
 - plain text (``.txt``): one document per file -> mentions as TSV or JSON (char offsets,
   text, CHEMDNER class, confidence, rule);
 - CHEMDNER abstracts (``PMID<TAB>title<TAB>abstract``) -> ``PREFIX.cem.tsv`` and
-  ``PREFIX.cdi.tsv`` (``-o PREFIX`` or ``-o FOLDER/``);
-- IOB TSV -> the same tokens in the same order with predicted ``B-/I-Chemical`` tags.
-- at scale (a folder input, or any of ``--workers --resume --engine --scheduler``): plain
-  text documents streamed through ``chemie.scale``: TSV, or JSON lines with ``--format
-  json``; bad documents listed in ``OUT.errors.tsv``, the run goes on.
+  ``PREFIX.cdi.tsv`` (``-o PREFIX`` or ``-o FOLDER/``), always streamed one abstract per
+  line through ``chemie.scale`` (bad lines listed in ``PREFIX.errors.tsv``, the run goes on);
+- IOB TSV -> the same tokens in the same order with predicted ``B-/I-Chemical`` tags
+  (tagged in one process: the scale options are ignored, with a note);
+- several text documents (files, a folder), or one with any of ``--workers --resume
+  --engine --scheduler``: streamed through ``chemie.scale``: TSV, or JSON lines with
+  ``--format json``; bad documents listed in ``OUT.errors.tsv``, the run goes on (exit 1).
+  An empty document gives a warning and an empty result.
 
 The input format is detected from the extension and the first line; ``--input-format``
 overrides it. Outputs are written atomically: a bad input leaves no half-written file.
@@ -16,9 +19,10 @@ overrides it. Outputs are written atomically: a bad input leaves no half-written
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from spacy.language import Language
@@ -26,17 +30,11 @@ from spacy.language import Language
 from chemie.commands.run import add_scale_options, execute
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
 from chemie.errors import InputError, atomic_write, read_text
-from chemie.formats.chemdner import (
-    Abstract,
-    format_cdi,
-    format_cem,
-    rank_cdi,
-    rank_cem,
-    read_abstracts,
-)
+from chemie.formats.chemdner import format_cdi, format_cem, rank_cdi, rank_cem
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
 from chemie.model import Document
-from chemie.scale.sinks import BlockSink, JsonlSink, Sink, StdoutSink
+from chemie.scale.sinks import BlockSink, JsonlSink, PairSink, Sink, StdoutSink
+from chemie.scale.sources import Item, iter_txt_items
 from chemie.scale.worker import Job
 
 FORMATS = ("auto", "text", "chemdner", "iob")
@@ -103,19 +101,6 @@ def ner_document(nlp: Language, text: str) -> list[dict[str, object]]:
     return mention_records(nlp(text))
 
 
-def ner_abstract(nlp: Language, abstract: Abstract) -> list[tuple[str, int, int, str, float]]:
-    """``(part, start, end, text, confidence)`` for the title (T) and abstract (A), processed
-    together so that abbreviations defined in one apply in the other."""
-    joined = abstract.title + "\n" + abstract.abstract
-    cut = len(abstract.title) + 1
-    out = []
-    for m in ner_document(nlp, joined):
-        start, end = int(m["start"]), int(m["end"])
-        part, base = ("T", 0) if start < cut else ("A", cut)
-        out.append((part, start - base, end - base, str(m["text"]), float(m["confidence"])))
-    return out
-
-
 def tag_iob(ner: ChemicalNER, sentences: list[IOBSentence]) -> list[IOBSentence]:
     """The same sentences with predicted tags (the input tokenization is kept)."""
     found = find_in_sentences(ner, [s.words for s in sentences])
@@ -177,20 +162,95 @@ def json_line(doc: Document) -> str:
                       ensure_ascii=False)
 
 
+def chemdner_blocks(doc: Document) -> tuple[str, str]:
+    """Scale formatter: the CEM and CDI rows of one abstract (``doc.text`` is the title, a
+    newline and the abstract; ``doc.id`` the PMID)."""
+    cut = doc.text.find("\n") + 1 if "\n" in doc.text else len(doc.text) + 1
+    found = []
+    for m in doc.meta.get("ner", []):  # type: ignore[union-attr]
+        start, end = int(m["start"]), int(m["end"])
+        part, base = ("T", 0) if start < cut else ("A", cut)
+        found.append((part, start - base, end - base, str(m["text"]), float(m["confidence"])))
+    cem = rank_cem(doc.id, [(p, a, b, c) for p, a, b, _, c in found])
+    cdi = rank_cdi(doc.id, [(t, c) for _, _, _, t, c in found])
+    return format_cem(cem), format_cdi(cdi)
+
+
+def _options(args: argparse.Namespace) -> tuple[tuple[str, object], ...]:
+    return (("abbreviation_window", args.abbreviation_window or 0),
+            ("nonchemical_veto", args.nonchemical_veto))
+
+
+def _numbered(items: Iterable[Item]) -> Iterator[Item]:
+    return (dataclasses.replace(item, n=n) for n, item in enumerate(items, 1))
+
+
+def _text_items(paths: list[Path]) -> Iterator[Item]:
+    """One item per text file (any name), or per ``.txt`` under a folder."""
+    for p in paths:
+        yield from iter_txt_items(p) if p.is_dir() else [Item("txt", str(p), None, p.stem)]
+
+
+def iter_abstract_items(path: Path) -> Iterator[Item]:
+    """One item per CHEMDNER abstract line, read lazily (``data``: title, newline, abstract);
+    a bad line (not UTF-8, wrong columns, empty or repeated PMID) becomes an error item."""
+    seen: set[str] = set()
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as e:
+                message = f"not valid UTF-8 (byte 0x{raw[e.start]:02x})"
+                yield Item("error", str(path), lineno, None, message)
+                continue
+            if not line.strip():
+                continue
+            cols = line.split("\t")
+            pmid = cols[0].strip()
+            if len(cols) not in (2, 3):
+                message = f"expected PMID, title, abstract: {len(cols)} columns"
+            elif not pmid:
+                message = "empty PMID"
+            elif pmid in seen:
+                message = f"duplicate PMID {pmid}"
+            else:
+                seen.add(pmid)
+                text = cols[1] + "\n" + (cols[2] if len(cols) == 3 else "")
+                yield Item("text", str(path), lineno, pmid, text)
+                continue
+            yield Item("error", str(path), lineno, pmid or None, message)
+
+
 def run_scaled(args: argparse.Namespace) -> int:
     """Plain-text documents (files or folders of .txt) streamed through chemie.scale:
     TSV, or JSON lines with ``--format json``; bad documents go to ``OUT.errors.tsv``."""
-    options = (("abbreviation_window", args.abbreviation_window or 0),
-               ("nonchemical_veto", args.nonchemical_veto))
     fmt = "tsv_block" if args.format == "tsv" else "json_line"
-    job = Job("chemie.commands.ner:ner_processor", f"chemie.commands.ner:{fmt}", options)
+    job = Job("chemie.commands.ner:ner_processor", f"chemie.commands.ner:{fmt}", _options(args))
     if args.output is None:
         sink: Sink = StdoutSink()
     elif args.format == "tsv":
         sink = BlockSink(args.output, TSV_HEADER)
     else:
-        sink = JsonlSink(args.output, "document")
-    return execute(args, job, list(args.inputs), sink)
+        sink = JsonlSink(args.output, "document", item_key=lambda item: item.path)
+    inputs = list(args.inputs)
+    return execute(args, job, inputs, sink, _numbered(_text_items(inputs)))
+
+
+def run_chemdner(args: argparse.Namespace) -> int:
+    """CHEMDNER abstracts streamed one line at a time: ``PREFIX.cem.tsv`` and
+    ``PREFIX.cdi.tsv`` per input, bad lines in ``PREFIX.errors.tsv``, the run goes on."""
+    if len(args.inputs) > 1 and args.output is not None and not _is_folder(args.output):
+        raise InputError(args.inputs[1], None, "CHEMDNER: give one input per output prefix "
+                         "(or -o FOLDER/)")
+    job = Job("chemie.commands.ner:ner_processor", "chemie.commands.ner:chemdner_blocks",
+              _options(args))
+    status = 0
+    for path in args.inputs:
+        cem, cdi = _chemdner_paths(args.output, path)
+        prefix = Path(str(cem)[: -len(".cem.tsv")])
+        items = _numbered(iter_abstract_items(path))
+        status = max(status, execute(args, job, [path], PairSink(cem, cdi), items, prefix))
+    return status
 
 
 def _emit(output: Path | None, text: str) -> None:
@@ -201,32 +261,55 @@ def _emit(output: Path | None, text: str) -> None:
         fh.write(text)
 
 
+def _is_folder(output: Path) -> bool:
+    return output.is_dir() or str(output).endswith(("/", "\\"))
+
+
 def _chemdner_paths(output: Path | None, source: Path) -> tuple[Path, Path]:
     if output is None:
         prefix = source.with_suffix("")
-    elif output.is_dir() or str(output).endswith(("/", "\\")):
+    elif _is_folder(output):
         prefix = output / source.stem
     else:
         prefix = output
     return Path(f"{prefix}.cem.tsv"), Path(f"{prefix}.cdi.tsv")
 
 
+def _head(path: Path, size: int = 65536) -> str:
+    """The start of a file, for format detection only (InputError when missing)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size).decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        raise InputError(path, None, "no such file or folder") from None
+    except OSError as e:
+        raise InputError(path, None, f"cannot open: {e.strerror}") from None
+
+
+def input_format(path: Path, requested: str) -> str:
+    """``text`` (a folder too), ``chemdner`` or ``iob``: requested or detected."""
+    if requested != "auto":
+        return requested
+    if path.is_dir():
+        return "text"
+    return detect_format(path, _head(path))
+
+
 def run(args: argparse.Namespace) -> int:
-    scaled = args.workers or args.resume or args.engine or args.scheduler
-    if scaled or any(p.is_dir() for p in args.inputs):
-        return run_scaled(args)
-    texts = {}
-    kinds = set()
-    for path in args.inputs:
-        text = read_text(path)
-        if not text.strip():
-            raise InputError(path, None, "empty file")
-        kind = args.input_format if args.input_format != "auto" else detect_format(path, text)
-        texts[path] = text
-        kinds.add(kind)
+    if args.workers is not None and args.workers < 1:
+        raise InputError(None, None, "--workers must be at least 1")
+    kinds = {input_format(p, args.input_format) for p in args.inputs}
     if len(kinds) > 1:
         raise InputError(args.inputs[-1], None, f"inputs mix formats: {', '.join(sorted(kinds))}")
     kind = kinds.pop()
+    if kind == "chemdner":
+        return run_chemdner(args)
+    scaled = args.workers or args.resume or args.engine or args.scheduler
+    if kind == "text" and (scaled or len(args.inputs) > 1 or args.inputs[0].is_dir()):
+        return run_scaled(args)
+    if kind == "iob" and scaled:
+        print("chemie: note: IOB input is tagged in this process; --workers, --resume, "
+              "--engine and --scheduler are ignored", file=sys.stderr)
     window = args.abbreviation_window
     if kind == "iob":
         if len(args.inputs) > 1 and args.output is not None:
@@ -236,22 +319,12 @@ def run(args: argparse.Namespace) -> int:
         tagged = [tag_iob(ner, read_iob(path)) for path in args.inputs]
         _emit(args.output, "\n".join(format_iob(t) for t in tagged))
         return 0
-    nlp = build_nlp(window or 0, args.nonchemical_veto)
-    if kind == "chemdner":
-        abstracts = {path: read_abstracts(path) for path in args.inputs}
-        for path, items in abstracts.items():
-            cem, cdi = [], []
-            for a in items:
-                found = ner_abstract(nlp, a)
-                cem.extend(rank_cem(a.pmid, [(p, s, e, c) for p, s, e, _, c in found]))
-                cdi.extend(rank_cdi(a.pmid, [(t, c) for _, _, _, t, c in found]))
-            cem_path, cdi_path = _chemdner_paths(args.output, path)
-            cem_text, cdi_text = format_cem(cem), format_cdi(cdi)
-            with atomic_write(cem_path) as fh:
-                fh.write(cem_text)
-            with atomic_write(cdi_path) as fh:
-                fh.write(cdi_text)
-        return 0
-    docs = [(str(path), ner_document(nlp, texts[path])) for path in args.inputs]
+    path = args.inputs[0]
+    text = read_text(path)
+    if not text.strip():
+        print(f"chemie: {path}: warning: empty document: empty result", file=sys.stderr)
+        docs = [(str(path), [])]
+    else:
+        docs = [(str(path), ner_document(build_nlp(window or 0, args.nonchemical_veto), text))]
     _emit(args.output, _text_output(docs, args.format))
     return 0

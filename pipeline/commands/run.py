@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from chemie.errors import InputError
@@ -25,7 +26,7 @@ from chemie.scale.engines import RunAborted, default_workers
 from chemie.scale.errorlog import ErrorLog
 from chemie.scale.runner import ENGINES, Summary, run_job
 from chemie.scale.sinks import Sink, errors_path, make_sink
-from chemie.scale.sources import input_kind, iter_items
+from chemie.scale.sources import Item, input_kind, iter_items
 from chemie.scale.worker import Job
 
 FORMATS = ("brat", "chemu", "json", "csv", "parquet")
@@ -143,20 +144,26 @@ def exit_status(summary: Summary) -> int:
     return 1 if summary.errors else 0
 
 
-def execute(args: argparse.Namespace, job: Job, inputs: list[Path], sink: Sink) -> int:
-    """Run ``job`` over ``inputs`` into ``sink`` (writing ``args.output``, or stdout when
-    None) with the scale options of ``args``; returns the exit status."""
-    out: Path | None = args.output
+def execute(
+    args: argparse.Namespace, job: Job, inputs: list[Path], sink: Sink,
+    items: Iterable[Item] | None = None, out: Path | None = None,
+) -> int:
+    """Run ``job`` over ``inputs`` (or the given ``items`` read from them) into ``sink``
+    (writing ``out`` or ``args.output``, or stdout when None) with the scale options of
+    ``args``; returns the exit status."""
+    out = out or args.output
     if args.resume and out is not None and not sink.resumable:
         print("chemie: --resume is not supported for this output: starting over", file=sys.stderr)
     errors = ErrorLog(errors_path(out) if out is not None else None)
     engine = "dask" if args.scheduler else args.engine or "local"
     job = dataclasses.replace(job, timeout=args.timeout)
-    for path in inputs:
-        input_kind(path)  # a missing or unknown input stops the run before any output
+    if items is None:
+        for path in inputs:
+            input_kind(path)  # a missing or unknown input stops the run before any output
+        items = iter_items(inputs, keys=args.resume)
     try:
         summary = run_job(
-            iter_items(inputs, keys=args.resume),
+            items,
             job,
             sink,
             errors,

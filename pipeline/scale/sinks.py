@@ -227,17 +227,24 @@ class BlockSink(Sink):
         self.fh = self.journal = None
         self.fresh = self.restored = False
 
-    def _load_journal(self) -> int:
+    def _load_journal(self, limit: int | None) -> int:
+        """Count the journalled keys (the first ``limit``); the size of the file they cover."""
         size = len(self.header)
+        entries = []
         with open(self.journal_path, encoding="utf-8") as fh:
             for line in fh:
-                if line.endswith("\n"):
-                    offset, key = line[:-1].split("\t", 1)
-                    size = int(offset)
-                    self.completed[key] += 1
+                if not line.endswith("\n") or (limit is not None and len(entries) >= limit):
+                    break
+                offset, key = line[:-1].split("\t", 1)
+                size = int(offset)
+                self.completed[key] += 1
+                entries.append(line)
+        with open(self.journal_path, "w", encoding="utf-8") as fh:
+            fh.writelines(entries)
         return size
 
-    def open(self, resume: bool) -> None:
+    def open(self, resume: bool, limit: int | None = None) -> None:
+        """See :meth:`Sink.open`; ``limit`` keeps at most that many journalled documents."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if (
             resume and not self.partial.exists() and self.path.exists()
@@ -247,7 +254,7 @@ class BlockSink(Sink):
             os.replace(self.finished_journal, self.journal_path)
             self.restored = True
         if resume and self.partial.exists() and self.journal_path.exists():
-            size = self._load_journal()
+            size = self._load_journal(limit)
             with open(self.partial, "rb+") as fh:
                 fh.truncate(size)
             self.fh = open(self.partial, "ab")
@@ -292,6 +299,46 @@ class BlockSink(Sink):
         elif self.fresh:
             self.partial.unlink(missing_ok=True)
             self.journal_path.unlink(missing_ok=True)
+
+
+class PairSink(Sink):
+    """Two block files written in step (CHEMDNER CEM and CDI): each payload is a pair of
+    blocks. The first file's block is journalled first, so on resume it is cut back to the
+    documents the second one completed."""
+
+    resumable = True
+
+    def __init__(self, first: Path, second: Path):
+        self.first, self.second = BlockSink(first), BlockSink(second)
+
+    def open(self, resume: bool) -> None:
+        self.second.open(resume)
+        self.first.open(resume, limit=sum(self.second.completed.values()))
+        self.first.completed.clear()
+
+    def done(self, item: Item) -> bool:
+        return self.second.done(item)
+
+    def write(self, outcome: Outcome) -> None:
+        one, two = outcome.payload  # type: ignore[misc]
+        for sink, block in ((self.first, one), (self.second, two)):
+            sink.write(dataclasses.replace(outcome, payload=block))
+
+    def flush(self) -> None:
+        self.first.flush()
+        self.second.flush()
+
+    def close(self) -> None:
+        self.first.close()
+        self.second.close()
+
+    def abort(self) -> None:
+        self.first.abort()
+        self.second.abort()
+
+    def discard(self) -> None:
+        self.first.discard()
+        self.second.discard()
 
 
 def _replace(path: Path, text: str) -> None:
