@@ -230,3 +230,14 @@ def test_an_empty_jsonl_file_warns_and_gives_an_empty_result(tmp_path, capsys):
     assert main(["run", str(src), "-o", str(out), "-q"]) == 0
     assert "warning: no documents" in capsys.readouterr().err
     assert out.read_text() == ""
+
+
+@pytest.mark.parametrize(
+    "argv", [["--timeout", "-1"], ["--workers", "-2"], ["--workers", "0"], ["--timeout", "x"]]
+)
+def test_negative_scale_options_are_argument_errors(argv, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["run", str(SCALE / "snippets.jsonl"), *argv])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert f"error: argument {argv[0]}" in err and "Traceback" not in err

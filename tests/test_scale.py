@@ -315,3 +315,54 @@ def test_a_dead_worker_aborts_the_run_and_resume_completes_it(tmp_path):
     assert not cut.exists()
     _run(src, cut, resume=True)
     assert cut.read_bytes() == full.read_bytes()
+
+
+def make_swallower() -> object:
+    """Stand-in pipeline whose slow part runs in a finalizer, where an alarm is swallowed."""
+    link = make_linker()
+
+    class Slow:
+        def __del__(self) -> None:
+            time.sleep(0.5)
+
+    def swallow(doc: Document) -> Document:
+        Slow()  # dropped at once: the slow __del__ runs here
+        return link(doc)
+
+    return swallow
+
+
+def test_a_time_limit_hit_inside_a_finalizer_still_fails_the_document(tmp_path, capsys):
+    out = tmp_path / "out.jsonl"
+    job = Job(f"{__name__}:make_swallower", "chemu", timeout=0.1)
+    src = tmp_path / "one.jsonl"
+    src.write_text((SCALE / "snippets.jsonl").read_text().splitlines()[0] + "\n")
+    summary = _run(src, out, job)
+    assert (summary.written, summary.errors) == (0, 1)
+    assert "Exception ignored" not in capsys.readouterr().err
+
+
+def _failing_items(src: Path, after: int):
+    """The items of ``src``, then the engine breaks down."""
+    for i, item in enumerate(iter_items([src])):
+        if i == after:
+            raise RunAborted("cluster went away")
+        yield item
+
+
+@pytest.mark.parametrize("fmt", ["chemu", "csv"])
+def test_a_run_that_breaks_down_before_any_output_leaves_no_files(tmp_path, fmt):
+    out = tmp_path / "out"
+    job = Job(f"{__name__}:make_linker", fmt)
+    with pytest.raises(RunAborted):
+        run_job(_failing_items(SCALE / "snippets.jsonl", 0), job, make_sink(fmt, out),
+                ErrorLog(errors_path(out)))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_that_breaks_down_later_keeps_its_partial_output(tmp_path):
+    out = tmp_path / "out.jsonl"
+    with pytest.raises(RunAborted):
+        run_job(_failing_items(SCALE / "snippets.jsonl", 2), LINK, make_sink("chemu", out),
+                ErrorLog(errors_path(out)), chunk_size=1)
+    assert len((tmp_path / "out.jsonl.partial").read_text().splitlines()) >= 1

@@ -296,8 +296,6 @@ def input_format(path: Path, requested: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.workers is not None and args.workers < 1:
-        raise InputError(None, None, "--workers must be at least 1")
     kinds = {input_format(p, args.input_format) for p in args.inputs}
     if len(kinds) > 1:
         raise InputError(args.inputs[-1], None, f"inputs mix formats: {', '.join(sorted(kinds))}")

@@ -32,11 +32,33 @@ from chemie.scale.worker import Job
 FORMATS = ("brat", "chemu", "json", "csv", "parquet")
 
 
+def count(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """argparse type: a number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds, got {text}")
+    return value
+
+
 def add_scale_options(p: argparse.ArgumentParser) -> None:
     """``--workers --engine --scheduler --resume --quiet`` (shared with ``chemie ner``)."""
     g = p.add_argument_group("scale")
     g.add_argument(
-        "--workers", type=int, default=None, metavar="N",
+        "--workers", type=count, default=None, metavar="N",
         help="worker processes (default: all cores)",
     )
     g.add_argument(
@@ -52,7 +74,7 @@ def add_scale_options(p: argparse.ArgumentParser) -> None:
         help="continue an interrupted run: skip documents already complete in the output",
     )
     g.add_argument(
-        "--timeout", type=float, default=60.0, metavar="SECONDS",
+        "--timeout", type=seconds, default=60.0, metavar="SECONDS",
         help="a document taking longer fails alone (default: 60; 0: no limit; local engine)",
     )
     g.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
@@ -144,6 +166,13 @@ def exit_status(summary: Summary) -> int:
     return 1 if summary.errors else 0
 
 
+def _kept(errors: ErrorLog) -> str:
+    """What a stopped run left behind: its partial files (when it wrote something)."""
+    if errors.partial is not None and errors.partial.exists():
+        return "; complete documents are kept, --resume continues"
+    return "; nothing was written"
+
+
 def execute(
     args: argparse.Namespace, job: Job, inputs: list[Path], sink: Sink,
     items: Iterable[Item] | None = None, out: Path | None = None,
@@ -175,11 +204,10 @@ def execute(
             allow_empty=all(Path(p).is_file() for p in inputs),
         )
     except KeyboardInterrupt:
-        print("chemie: interrupted; complete documents are kept, --resume continues",
-              file=sys.stderr)
+        print(f"chemie: interrupted{_kept(errors)}", file=sys.stderr)
         return 130
     except RunAborted as e:
-        print(f"chemie: run aborted: {e}; --resume continues", file=sys.stderr)
+        print(f"chemie: run aborted: {e}{_kept(errors)}", file=sys.stderr)
         return 3
     report(summary, errors, args.quiet or out is None)
     return exit_status(summary)
@@ -187,8 +215,6 @@ def execute(
 
 def run(args: argparse.Namespace) -> int:
     inputs = list(args.inputs) or [example_path("example.txt")]
-    if args.workers is not None and args.workers < 1:
-        raise InputError(None, None, "--workers must be at least 1")
     kinds = {input_kind(p) for p in inputs}
     fmt = output_format(kinds, args.format, args.output)
     if args.output is not None:

@@ -19,6 +19,17 @@ TASKS: dict[str, str] = {
 }
 
 
+def _resamples(text: str) -> int:
+    """argparse type: a number of bootstrap resamples, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "score",
@@ -33,7 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     fmt.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("-o", "--output", type=Path, help="write the report to this file")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (cem, cdi)")
-    p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (cem, cdi)")
+    p.add_argument(
+        "--resamples", type=_resamples, default=1000, help="bootstrap resamples (cem, cdi)"
+    )
     p.add_argument(
         "--rc-format",
         choices=["auto", "unified", "semeval", "scierc"],
