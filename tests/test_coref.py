@@ -146,3 +146,11 @@ def test_heading_label_not_for_a_starting_material(nlp):
 def test_bracketed_example_citation_is_no_abbreviation(nlp):
     found = links(nlp, ["4-bromo-2-methylbenzoic acid ( Example 5 ) ( 2 g ) was added ."])
     assert not [f for f in found if f[0] == "Example 5"]
+
+
+def test_label_in_a_solution_refers_to_the_compound(nlp):
+    found = links(
+        nlp, ["To a solution of 4-bromophenol ( 4i , 130 mg ) in THF ( 5 mL ) was added water ."]
+    )
+    assert ("4i", "4-bromophenol ( 130 mg )", "bracketed_abbreviation") in found
+    assert not [f for f in found if f[2] == "repeated_name"]

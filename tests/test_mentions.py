@@ -68,6 +68,8 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
         ("It was washed with sat. NaHCO3 ( aq ) .", "sat. NaHCO3 ( aq )", "aq_suffix", "chemical"),
         ("Then 4-bromophenol ( 128 mg , 0.57 mmol , prepared by a known method ) was added .",
          "4-bromophenol ( 128 mg , 0.57 mmol )", "quantity_source_note", "chemical"),
+        ("To a solution of 4-bromophenol ( 4i , 130 mg ) in THF ( 5 mL ) was added water .",
+         "4-bromophenol ( 130 mg )", "solution_component", "chemical"),
     ],
 )
 def test_mention_rules(nlp, sentence, mention, rule, kind):
@@ -214,6 +216,7 @@ RULE_SENTENCES = [
     "To Compound 6 ( 85 mg ) in ethanol ( 1 mL ) and THF ( 1 mL ) solution was added water .",
     "It was washed with sat. NaHCO3 ( aq ) .",
     "Then 4-bromophenol ( 128 mg , 0.57 mmol , prepared by a known method ) was added .",
+    "To a solution of 4-bromophenol ( 4i , 130 mg ) in THF ( 5 mL ) was added water .",
 ]
 
 

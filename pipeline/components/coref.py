@@ -291,7 +291,8 @@ class CorefResolver:
             return None
         key = a.name.replace(" ", "")
         for x in reversed(ms[: a.i]):
-            if x.name.replace(" ", "") == key:
+            # a solution that contains the name is no antecedent of it
+            if x.name.replace(" ", "") == key and not x.first <= a.first <= x.last:
                 return x
         return None
 

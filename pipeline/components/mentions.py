@@ -460,6 +460,7 @@ class MentionDetector:
         found = _attach_state_quantities(self._low, cs, found)
         found = _attach_yields(cs, found)
         found = _attach_suffixes(words, cs, found)
+        found = _solution_components(cs, found)
         verbs, not_after = self.tables.reaction_filter
         found = [f for f in found if _reaction_is_a_mixture(self._low, f, verbs, not_after)]
         text_of_doc = doc_text(doc, words)
@@ -796,6 +797,45 @@ def _drop_inside(
         if f[1] == "solution_suffix"
         or not any(a <= f[0][0][0] and f[0][-1][1] <= b for a, b in spans)
     ]
+
+
+def _solution_components(
+    cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``solution_component``: in "a solution of X ( 4i ) ( 130 mg ) in THF", where the label
+    or abbreviation names X, the compound "X ( 130 mg )" is a mention of its own too."""
+    abbrev_at = [f[0][0][0] for f in found if f[2].get("abbreviation")]
+    if not abbrev_at:
+        return found
+    out = list(found)
+    for ranges, rule, attrs in found:
+        if rule != "np_in_solvent" or attrs["kind"] != "generic":
+            continue
+        first, last = ranges[0][0], ranges[-1][1]
+        if not any(first < a < last for a in abbrev_at):
+            continue
+        of = cs.find("O", first, ranges[0][1] + 1)
+        if of == -1:
+            continue
+        start, depth, stop = of + 1, 0, -1
+        for k in range(start, last + 1):
+            ch = cs[k]
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            elif ch in "IJ" and depth == 0:
+                stop = k - 1
+                break
+        if stop < start:
+            continue
+        inner = tuple((max(a, start), min(b, stop)) for a, b in ranges if a <= stop and b >= start)
+        name_end = inner[0][1]
+        out.append((inner, "solution_component", {
+            **attrs, "kind": "chemical", "head": "", "tokens": (inner[0][0], inner[-1][1]),
+            "core": (start, name_end), "det": "", "quantity": len(inner) > 1 or stop > name_end,
+        }))
+    return out
 
 
 def _reaction_is_a_mixture(
