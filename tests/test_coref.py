@@ -154,3 +154,17 @@ def test_label_in_a_solution_refers_to_the_compound(nlp):
     )
     assert ("4i", "4-bromophenol ( 130 mg )", "bracketed_abbreviation") in found
     assert not [f for f in found if f[2] == "repeated_name"]
+
+
+def test_title_phrase_followed_by_the_name(nlp):
+    found = links(
+        nlp, [HEADING, "It gave 2.5 g of the target compound 4-bromo-2-methylbenzoic acid ."]
+    )
+    assert any(rule == "title_compound" and ana.startswith("2.5 g of the target compound")
+               for ana, _, rule in found)
+
+
+def test_yield_statement_is_the_final_product(nlp):
+    found = links(nlp, [HEADING, "The residue was purified . Yield : 0.15 g ( 58% of theory ) ."])
+    assert ("Yield : 0.15 g ( 58% of theory )", "4-bromo-2-methylbenzoic acid",
+            "final_product") in found

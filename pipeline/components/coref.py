@@ -264,7 +264,11 @@ class CorefResolver:
         if a.phrase not in self.title_phrases and a.core not in self.title_phrases:
             # "a first portion of 2.28 g ( 63% ) of the title compound"
             tail = " ".join(a.core.split()[-2:])
-            if tail not in self._title_tails:
+            # "2.5 g of the target compound NAME": the phrase is followed by the name
+            named = a.kind in ("chemical", "reference") and any(
+                f" {t} " in f" {a.core} " for t in self._title_tails
+            )
+            if tail not in self._title_tails and not named:
                 return None
         if a.core in ("product", "compound") and a.det != "this" and not a.m.attrs.get("quantity"):
             return None
@@ -348,6 +352,8 @@ class CorefResolver:
                 any(w.lower() in self.yield_verbs for w in around)
                 # a sentence of its own: "Yellow solid ( 22 mg , 55% )"
                 or (x.kind == "state" and x.before in ("", ".", ":", ";"))
+                # "Yield : 0.15 g ( 58% of theory )"
+                or x.m.rule == "yield_statement"
             ):
                 return x.i
         return -1
