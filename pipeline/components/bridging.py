@@ -66,6 +66,7 @@ class BridgingResolver:
         self.layer_heads = frozenset(table["layer_heads"])
         self.unrelated_words = frozenset(table["discarded"]) | frozenset(table["reference_words"])
         self.infinitives = frozenset(table["infinitives"])
+        self.heading_anaphors = frozenset(table["heading_anaphors"])
         self.quench_words = frozenset(table["quench_words"])
         self.workup_participles = frozenset(table["workup_participles"])
         self.event_venue_before = frozenset(table["event_venue_before"])
@@ -121,6 +122,9 @@ class BridgingResolver:
             before in self.event_before or self._event_predicate(low, m.last + 1)
         ):
             return SKIP  # "after completion of the reaction": the event, not the material
+        if " ".join(words) in self.heading_anaphors and ctx.before_first_action(
+                ctx.table.idx[m.first]):
+            return SKIP  # "This compound was prepared from X": the heading compound (coreference)
         if m.id in ctx.products or "title" in words[:4]:
             return STATE
         if m.head in self.funnel_heads and self.holding_funnels.isdisjoint(words):
