@@ -366,3 +366,21 @@ def test_a_run_that_breaks_down_later_keeps_its_partial_output(tmp_path):
         run_job(_failing_items(SCALE / "snippets.jsonl", 2), LINK, make_sink("chemu", out),
                 ErrorLog(errors_path(out)), chunk_size=1)
     assert len((tmp_path / "out.jsonl.partial").read_text().splitlines()) >= 1
+
+
+def test_chemu_fast_paths_match_the_token_objects():
+    """Reading and writing ChEMU-Ref by offsets (no Token objects) keeps the same indices."""
+    from chemie.formats.chemu import TokenIndex, format_chemu_doc, parse_chemu_line
+    from chemie.model import ANAPHORA_LABELS, tokens_from_words
+
+    for line in (SCALE / "snippets.jsonl").read_text().splitlines():
+        obj = json.loads(line)
+        doc = parse_chemu_line(line)
+        text, tokens = tokens_from_words([w for s in obj["sentences"] for w in s])
+        assert (doc.text, doc.tokens) == (text, tokens)
+        fast = TokenIndex.from_offsets([t.start for t in tokens], [t.end for t in tokens])
+        spans = [(t.start, t.end) for t in tokens] + [(1, text.find(" ", 5))]
+        assert fast.ranges(spans, snap=True) == TokenIndex(tokens).ranges(spans, snap=True)
+        out = json.loads(format_chemu_doc(doc))
+        for key in ANAPHORA_LABELS.values():
+            assert out[key] == obj.get(key, [])

@@ -13,6 +13,7 @@ import bisect
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import accumulate
 from pathlib import Path
 
 from chemie.errors import InputError, atomic_write
@@ -24,7 +25,6 @@ from chemie.model import (
     Range,
     Relation,
     Token,
-    tokens_from_words,
 )
 
 PathLike = str | os.PathLike[str]
@@ -35,32 +35,37 @@ def _words(obj: dict, path: PathLike | None, lineno: int | None) -> list[list[st
     if not isinstance(sentences, list):
         raise InputError(path, lineno, "'sentences' must be a list of lists of tokens")
     for i, sent in enumerate(sentences):
-        if not isinstance(sent, list) or not all(isinstance(w, str) for w in sent):
+        if not isinstance(sent, list) or not set(map(type, sent)) <= {str}:
             raise InputError(path, lineno, f"sentence {i} must be a list of strings")
     return sentences
 
 
+def _offsets(words: list[str]) -> tuple[list[int], list[int]]:
+    """Token start and end offsets of ``words`` joined with single spaces (as
+    :func:`chemie.model.tokens_from_words`), without building Token objects."""
+    ends = list(accumulate(map(len, words), lambda pos, n: pos + n + 1, initial=-1))[1:]
+    return [e - len(w) for e, w in zip(ends, words, strict=True)], ends
+
+
 def _spans(
-    arg: object, tokens: list[Token], where: tuple[PathLike | None, int | None], what: str
+    arg: object, offsets: tuple[list[int], list[int]],
+    where: tuple[PathLike | None, int | None], what: str,
 ) -> tuple[Range, ...]:
     """Inclusive token ranges -> character ranges; an empty argument gives ``()``."""
     if not isinstance(arg, list):
         raise InputError(*where, f"{what}: expected a list of [start, end] token ranges")
+    starts, ends = offsets
     spans = []
     for r in arg:
-        if (
-            not isinstance(r, list)
-            or len(r) != 2
-            or not all(isinstance(i, int) and not isinstance(i, bool) for i in r)
-        ):
+        if type(r) is not list or len(r) != 2 or type(r[0]) is not int or type(r[1]) is not int:
             raise InputError(*where, f"{what}: bad token range {r!r}, expected [start, end]")
         a, b = r
-        if not 0 <= a <= b < len(tokens):
+        if not 0 <= a <= b < len(starts):
             raise InputError(
                 *where,
-                f"{what}: token range [{a}, {b}] out of range (document has {len(tokens)} tokens)",
+                f"{what}: token range [{a}, {b}] out of range (document has {len(starts)} tokens)",
             )
-        spans.append((tokens[a].start, tokens[b].end))
+        spans.append((starts[a], ends[b]))
     return tuple(spans)
 
 
@@ -82,7 +87,10 @@ def parse_chemu_line(
     if not isinstance(doc_key, str | int) or isinstance(doc_key, bool):
         raise InputError(path, lineno, "'doc_key' must be a string")
     sentences = _words(obj, path, lineno)
-    text, tokens = tokens_from_words([w for s in sentences for w in s])
+    words = [w for s in sentences for w in s]
+    offsets = _offsets(words)
+    text = " ".join(words)
+    tokens = list(map(Token, words, *offsets))
     bounds, pos = [], 0
     for s in sentences:
         bounds.append((pos, pos + len(s)))
@@ -98,8 +106,8 @@ def parse_chemu_line(
             what = f"{key} pair {n}"
             if not isinstance(pair, list) or len(pair) != 2:
                 raise InputError(path, lineno, f"{what}: expected [anaphor, antecedent]")
-            ana = _spans(pair[0], tokens, where, f"{what} anaphor")
-            ant = _spans(pair[1], tokens, where, f"{what} antecedent")
+            ana = _spans(pair[0], offsets, where, f"{what} anaphor")
+            ant = _spans(pair[1], offsets, where, f"{what} antecedent")
             if not ana or not ant:
                 dropped += 1
                 continue
@@ -154,10 +162,20 @@ class TokenIndex:
     """Maps character ranges to token index ranges over a fixed list of tokens."""
 
     def __init__(self, tokens: Sequence[Token]):
-        self.starts = {t.start: i for i, t in enumerate(tokens)}
-        self.ends = {t.end: i for i, t in enumerate(tokens)}
-        self._start_list = [t.start for t in tokens]
-        self._end_list = [t.end for t in tokens]
+        self._init([t.start for t in tokens], [t.end for t in tokens])
+
+    def _init(self, starts: list[int], ends: list[int]) -> None:
+        self.starts = dict(zip(starts, range(len(starts)), strict=True))
+        self.ends = dict(zip(ends, range(len(ends)), strict=True))
+        self._start_list = starts
+        self._end_list = ends
+
+    @classmethod
+    def from_offsets(cls, starts: list[int], ends: list[int]) -> TokenIndex:
+        """The index of tokens given by their start and end offsets (ascending)."""
+        index = cls.__new__(cls)
+        index._init(starts, ends)
+        return index
 
     def ranges(self, spans: Iterable[Range], snap: bool = False) -> list[list[int]]:
         """Character ranges -> inclusive token ranges.
@@ -204,10 +222,10 @@ def format_chemu_doc(doc: Document, snap: bool = False) -> str:
     Mention spans must align to the input's tokens, unless ``snap`` (see :class:`TokenIndex`).
     """
     sentences = _output_words(doc)
-    text, tokens = tokens_from_words([w for s in sentences for w in s])
-    if text != doc.text:
+    words = [w for s in sentences for w in s]
+    if " ".join(words) != doc.text:
         raise ValueError(f"document {doc.id}: text does not match its sentences of tokens")
-    index = TokenIndex(tokens)
+    index = TokenIndex.from_offsets(*_offsets(words))
     mentions = doc.mention_index()
     out: dict[str, object] = {"doc_key": doc.id, "sentences": sentences}
     out.update({key: [] for key in ANAPHORA_LABELS.values()})
