@@ -15,7 +15,7 @@ from chemie.model import Document, Mention, Relation, Token
 from chemie.scale.engines import RunAborted
 from chemie.scale.errorlog import ErrorLog, read_errors
 from chemie.scale.runner import run_job
-from chemie.scale.sinks import BlockSink, BratSink, JsonlSink, errors_path, make_sink
+from chemie.scale.sinks import BlockSink, BratSink, JsonlSink, PairSink, errors_path, make_sink
 from chemie.scale.sources import iter_items
 from chemie.scale.worker import Job
 
@@ -384,3 +384,32 @@ def test_chemu_fast_paths_match_the_token_objects():
         out = json.loads(format_chemu_doc(doc))
         for key in ANAPHORA_LABELS.values():
             assert out[key] == obj.get(key, [])
+
+
+def pair_of_blocks(doc: Document) -> tuple[str, str]:
+    """Stand-in pair formatter: a row for each file (CEM and CDI in ``chemie ner``)."""
+    return f"{doc.id}\tfirst\n", f"{doc.id}\tsecond\t{len(doc.tokens)}\n"
+
+
+def test_interrupted_pair_run_resumes_to_the_same_two_files(tmp_path):
+    src = _bad_jsonl(tmp_path)
+    fmt = f"{__name__}:pair_of_blocks"
+
+    def run(prefix: str, job: Job, **kw) -> object:
+        sink = PairSink(tmp_path / f"{prefix}.1", tmp_path / f"{prefix}.2")
+        items = iter_items([src], keys=kw.get("resume", False))
+        return run_job(items, job, sink, ErrorLog(tmp_path / f"{prefix}.err"), **kw)
+
+    run("full", Job(LINK.task, fmt))
+    _seen["n"] = 0
+    with pytest.raises(KeyboardInterrupt):
+        run("cut", Job(f"{__name__}:make_interrupter", fmt, (("after", 5),)), chunk_size=2)
+    first = tmp_path / "cut.1.partial"
+    with open(first, "a") as fh:
+        fh.write("extra\tfirst\n")  # the first file one document ahead of the second
+    with open(tmp_path / "cut.1.partial.done", "a") as journal:
+        journal.write(f"{first.stat().st_size}\textra\n")
+    assert run("cut", Job(LINK.task, fmt), resume=True).skipped > 0
+    for n in ("1", "2"):
+        assert (tmp_path / f"cut.{n}").read_bytes() == (tmp_path / f"full.{n}").read_bytes()
+    assert not list(tmp_path.glob("*partial*"))
