@@ -75,7 +75,7 @@ def add_scale_options(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--timeout", type=seconds, default=60.0, metavar="SECONDS",
-        help="a document taking longer fails alone (default: 60; 0: no limit; local engine)",
+        help="a document taking longer fails alone (default: 60; 0: no limit)",
     )
     g.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
 
