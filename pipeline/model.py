@@ -68,6 +68,7 @@ class Relation:
     tail: str
     rule: str | None = None
     id: str = ""
+    confidence: float | None = None  # the rule's precision (rules/coref.yaml, bridging.yaml)
 
 
 @dataclass

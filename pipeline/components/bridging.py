@@ -51,6 +51,11 @@ class BridgingResolver:
     def __init__(self, rules: str, actions: str) -> None:
         table = load_rules(rules)
         self.rules: dict[str, dict] = table["rules"]
+        # rule -> Relation.confidence: its dev precision (python -m chemie.rule_precision)
+        self.confidence: dict[str, float | None] = {
+            name: None if r.get("confidence") is None else float(r["confidence"])
+            for name, r in self.rules.items()
+        }
         self.state_heads = frozenset(table["state_heads"])
         self.bare_state_heads = frozenset(table["bare_state_heads"])
         self.determiners = frozenset(table["determiners"])
@@ -90,7 +95,12 @@ class BridgingResolver:
         self._amounts: dict[str, bool] = {}
 
     def _link(self, out: list[Relation], rule: str, head: MentionView, tail: MentionView) -> None:
-        out.append(Relation(self.rules[rule]["label"], head.id, tail.id, rule=rule))
+        out.append(
+            Relation(
+                self.rules[rule]["label"], head.id, tail.id, rule=rule,
+                confidence=self.confidence[rule],
+            )
+        )
 
     def classify(self, doc: Doc, m: MentionView, ctx: _Context) -> str:
         """The mention's part in the walk: state, input, equipment or skip."""

@@ -76,6 +76,11 @@ class CorefResolver:
             raise ValueError(f"coref mode must be surface or atomic, not {mode!r}")
         self.mode = mode
         self.rules = {r["name"]: r for r in rules["rules"]}
+        # rule -> Relation.confidence: its dev precision (python -m chemie.rule_precision)
+        self.confidence: dict[str, float | None] = {
+            name: None if r.get("confidence") is None else float(r["confidence"])
+            for name, r in self.rules.items()
+        }
         self.order: list[tuple[str, Callable]] = [
             (name, getattr(self, f"_rule_{name}")) for name in self.rules
         ]
@@ -130,7 +135,11 @@ class CorefResolver:
                     break
         relations = relations_of(doc)
         for n, (i, p, name) in enumerate(links, 1):
-            relations.append(Relation("COREFERENCE", ms[i].m.id, ms[p].m.id, name, f"C{n}"))
+            relations.append(
+                Relation(
+                    "COREFERENCE", ms[i].m.id, ms[p].m.id, name, f"C{n}", self.confidence[name]
+                )
+            )
         return doc
 
     def _view(self, words: list[str], cs: str, n: int, m: Mention) -> _M:

@@ -3,7 +3,9 @@
 Read: text-bound annotations ``T3<TAB>LABEL 10 20;25 30<TAB>text`` (several ranges =
 discontinuous), relations ``R1<TAB>LABEL Arg1:T5 Arg2:T2`` (Arg1 = anaphor, Arg2 =
 antecedent) and notes ``#1<TAB>AnnotatorNotes T3<TAB>note``. A note ``rule=NAME`` sets the
-``rule`` of its mention or relation; other notes on mentions go to ``attrs["notes"]``.
+``rule`` of its mention or relation, ``rule=NAME confidence=0.83`` (or ``confidence=0.83``
+alone) its ``confidence`` too (the writer adds it to relation notes); other notes on mentions
+go to ``attrs["notes"]``.
 E, A, N, M and ``*`` lines are tolerated and ignored. Tokens are the whitespace-separated
 pieces of the text (brat has no tokenization); sentences are left to the pipeline.
 """
@@ -21,6 +23,8 @@ from chemie.model import Document, Mention, Range, Relation, Token
 PathLike = str | os.PathLike[str]
 IGNORED_PREFIXES = ("E", "A", "N", "M", "*")
 RULE_NOTE = "rule="
+CONFIDENCE_NOTE = "confidence="
+_RULE_CONFIDENCE = re.compile(r"(?:rule=(?P<rule>\S*))?(?: ?confidence=(?P<conf>\S+))?")
 _OFFSETS = re.compile(r"(\d+) (\d+)")
 _ID = {"T": re.compile(r"T\d+"), "R": re.compile(r"R\d+")}
 
@@ -42,6 +46,26 @@ def _parse_spans(offsets: str, text: str, where: tuple[Path, int], tid: str) -> 
             )
         spans.append((a, b))
     return tuple(spans)
+
+
+def _rule_note(
+    note: str, where: tuple[Path, int], target: str
+) -> tuple[str | None, float | None] | None:
+    """``(rule, confidence)`` of a rule note (``rule=NAME``, ``rule=NAME confidence=X`` or
+    ``confidence=X``), None for any other note. A rule name with spaces is kept whole."""
+    m = _RULE_CONFIDENCE.fullmatch(note)
+    if m is None or not note:
+        return (note[len(RULE_NOTE) :], None) if note.startswith(RULE_NOTE) else None
+    conf = m.group("conf")
+    if conf is None:
+        return m.group("rule"), None
+    try:
+        value = float(conf)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise InputError(*where, f"{target}: confidence {conf!r} is not a number in [0, 1]")
+    return m.group("rule"), value
 
 
 def _new_doc(doc_id: str, text: str, path: Path, txt: Path) -> Document:
@@ -106,16 +130,18 @@ def read_brat_pair(txt: PathLike, ann: PathLike) -> Document:
             if arg not in mentions:
                 raise InputError(ann, lineno, f"{rid}: argument {arg} is not a defined T id")
     for lineno, target, note in notes:
-        if target in mentions:
-            if note.startswith(RULE_NOTE):
-                mentions[target].rule = note[len(RULE_NOTE) :]
-            else:
-                mentions[target].attrs.setdefault("notes", []).append(note)  # type: ignore[union-attr]
-        elif target in relations:
-            if note.startswith(RULE_NOTE):
-                relations[target].rule = note[len(RULE_NOTE) :]
-        elif target.startswith(("T", "R")):
-            raise InputError(ann, lineno, f"note on {target}, which is not defined")
+        item: Mention | Relation | None = mentions.get(target, relations.get(target))
+        if item is None:
+            if target.startswith(("T", "R")):
+                raise InputError(ann, lineno, f"note on {target}, which is not defined")
+            continue
+        parsed = _rule_note(note, (ann, lineno), target)
+        if parsed is not None:
+            rule, conf = parsed
+            item.rule = item.rule if rule is None else rule
+            item.confidence = item.confidence if conf is None else conf
+        elif isinstance(item, Mention):
+            item.attrs.setdefault("notes", []).append(note)  # type: ignore[union-attr]
     doc.mentions = list(mentions.values())
     doc.relations = list(relations.values())
     return doc
@@ -174,8 +200,11 @@ def format_ann(doc: Document) -> str:
             if arg not in t_ids:
                 raise ValueError(f"document {doc.id}: relation refers to unknown mention {arg}")
         lines.append(f"{rid}\t{rel.label} Arg1:{t_ids[rel.head]} Arg2:{t_ids[rel.tail]}")
-        if rel.rule:
-            notes.append((rid, RULE_NOTE + rel.rule))
+        note = [RULE_NOTE + rel.rule] if rel.rule else []
+        if rel.confidence is not None:
+            note.append(f"{CONFIDENCE_NOTE}{float(rel.confidence)!r}")
+        if note:
+            notes.append((rid, " ".join(note)))
     lines.extend(
         f"#{i}\tAnnotatorNotes {target}\t{_one_line(note)}"
         for i, (target, note) in enumerate(notes, 1)

@@ -28,6 +28,8 @@ def describe_mentions(nlp: object, docs: Iterable[Document]) -> list[Document]:
                     {**described.get(m.id, {}), **m.attrs})
             for m in d.mentions
         ]
-        copy.relations = [Relation(r.label, r.head, r.tail, r.rule, r.id) for r in d.relations]
+        copy.relations = [
+            Relation(r.label, r.head, r.tail, r.rule, r.id, r.confidence) for r in d.relations
+        ]
         out.append(copy)
     return out

@@ -137,7 +137,10 @@ def parse_document_json(
             for m in obj.get("mentions", [])
         ]
         doc.relations = [
-            Relation(r["label"], str(r["head"]), str(r["tail"]), r.get("rule"), r.get("id", ""))
+            Relation(
+                r["label"], str(r["head"]), str(r["tail"]), r.get("rule"), r.get("id", ""),
+                r.get("confidence"),
+            )
             for r in obj.get("relations", [])
         ]
     except json.JSONDecodeError as e:
