@@ -133,7 +133,7 @@ def relation_rows(doc: Document) -> list[dict]:
         row.update(_argument(doc, index, "head", r.head))
         row.update(_argument(doc, index, "tail", r.tail))
         row["rule"] = r.rule
-        row["confidence"] = getattr(r, "confidence", None)
+        row["confidence"] = r.confidence
         rows.append(row)
     return rows
 
