@@ -58,8 +58,13 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     On any exception the temporary file is removed and ``path`` is left untouched.
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except (FileExistsError, NotADirectoryError) as e:
+        raise OSError(e.errno, "cannot write: a parent path is not a folder", str(target)) from None
+    except OSError as e:
+        raise OSError(e.errno, f"cannot write: {e.strerror or e}", str(target)) from None
     try:
         kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
         with os.fdopen(fd, mode, **kwargs) as fh:

@@ -5,36 +5,55 @@
 - ``doc._.relations``: list[chemie.model.Relation] (anaphor -> antecedent, with rule names).
 - ``doc._.actions``: list[chemie.model.Action].
 
-Defaults are None (a shared mutable default would leak between docs): use the accessors.
+The three lists are never None: each Doc gets its own empty list on first access (a
+shared mutable default would leak between docs), so ``for r in doc._.relations`` works
+on any Doc, including one in which nothing was found.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from spacy.tokens import Doc
 
 from chemie.model import Action, Mention, Relation
 
-for _name in ("doc_id", "mentions", "relations", "actions"):
+_LISTS = ("mentions", "relations", "actions")
+
+
+def _list_accessors(name: str) -> tuple[Callable[[Doc], list], Callable[[Doc, list], None]]:
+    key = ("chemie", name)
+
+    def get(doc: Doc) -> list:
+        value = doc.user_data.get(key)
+        if value is None:
+            value = doc.user_data[key] = []
+        return value
+
+    def set_(doc: Doc, value: list) -> None:
+        doc.user_data[key] = value
+
+    return get, set_
+
+
+if not Doc.has_extension("doc_id"):
+    Doc.set_extension("doc_id", default=None)
+for _name in _LISTS:
     if not Doc.has_extension(_name):
-        Doc.set_extension(_name, default=None)
+        _get, _set = _list_accessors(_name)
+        Doc.set_extension(_name, getter=_get, setter=_set)
 
 
 def mentions_of(doc: Doc) -> list[Mention]:
-    """The doc's mention list, created empty on first use."""
-    if doc._.mentions is None:
-        doc._.mentions = []
+    """The doc's mention list."""
     return doc._.mentions
 
 
 def relations_of(doc: Doc) -> list[Relation]:
-    """The doc's relation list, created empty on first use."""
-    if doc._.relations is None:
-        doc._.relations = []
+    """The doc's relation list."""
     return doc._.relations
 
 
 def actions_of(doc: Doc) -> list[Action]:
-    """The doc's action list, created empty on first use."""
-    if doc._.actions is None:
-        doc._.actions = []
+    """The doc's action list."""
     return doc._.actions

@@ -299,18 +299,22 @@ def describe(document: Document) -> str:
 
 RELATION_COLUMNS = [
     "doc_id", "label", "anaphor", "anaphor_start", "anaphor_end",
-    "antecedent", "antecedent_start", "antecedent_end", "rule",
+    "antecedent", "antecedent_start", "antecedent_end", "rule", "confidence",
 ]
 
 
-def relations_frame(documents: Iterable[Document]) -> pd.DataFrame:
-    """One row per relation: doc_id, label, anaphor/antecedent text and offsets, rule."""
+def relations_frame(documents: Iterable[Document | Doc]) -> pd.DataFrame:
+    """One row per relation (doc_id, label, anaphor/antecedent text and offsets, rule,
+    confidence) for Documents or for spaCy Docs that went through the pipeline."""
     rows = []
     for d in documents:
+        if isinstance(d, Doc):
+            d = to_document(d)
         index = d.mention_index()
         for r in d.relations:
             ana, ant = index[r.head], index[r.tail]
-            rows.append(
-                (d.id, r.label, ana.text, ana.start, ana.end, ant.text, ant.start, ant.end, r.rule)
-            )
+            rows.append((
+                d.id, r.label, ana.text, ana.start, ana.end,
+                ant.text, ant.start, ant.end, r.rule, r.confidence,
+            ))
     return pd.DataFrame(rows, columns=RELATION_COLUMNS)
