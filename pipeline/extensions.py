@@ -22,7 +22,7 @@ _LISTS = ("mentions", "relations", "actions")
 
 
 def _list_accessors(name: str) -> tuple[Callable[[Doc], list], Callable[[Doc, list], None]]:
-    key = ("chemie", name)
+    key = ("._.", name, None, None)  # where spaCy keeps attribute extensions
 
     def get(doc: Doc) -> list:
         value = doc.user_data.get(key)
