@@ -216,8 +216,11 @@ def test_a_failed_run_leaves_existing_outputs_untouched(
     before = sorted(p.name for p in tmp_path.iterdir())
     out = tmp_path / ("pre" if "csv" in fmt else "pre.jsonl")
     assert main(["run", str(src), *fmt, "-o", str(out), "-q"]) == 2
-    assert f"{src}:1:" in capsys.readouterr().err
-    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    err = capsys.readouterr().err
+    assert f"{src}:1:" in err
+    new = sorted(set(p.name for p in tmp_path.iterdir()) - set(before))
+    assert new == (["pre.errors.tsv"] if "csv" in fmt else [])  # a new errors file only
+    assert "listed in" not in err  # one document: its error alone
     for e in existing:
         assert (tmp_path / e).read_text() == "PRE\n"
     assert (tmp_path / "pre.jsonl.errors.tsv").read_text() == "OLD\n"
@@ -241,3 +244,38 @@ def test_negative_scale_options_are_argument_errors(argv, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert f"error: argument {argv[0]}" in err and "Traceback" not in err
+
+
+def test_when_every_document_fails_the_errors_file_lists_them(tmp_path, capsys):
+    for name in ("latin1.txt", "l2.txt"):
+        (tmp_path / name).write_bytes(b"caf\xe9\n")
+    out = tmp_path / "pre2"
+    argv = ["run", str(tmp_path / "latin1.txt"), str(tmp_path / "l2.txt"), "--format", "csv"]
+    assert main([*argv, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    errors = tmp_path / "pre2.errors.tsv"
+    assert f"bad documents are listed in {errors}" in err
+    assert [Path(r["file"]).name for r in read_errors(errors)] == ["latin1.txt", "l2.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["l2.txt", "latin1.txt", errors.name]
+
+
+def test_an_earlier_errors_file_is_kept_and_not_claimed(tmp_path, capsys):
+    for name in ("latin1.txt", "l2.txt"):
+        (tmp_path / name).write_bytes(b"caf\xe9\n")
+    errors = tmp_path / "pre2.errors.tsv"
+    errors.write_text("OLD\n")
+    argv = ["run", str(tmp_path / "latin1.txt"), str(tmp_path / "l2.txt"), "--format", "json"]
+    assert main([*argv, "-o", str(tmp_path / "pre2")]) == 2
+    assert "listed in" not in capsys.readouterr().err
+    assert errors.read_text() == "OLD\n"
+
+
+def test_a_run_where_every_document_timed_out_exits_1(tmp_path, capsys):
+    out = tmp_path / "out.jsonl"
+    argv = ["run", str(SCALE / "texts"), "--format", "json", "--timeout", "1e-6", "--workers", "1"]
+    assert main([*argv, "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "timed out" in err and f"listed in {tmp_path / 'out.jsonl.errors.tsv'}" in err
+    assert not out.exists()
+    rows = read_errors(tmp_path / "out.jsonl.errors.tsv")
+    assert rows and all("timed out" in r["message"] for r in rows)

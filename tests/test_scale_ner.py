@@ -94,3 +94,13 @@ def test_iob_ignores_scale_options_with_a_note(tmp_path, capsys):
     assert main(["ner", str(src), "--workers", "2", "-o", str(tmp_path / "p.iob")]) == 0
     assert "note: IOB input" in capsys.readouterr().err
     assert len((tmp_path / "p.iob").read_text().split()) == 8
+
+
+def test_abstracts_that_all_time_out_are_listed_and_exit_1(tmp_path, capsys):
+    src = tmp_path / "abs.tsv"
+    src.write_text("1\tCaffeine and ethanol.\tWe gave aspirin.\n2\tBenzene\tToluene was used.\n")
+    out = tmp_path / "nn"
+    assert main(["ner", str(src), "-o", str(out), "--timeout", "1e-6", "--workers", "1"]) == 1
+    assert f"bad documents are listed in {tmp_path / 'nn.errors.tsv'}" in capsys.readouterr().err
+    assert [r["id"] for r in read_errors(tmp_path / "nn.errors.tsv")] == ["1", "2"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["abs.tsv", "nn.errors.tsv"]

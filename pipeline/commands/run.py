@@ -6,10 +6,15 @@ With no input, runs the bundled example and prints the mentions and links readab
 indices (ready for ``chemie score anaphora``). ``--format`` overrides: brat, chemu, json
 (everything with rule names, one document per line) or csv/parquet (a mention table and a
 relation table). Input and output are streamed; bad documents are listed in
-``OUT.errors.tsv`` and the run goes on. Exit status: 0 all documents done (an empty input
-file gives a warning and an empty result), 1 some failed, 2 bad input (nothing could be
-done: the output and errors file are left as they were, no partial file stays; the errors
-are printed), 3 the run itself broke down, 130 interrupted (``--resume`` continues).
+``OUT.errors.tsv`` and the run goes on. Documents read from folders are named by their
+path in the folder without suffix (``sub/a``), files given by name by their name
+(``a``); a second document with the same name in one run fails (listed as an error).
+Exit status: 0 all documents done (an empty input file gives a warning and an empty
+result), 1 some failed (or all, when any of them timed out or hit an internal error),
+2 bad input (every document unreadable or malformed, or none found: an existing output
+is left as it was and no partial file stays; the errors are printed and, when there is
+no errors file yet, listed in a new one), 3 the run itself broke down, 130 interrupted
+(``--resume`` continues).
 """
 
 from __future__ import annotations
@@ -146,22 +151,23 @@ def report(summary: Summary, errors: ErrorLog, quiet: bool) -> None:
     more = errors.errors + errors.warnings - len(errors.first)
     if more > 0:
         print(f"chemie: ... and {more} more", file=sys.stderr)
-    if errors.path is not None and (errors.errors or errors.warnings):
+    if errors.listed:
         print(f"chemie: bad documents are listed in {errors.path}", file=sys.stderr)
     if not quiet or summary.errors:
         print(f"chemie: {summary.text()}", file=sys.stderr)
 
 
 def exit_status(summary: Summary) -> int:
-    """0 all done (an empty input file: a warning), 1 some documents failed, 2 nothing
-    could be done (every document failed, or a folder held none)."""
+    """0 all done (an empty input file: a warning), 1 some documents failed (or all, not
+    all of them through bad input), 2 bad input: every document was unreadable or
+    malformed, or a folder held none."""
     if not summary.documents:
         if summary.failed:
             print("chemie: no documents found in the input", file=sys.stderr)
             return 2
         print("chemie: warning: no documents in the input: empty result", file=sys.stderr)
         return 0
-    if summary.failed:
+    if summary.failed and summary.bad_input == summary.errors:
         return 2
     return 1 if summary.errors else 0
 

@@ -5,8 +5,10 @@ input (1-based), ``level`` is ``error`` (no output for the document) or ``warnin
 result was written). Rows are appended to ``PATH.partial`` and flushed with the output; the
 file is renamed into place when the run ends, and only when there is something to report
 (a stale one from an earlier run is removed). When the run as a whole fails (nothing
-written) no errors file is written and an earlier one is kept: the errors were printed,
-and the output it described is untouched. A resumed run keeps the warnings of documents
+written, the output is left as it was) the errors file is written only when there is none
+yet: an earlier one describes the earlier output, which is untouched, so it is kept (the
+errors were printed). :attr:`ErrorLog.listed` says whether the file now lists this run's
+bad documents. A resumed run keeps the warnings of documents
 already written and reports the errors again, since those documents are retried.
 """
 
@@ -47,6 +49,7 @@ class ErrorLog:
         self.resumed = False
         self._fh = None
         self._kept_partial = False
+        self.listed = False  # the errors file in place lists this run's bad documents
 
     def open(self, resume: bool) -> None:
         """Start the log; with ``resume`` keep the warnings an interrupted run recorded."""
@@ -111,12 +114,24 @@ class ErrorLog:
             else:
                 shutil.copyfileobj(fh, out)
         os.unlink(self.partial)
+        self.listed = True
 
     def abort(self) -> None:
         """Keep the partial rows for ``--resume``."""
         if self._fh is not None and not self._fh.closed:
             self.flush()
             self._fh.close()
+
+    def fail(self) -> None:
+        """The run did nothing: write the errors file when there is none yet (a new file,
+        clobbering nothing), otherwise :meth:`discard`."""
+        if (
+            self.path is not None and self._fh is not None and self.errors
+            and not self._kept_partial and not self.path.exists()
+        ):
+            self.close()
+        else:
+            self.discard()
 
     def discard(self) -> None:
         """The run did nothing: no errors file is written (the messages were printed), an

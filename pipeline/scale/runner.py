@@ -22,12 +22,15 @@ FLUSH_SECONDS = 1.0
 
 @dataclass
 class Summary:
-    """What a run did: documents seen, written, skipped (resume), failed, warned about."""
+    """What a run did: documents seen, written, skipped (resume), failed (``bad_input`` of
+    them through the document's fault, the others timed out or hit an internal error),
+    warned about."""
 
     documents: int = 0
     written: int = 0
     skipped: int = 0
     errors: int = 0
+    bad_input: int = 0
     warnings: int = 0
     tokens: int = 0
     seconds: float = 0.0
@@ -101,8 +104,9 @@ def run_job(
 
     When nothing could be done (every document failed, or there was none and not
     ``allow_empty``; or an exception before any document was written) the run changes
-    nothing on disk: an earlier output and errors file stay as they were, and no new or
-    partial file is left (``summary.failed``). An empty input with ``allow_empty`` gives an
+    nothing on disk: an earlier output stays as it was, and no new or partial output is
+    left (``summary.failed``); the errors file is written if there is none yet (see
+    :meth:`ErrorLog.fail`). An empty input with ``allow_empty`` gives an
     empty output.
     """
     errors = errors or ErrorLog(None)
@@ -150,7 +154,7 @@ def run_job(
     )
     if summary.failed:
         sink.discard()
-        errors.discard()
+        errors.fail()
     else:
         errors.close()
         sink.close()
@@ -169,5 +173,6 @@ def _record(o: Outcome, sink: Sink, errors: ErrorLog, summary: Summary) -> None:
             summary.written += 1
             return
         except ValueError as e:
-            o.error = str(e)
+            o.error, o.bad_input = str(e), True
+    summary.bad_input += o.bad_input
     errors.add(o.n, "error", o.path, o.line, o.key, o.error or "")

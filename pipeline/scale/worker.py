@@ -45,7 +45,10 @@ class Job:
 
 @dataclass
 class Outcome:
-    """The result for one item: ``payload`` (formatted output) or ``error``; maybe a warning."""
+    """The result for one item: ``payload`` (formatted output) or ``error``; maybe a warning.
+
+    ``bad_input`` tells a failure caused by the document (unreadable, malformed) from one
+    that is not its fault (a timeout, an internal error)."""
 
     n: int
     key: str | None
@@ -55,6 +58,7 @@ class Outcome:
     error: str | None = None
     warning: str | None = None
     tokens: int = 0
+    bad_input: bool = False
 
     @property
     def ok(self) -> bool:
@@ -180,10 +184,10 @@ def process_item(job: Job, item: Item) -> Outcome:
     except DocumentTimeout:
         out.error = f"timed out after {job.timeout:g} s"
     except InputError as e:
-        out.error = e.message
+        out.error, out.bad_input = e.message, True
         out.path, out.line = e.path or out.path, e.line if e.line is not None else out.line
     except ValueError as e:
-        out.error = str(e)
+        out.error, out.bad_input = str(e), True
     except Exception as e:  # a bug on one document must not stop a million-document run
         out.error = f"internal error: {type(e).__name__}: {e}"
     return out
