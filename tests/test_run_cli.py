@@ -279,3 +279,28 @@ def test_a_run_where_every_document_timed_out_exits_1(tmp_path, capsys):
     assert not out.exists()
     rows = read_errors(tmp_path / "out.jsonl.errors.tsv")
     assert rows and all("timed out" in r["message"] for r in rows)
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "brat"])
+def test_a_repeated_document_id_fails_alone_and_folder_ids_are_relative_paths(
+    tmp_path, capsys, fmt
+):
+    nest = tmp_path / "nest"
+    (nest / "sub").mkdir(parents=True)
+    (nest / "a.txt").write_text("The solution was stirred.\n")
+    (nest / "sub" / "a.txt").write_text("Water was added.\n")
+    files = [str(nest / "a.txt"), str(nest / "sub" / "a.txt")]
+    out = tmp_path / "by-name"
+    assert main(["run", *files, "--format", fmt, "-o", str(out), "-q"]) == 1
+    assert "document id 'a' already written in this run" in capsys.readouterr().err
+    rows = read_errors(tmp_path / "by-name.errors.tsv")
+    assert [r["file"] for r in rows] == [files[1]]
+    out = tmp_path / "by-folder"
+    assert main(["run", str(nest), "--format", fmt, "-o", str(out), "-q"]) == 0
+    if fmt == "json":
+        ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    elif fmt == "csv":
+        ids = list(dict.fromkeys(pd.read_csv(tmp_path / "by-folder.mentions.csv")["doc_id"]))
+    else:
+        ids = sorted(p.relative_to(out).with_suffix("").as_posix() for p in out.rglob("*.ann"))
+    assert ids == ["a", "sub/a"]

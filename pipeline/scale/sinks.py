@@ -128,20 +128,31 @@ class Sink:
         self.abort()
 
 
+def claim(written: set[str], key: str | None) -> None:
+    """Note that document ``key`` is written; ValueError (the document fails) when one with
+    the same id was already written in this run."""
+    if key in written:
+        raise ValueError(f"document id {key!r} already written in this run")
+    written.add(key)  # type: ignore[arg-type]
+
+
 class JsonlSink(Sink):
     """One JSON line per document, appended to ``OUT.partial`` and renamed to ``OUT`` at the end.
 
     ``key_field`` names the field holding the document key (``doc_key`` for ChEMU-Ref);
-    ``item_key`` gives the same key for an input item (to skip it on ``--resume``).
+    ``item_key`` gives the same key for an input item (to skip it on ``--resume``);
+    with ``unique`` a second document with the same key in one run fails.
     """
 
     resumable = True
 
     def __init__(
         self, path: Path, key_field: str = "doc_key",
-        item_key: Callable[[Item], str | None] = lambda item: item.key,
+        item_key: Callable[[Item], str | None] = lambda item: item.key, unique: bool = False,
     ):
         self.path = Path(path)
+        self.unique = unique
+        self.written: set[str] = set()
         self.item_key = item_key
         self.partial = self.path.with_name(self.path.name + ".partial")
         self.key_field = key_field
@@ -176,10 +187,14 @@ class JsonlSink(Sink):
         key = self.item_key(item)
         if key is not None and self.completed[key] > 0:
             self.completed[key] -= 1
+            if self.unique:
+                self.written.add(key)
             return True
         return False
 
     def write(self, outcome: Outcome) -> None:
+        if self.unique:
+            claim(self.written, outcome.key)
         self.fh.write(str(outcome.payload).encode("utf-8") + b"\n")
 
     def flush(self) -> None:
@@ -265,6 +280,7 @@ class BlockSink(Sink):
         self.journal = open(self.journal_path, "w", encoding="utf-8")
         self.fresh = True
 
+    unique = False  # read by the shared :meth:`JsonlSink.done`
     done = JsonlSink.done
 
     def write(self, outcome: Outcome) -> None:
@@ -383,26 +399,26 @@ class BratSink(Sink):
             return False
 
     def write(self, outcome: Outcome) -> None:
-        if outcome.key in self.written:
-            raise ValueError(f"document id {outcome.key!r} already written in this run")
         text, ann = outcome.payload  # type: ignore[misc]
         base = self._base(outcome.key)
+        claim(self.written, outcome.key)
         base.parent.mkdir(parents=True, exist_ok=True)
         _replace(base.with_name(base.name + ".txt"), text)
         _replace(base.with_name(base.name + ".ann"), ann)
-        self.written.add(outcome.key)  # type: ignore[arg-type]
 
     def flush(self) -> None:
         os.sync()  # one sync per batch instead of an fsync per file (20x faster)
 
 
 class TableSink(Sink):
-    """Mention and relation tables (``csv`` or ``parquet``), streamed, renamed at the end."""
+    """Mention and relation tables (``csv`` or ``parquet``), streamed, renamed at the end;
+    a second document with the same id in one run fails."""
 
     def __init__(self, out: Path, fmt: str):
         self.out = out
         self.fmt = fmt
         self.writer = None
+        self.written: set[str] = set()
 
     def open(self, resume: bool) -> None:
         from chemie.formats.tabular import TableWriter
@@ -410,6 +426,7 @@ class TableSink(Sink):
         self.writer = TableWriter(self.out, self.fmt)
 
     def write(self, outcome: Outcome) -> None:
+        claim(self.written, outcome.payload.id)  # type: ignore[union-attr]
         self.writer.write([outcome.payload])  # type: ignore[list-item]
 
     def close(self) -> None:
@@ -438,4 +455,6 @@ def make_sink(fmt: str, out: Path | None) -> Sink:
         return BratSink(out)
     if fmt in ("csv", "parquet"):
         return TableSink(out, fmt)
-    return JsonlSink(out, "doc_key" if fmt == "chemu" else "id")
+    if fmt == "json":
+        return JsonlSink(out, "id", unique=True)
+    return JsonlSink(out, "doc_key")
