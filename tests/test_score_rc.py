@@ -26,20 +26,19 @@ def _write(path, rows):
 
 
 def test_macro_f1_is_mean_over_pred_and_gold_classes(tmp_path):
-    gold = _write(tmp_path / "g.txt", [("a", "b", "A"), ("a", "c", "A"), ("b", "c", "B"),
-                                       ("c", "d", "C")])
-    pred = _write(tmp_path / "p.txt", [("a", "b", "A"), ("a", "c", "B"), ("b", "c", "B"),
-                                       ("c", "d", "D")])
+    a, b, c, d = "COMPARE", "MODEL-FEATURE", "PART_WHOLE", "RESULT"
+    gold = _write(tmp_path / "g.txt", [("a", "b", a), ("a", "c", a), ("b", "c", b), ("c", "d", c)])
+    pred = _write(tmp_path / "p.txt", [("a", "b", a), ("a", "c", b), ("b", "c", b), ("c", "d", d)])
     report = rc.score_files(gold, pred, _args())
     table = report.table("per class")
-    assert list(table.index) == ["A", "B", "C", "D"]
-    # A: P 1 R .5 -> 2/3; B: P .5 R 1 -> 2/3; C and D: 0
-    assert table.loc["A", "F1"] == pytest.approx(2 / 3)
-    assert table.loc["B", "F1"] == pytest.approx(2 / 3)
+    assert list(table.index) == [a, b, c, d]
+    # a: P 1 R .5 -> 2/3; b: P .5 R 1 -> 2/3; c and d: 0
+    assert table.loc[a, "F1"] == pytest.approx(2 / 3)
+    assert table.loc[b, "F1"] == pytest.approx(2 / 3)
     assert report.figures["macro_f1"] == pytest.approx((2 / 3 + 2 / 3) / 4)
     assert report.figures["accuracy"] == pytest.approx(0.5)
     confusion = report.table("confusion (rows gold, columns predicted)")
-    assert confusion.loc["A", "B"] == 1 and confusion.loc["C", "D"] == 1
+    assert confusion.loc[a, b] == 1 and confusion.loc[c, d] == 1
 
 
 def test_wrong_direction_is_wrong_and_missing_pairs_are_misses(tmp_path):
@@ -62,6 +61,32 @@ def test_extra_or_repeated_predicted_pair_is_an_input_error(tmp_path):
     _write(pred, [("a", "b", "USAGE"), ("b", "a", "USAGE")])
     with pytest.raises(InputError, match="predicted twice"):
         rc.score_files(gold, pred, _args())
+
+
+@pytest.mark.parametrize("side", ["pred", "gold"])
+def test_unknown_labels_are_refused_in_every_format(fixtures, tmp_path, capsys, side):
+    cases = {
+        "semeval": ("semeval-relations.txt", "USAGE(X01-0001.1,X01-0001.2)",
+                    "FOO(X01-0001.1,X01-0001.2)"),
+        "scierc": ("scierc.json", '"USED-FOR"', '"FOO"'),
+        "unified": ("cv-pairs.txt", None, None),
+    }
+    for fmt, (name, old, new) in cases.items():
+        text = (fixtures / "rc" / name).read_text()
+        if fmt == "unified":
+            first = text.split("\n", 1)[0]
+            old, new = first, "\t".join([*first.split("\t")[:2], "FOO", *first.split("\t")[3:]])
+        assert old in text
+        good = tmp_path / f"good-{name}"
+        bad = tmp_path / f"bad-{name}"
+        good.write_text(text)
+        bad.write_text(text.replace(old, new, 1))
+        gold, pred = (good, bad) if side == "pred" else (bad, good)
+        assert main(["score", "rc", str(gold), str(pred), "--rc-format", fmt]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1, err
+        assert f"{bad}:1: unknown relation label 'FOO' (expected one of " in err[0]
+        assert "USAGE" in err[0] if fmt != "scierc" else "USED-FOR" in err[0]
 
 
 def test_cli_exit_status_2_on_mismatch(tmp_path, capsys):

@@ -7,7 +7,10 @@ direction is a wrong prediction, as in the official SemEval-2018 Task 7 scorer.
 * ``macro_f1`` follows the survey recipe of Bassignana & Plank (2022):
   ``classes = sorted(set(pred + gold))``, the unweighted mean of per-class F1.
 * A gold pair without a prediction is a miss (a false negative of its gold class; no
-  extra class); the count is reported in a note. A predicted pair that is not in the
+  extra class); the count is reported in a note. A label outside the format's label set
+  (``rules/rc_labels.yaml``), in the gold or the prediction file, is refused with an
+  InputError naming the file and line, as the official perl scorer refuses it. A
+  predicted pair that is not in the
   gold file, or a pair predicted twice, is refused: InputError naming the file and line.
   A gold pair repeated verbatim (same direction and label; sci-rc-unified has one) is
   counted once, and so is its repeated identical prediction.
@@ -31,8 +34,9 @@ column of ``chemie rc-eval``, whether the predictions come from a file or in-pro
   and argument swap for EVALUATE-FOR -> RESULT, applied to both sides alike, so a
   direction that was wrong in native labels stays wrong). A gold pair whose label is
   dropped (TOPIC, CONJUNCTION, HYPONYM-OF) is left out with its prediction. A predicted
-  dropped (or unknown) label on a kept gold pair becomes ``OTHER``: a wrong prediction
-  and, by the survey recipe ``sorted(set(pred + gold))``, a class with F1 0.
+  dropped label (or, in-process, an unknown one) on a kept gold pair becomes ``OTHER``:
+  a wrong prediction and, by the survey recipe ``sorted(set(pred + gold))``, a class
+  with F1 0.
   Nothing is re-predicted: the direction is the one the system predicted natively.
   For unified test sets both spaces are the same alignment.
 """
@@ -49,7 +53,7 @@ import pandas as pd
 
 from chemie.errors import InputError, read_text
 from chemie.formats import scierc, semeval, unified
-from chemie.rc.labels import OTHER, to_unified
+from chemie.rc.labels import OTHER, mapping, to_unified
 from chemie.rc.model import Pair
 from chemie.scoring.report import ScoreReport, ScoreTable, prf
 
@@ -246,10 +250,23 @@ def read_pairs(path: Path, fmt: str) -> list[Pair]:
     return unified.read_pairs(path)
 
 
+def check_labels(pairs: list[Pair], path: Path, fmt: str) -> list[Pair]:
+    """``pairs``, when every label is in ``fmt``'s label set (InputError at the first that
+    is not; a missing label is left to :func:`align`)."""
+    known = mapping(fmt)
+    for p in pairs:
+        if p.label and p.label not in known:
+            raise InputError(path, p.line, f"unknown relation label {p.label!r} "
+                             f"(expected one of {', '.join(sorted(known))})")
+    return pairs
+
+
 def score_files(gold: Path, pred: Path, args: argparse.Namespace) -> ScoreReport:
     """Score a prediction file against gold (format from ``args.rc_format`` or detected)."""
     fmt = getattr(args, "rc_format", "auto") or "auto"
     if fmt == "auto":
         fmt = detect_format(gold)
-    al = align(read_pairs(gold, fmt), read_pairs(pred, fmt), gold, pred)
+    gold_pairs = check_labels(read_pairs(gold, fmt), gold, fmt)
+    pred_pairs = check_labels(read_pairs(pred, fmt), pred, fmt)
+    al = align(gold_pairs, pred_pairs, gold, pred)
     return score_alignment(al, fmt)
