@@ -91,3 +91,23 @@ def test_cli_scores_cem_and_cdi(tmp_path, capsys):
     bad = _write(tmp_path, "bad.tsv", "1\tT:0\t1\t0.5\n")
     assert main(["score", "cem", str(g), str(bad)]) == 2
     assert "bad.tsv:1:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("output", [[], ["--csv"], ["--json"]])
+def test_no_resamples_leaves_f1_sd_out_with_a_note(tmp_path, capsys, output):
+    gold, pred = _write(tmp_path, "g.tsv", GOLD), _write(tmp_path, "p.tsv", CEM)
+    assert main(["score", "cem", str(gold), str(pred), "--resamples", "0", *output]) == 0
+    out = capsys.readouterr().out
+    assert "f1_sd not computed: --resamples 0" in out or "--csv" in output
+    assert "f1_sd," not in out and "f1_sd:" not in out and '"f1_sd"' not in out
+    assert main(["score", "cem", str(gold), str(pred), "--resamples", "2", *output]) == 0
+    assert "f1_sd" in capsys.readouterr().out
+
+
+def test_counts_stay_integers_in_text_and_csv(tmp_path, capsys):
+    gold, pred = _write(tmp_path, "g.tsv", GOLD), _write(tmp_path, "p.tsv", CEM)
+    assert main(["score", "cem", str(gold), str(pred), "--csv", "--resamples", "0"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    header = rows[0].split(",")
+    overall = next(r.split(",") for r in rows if ",overall," in r)
+    assert [overall[header.index(c)] for c in ("tp", "fp", "fn")] == ["2", "2", "2"]

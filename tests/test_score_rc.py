@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import random
 import re
 import shutil
@@ -187,3 +189,17 @@ def test_semeval_figures_match_the_official_perl_scorer(corpus, tmp_path, seed, 
     assert ours_macro == pytest.approx(macro, abs=0.006)
     assert round(100 * figures["official_macro_f1"], 2) == pytest.approx(
         float(_PERL_OFFICIAL.search(out).group(1)), abs=0.006)
+
+
+def test_counts_stay_integers_in_text_and_csv(tmp_path, capsys):
+    gold = _write(tmp_path / "g.txt", [("a", "b", "USAGE"), ("c", "d", "RESULT")])
+    pred = _write(tmp_path / "p.txt", [("a", "b", "USAGE"), ("c", "d", "USAGE")])
+    assert main(["score", "rc", str(gold), str(pred)]) == 0
+    text = capsys.readouterr().out
+    assert "pairs: 2\n" in text and "accuracy: 0.5000" in text
+    assert main(["score", "rc", str(gold), str(pred), "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    usage = next(r for r in rows if r["table"] == "per class" and r["row"] == "USAGE")
+    assert (usage["support"], usage["predicted"], usage["F1"]) == ("1", "2", str(2 / 3))
+    result = next(r for r in rows if r["table"].startswith("confusion") and r["row"] == "RESULT")
+    assert (result["USAGE"], usage["USAGE"]) == ("1", "")

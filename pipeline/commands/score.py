@@ -18,6 +18,8 @@ TASKS: dict[str, str] = {
     "rc": "chemie.scoring.rc:score_files",
 }
 
+BOOTSTRAPPED = ("cem", "cdi")  # tasks reporting f1_sd, the bootstrap SD of F1
+
 
 def _resamples(text: str) -> int:
     """argparse type: a number of bootstrap resamples, 0 or more."""
@@ -45,7 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", type=Path, help="write the report to this file")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (cem, cdi)")
     p.add_argument(
-        "--resamples", type=_resamples, default=1000, help="bootstrap resamples (cem, cdi)"
+        "--resamples", type=_resamples, default=1000,
+        help="bootstrap resamples for f1_sd (cem, cdi; default: 1000; below 2: f1_sd is "
+        "not computed and left out, with a note)",
     )
     p.add_argument(
         "--rc-format",
@@ -60,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     module_name, func_name = TASKS[args.task].split(":")
     scorer = getattr(importlib.import_module(module_name), func_name)
     report = scorer(args.gold, args.pred, args)
+    if args.task in BOOTSTRAPPED and args.resamples < 2:
+        report.omit("f1_sd", f"f1_sd not computed: --resamples {args.resamples} "
+                    "(a standard deviation needs at least 2)")
     text = report.to_json() if args.json else report.to_csv() if args.csv else report.to_text()
     if args.output:
         with atomic_write(args.output) as fh:

@@ -203,7 +203,7 @@ def score_alignment(al: Alignment, scheme: str) -> ScoreReport:
     correct = sum(al.correct(i) for i in range(n))
     report.figures["macro_f1"] = macro_f1(al)
     report.figures["accuracy"] = correct / n if n else 0.0
-    report.figures["pairs"] = float(n)
+    report.figures["pairs"] = n
     missing = sum(p is None for p in al.pred)
     reversed_ = sum(p is not None and p.label == g.label and p.head != g.head
                     for g, p in zip(al.gold, al.pred, strict=True))
