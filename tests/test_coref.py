@@ -168,3 +168,9 @@ def test_yield_statement_is_the_final_product(nlp):
     found = links(nlp, [HEADING, "The residue was purified . Yield : 0.15 g ( 58% of theory ) ."])
     assert ("Yield : 0.15 g ( 58% of theory )", "4-bromo-2-methylbenzoic acid",
             "final_product") in found
+
+
+def test_number_sign_keeps_the_compound_number(nlp):
+    found = links(nlp, ["Compound No . 5 ( 20 mg ) was dissolved in water .",
+                        "Then compound 5 was stirred ."])
+    assert found == [("compound 5", "Compound No . 5 ( 20 mg )", "compound_number")]

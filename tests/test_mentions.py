@@ -248,3 +248,41 @@ def test_reaction_as_subject_filter(nlp):
     assert "The reaction" in mentions(nlp, "The reaction was stirred for 2 h .")
     found = mentions(nlp, "After completion of the reaction , water was added .")
     assert "the reaction" not in found and "water" in found
+
+
+def test_eluent_ratio_needs_two_solvents_and_a_numeric_ratio(nlp):
+    found = mentions(
+        nlp, "The pH = 8 , m / z = 283.0 ; eluted with PE : EA = 10 : 1 and then with "
+        "cyclohexane / ethyl acetate 7 : 3 .",
+    )
+    ratios = {text for text, (rule, _) in found.items() if rule == "eluent_ratio"}
+    assert ratios == {"PE : EA = 10 : 1", "cyclohexane / ethyl acetate 7 : 3"}
+
+
+def test_measurements_and_references_are_not_mentions():
+    nlp = load()  # the default pipeline (with NER), on raw text
+    doc = annotate(nlp, Document("d", "Endothermic peak top temperature in DSC: 195° C."))
+    assert doc.mentions == []
+    doc = annotate(nlp, Document("f", "The product was obtained as in Fig. 3 and Example No. 5."))
+    texts = {m.text: m.rule for m in doc.mentions}
+    assert "Example No." not in texts and not any("Fig" in t for t in texts)
+    assert texts["Example No. 5"] == "reference_np"  # like "Example 5": a numbered reference
+
+
+def test_number_sign_joins_a_reference_and_its_number(nlp):
+    found = mentions(nlp, "Compound No . 1 ( 20 mg ) was added to Example No . 3 .")
+    assert found["Compound No . 1 ( 20 mg )"][0] == "np_quantity"
+    assert found["Compound No . 1 ( 20 mg )"][1]["head"] == "compound"
+    assert found["Example No . 3"][1]["kind"] == "reference"
+
+
+def test_adjective_head_filter(nlp):
+    names = [f["name"] for f in load_rules("mentions.yaml")["filters"]]
+    assert "adjective_head" in names
+    found = mentions(nlp, "The chromatographic purification gave an azeotropic mixture and "
+                     "Endothermic peaks .")
+    assert "The chromatographic" not in found and "Endothermic" not in found
+    assert "an azeotropic mixture" in found  # the head is "mixture"
+    found = mentions(nlp, "Then butanal ( 1 g ) and N,N-dimethylformamide dimethyl acetal "
+                     "( 2 mL ) were added .")
+    assert {"butanal ( 1 g )", "N,N-dimethylformamide dimethyl acetal ( 2 mL )"} <= set(found)

@@ -148,7 +148,7 @@ class CorefResolver:
         first, last = a.get("tokens", (0, 0))  # type: ignore[misc]
         ranges = list(a.get("ranges", ((first, last),)))  # type: ignore[arg-type]
         c0, c1 = a.get("core", (first, last))  # type: ignore[misc]
-        core_i = [i for i in range(c0, c1 + 1) if cs[i] not in "().P:="]
+        core_i = [i for i in range(c0, c1 + 1) if cs[i] not in "().P:=#"]
         core = " ".join([low[i] for i in core_i])
         name = " ".join([low[i] for i in core_i if cs[i] in "CXZNbn" or low[i] == "acid"])
         det = str(a.get("det", ""))

@@ -12,7 +12,8 @@ determiner or ""), ``core`` ((first, last) tokens of the name without quantities
 Class letters: D determiner, W other lowercase word/modifier, C chemical word, G generic head,
 K reference head (compound, intermediate …), E equipment head, Z identifier (1b, F1304),
 N number, A fused amount (7.13g), U unit, O "of", I "in", S stop word, ``,`` comma → P,
-``.`` / ``;`` → ``.``, brackets → ``(`` ``)``, ``/`` and ``-`` joiners, X anything else.
+``.`` / ``;`` → ``.``, brackets → ``(`` ``)``, ``/`` and ``-`` joiners, ``#`` a number sign
+after a reference head (Compound No. 5), X anything else.
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from chemie.model import Mention, Range
 from chemie.resources import load_rules
 
 _IN = "WCGEKZNUAX"
-CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}]))*"
+CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}])|#+(?=[NZ]))*"
 # Speed guards (necessary conditions checked before a costly branch; they change no match):
 # the characters a core (with its joiners) can consume
-RUN = rf"[Dbnk{_IN}/-]*"
+RUN = rf"[Dbnk{_IN}/#-]*"
 # a ratio branch needs "=", ":", "/" or "(" right after (or inside) the core run
-RATIO_GUARD = rf"(?=[Dbnk{_IN}-]*[=:/(])"
+RATIO_GUARD = rf"(?=[Dbnk{_IN}#-]*[=:/(])"
 QPAREN = r"\((?=[^().]*[AU])[^().]*\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
 LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
@@ -55,14 +56,27 @@ SOLUTION_LIST = (
 )
 # "Yield : 530 mg ( 81% of theory )": a product stated by its yield
 YIELD_STATEMENT = r"(?P<ystat>Y:?[NAn]U+(?:\([^().]*\))?)"
-MENTION = re.compile(
-    rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|(?P<lead>{LEAD})?(?P<core>{RATIO_GUARD}{CORE}(?:[:/]{CORE})*(?={RATIO})|{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
-    rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?(?P<ratio>{RATIO})?(?P<idp>{IDPAREN})?"
-    rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
-    rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[AN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?)?"
-    rf"|(?P<sol2>(?!I(?:NU|[AN])Y)I{LEAD}?{CORE}(?:{QPAREN})?)|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
-    rf"(?P<yld>{YIELD})?"
-)
+
+
+def _mention_pattern(ratio: bool) -> re.Pattern[str]:
+    """The mention pattern; without ``ratio`` it has no eluent-ratio branch (the fallback when
+    a ratio match is no eluent: "DSC : 195")."""
+    ratio_core = rf"{RATIO_GUARD}{CORE}(?:[:/]{CORE})*(?={RATIO})|" if ratio else ""
+    ratio_group = rf"(?P<ratio>{RATIO})?" if ratio else r"(?P<ratio>(?!))?"
+    return re.compile(
+        rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|(?P<lead>{LEAD})?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
+        rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
+        rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
+        rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[AN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?)?"
+        rf"|(?P<sol2>(?!I(?:NU|[AN])Y)I{LEAD}?{CORE}(?:{QPAREN})?)|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
+        rf"(?P<yld>{YIELD})?"
+    )
+
+
+MENTION = _mention_pattern(ratio=True)
+MENTION_NO_RATIO = _mention_pattern(ratio=False)
+# an eluent ratio is numeric: "20 / 1", "4 : 1", "100→1 : 80" (or percentages: "0% to 80%")
+NUMERIC_RATIO = re.compile(r"\d ?[:/] ?\d|%")
 
 NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?$")
 RATIO_TOKEN = re.compile(r"^\d+(?:\.\d+)?(?:[:/]\d+(?:\.\d+)?)+$")  # "10:1", "1/1"
@@ -94,6 +108,7 @@ STATE_HEADS = frozenset(
     "tar material substance film precipitate".split()
 )
 NOT_SOLVENT_HEADS = frozenset(["portion", "portions", "vacuo", "total", "one"])
+NUMBER_SIGNS = frozenset(["no", "no.", "nos", "nos.", "#"])
 KEEP_TRAILING = frozenset(["anhydrous", "bed", "filter", "stream"])
 MIXTURE_HEADS = frozenset("mixture solution residue filtrate suspension".split())
 SOLUTION_HEADS = frozenset("solution solutions mixture suspension slurry".split())
@@ -116,6 +131,7 @@ class MentionTables:
     heading: frozenset[str]
     confidence: dict[str, float]  # rule name -> mention confidence
     reaction_filter: tuple[frozenset[str], frozenset[str]]  # reaction_as_subject: verbs, not_after
+    adjective_filter: tuple[tuple[str, ...], tuple[str, ...]]  # adjective_head: suffixes, except
 
     @classmethod
     def load(cls, name: str = "mentions.yaml") -> MentionTables:
@@ -130,6 +146,7 @@ class MentionTables:
             s("heading_words"),
             {str(r["name"]): float(r.get("confidence", 0.5)) for r in t.get("rules", [])},
             _filter_words(t, "reaction_as_subject"),
+            _adjective_suffixes(t),
         )
 
 
@@ -139,6 +156,15 @@ def _filter_words(t: dict, name: str) -> tuple[frozenset[str], frozenset[str]]:
     return (
         frozenset(str(w).lower() for w in f.get("verbs", ())),
         frozenset(str(w).lower() for w in f.get("not_after", ())),
+    )
+
+
+def _adjective_suffixes(t: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ``suffixes`` and ``except_suffixes`` of the ``adjective_head`` filter."""
+    f = next((x for x in t.get("filters", []) if x["name"] == "adjective_head"), {})
+    return (
+        tuple(str(w).lower() for w in f.get("suffixes", ())),
+        tuple(str(w).lower() for w in f.get("except_suffixes", ())),
     )
 
 
@@ -277,6 +303,12 @@ def _class_string(
         if c in _NO_CONTEXT_RULE:
             continue
         prev = classes[i - 1]
+        if prev in "Kk" and c in "SX" and words[i].lower() in NUMBER_SIGNS:
+            # "Compound No. 5", "Example No . 12": the number sign joins head and number
+            k = i + 2 if i + 2 < n and words[i + 1] == "." else i + 1
+            if k < n and classes[k] in "NZ":
+                classes[i:k] = ["#"] * (k - i)
+            continue
         if c == "S":
             # "the combined organic layers", "the reaction mixture": a stop word after a
             # determiner that is also a modifier is a modifier.
@@ -452,6 +484,12 @@ class MentionDetector:
             m = MENTION.search(cs, pos)
             if m is None:
                 break
+            if m.group("ratio") and not self._is_eluent(cs, m):
+                # "DSC : 195", "pH = 8": no eluent; the same place without the ratio branch
+                m = MENTION_NO_RATIO.match(cs, m.start()) or m
+                if m.group("ratio"):
+                    pos = m.start() + 1
+                    continue
             got = self._validate(doc, cs, m, sent_of) if m.end() > m.start() else []
             found.extend(got)
             # a rejected or shortened match lets the next one start inside it
@@ -482,6 +520,28 @@ class MentionDetector:
                     conf = max(_ner_confidence(doc, c[0], c[1]) for c in inside)
             mentions.append(Mention(f"M{n}", spans, "ENTITY", text, rule, conf, attrs))
         return doc
+
+    def _adjective(self, word: str) -> bool:
+        """``adjective_head``: a plain word with an adjective suffix (-ic, -ous, -al) that is
+        no chemical name ending ("butanal", "dimethyl acetal")."""
+        suffixes, except_suffixes = self.tables.adjective_filter
+        low = word.lower()
+        return (
+            word.isalpha()
+            and low.endswith(suffixes)
+            and not low.endswith(except_suffixes)
+            and (word.islower() or word[1:].islower())
+        )
+
+    def _is_eluent(self, cs: str, m: re.Match) -> bool:
+        """``eluent_ratio`` needs two solvent-like parts ("DCM / MeOH", "EtOAc : hexane") and a
+        numeric ratio ("20 / 1", "4 : 1", "from 0% to 80%")."""
+        c0, c1 = m.span("core")
+        parts = re.split(r"[/:]", cs[c0:c1])
+        if sum(1 for p in parts if any(ch in "CbX" for ch in p)) < 2:
+            return False
+        # the core may end with the ratio's first number: "hexane / EtOAc 4 : 1"
+        return NUMERIC_RATIO.search(" ".join(self._words[c1 - 1 : m.end("ratio")])) is not None
 
     def _validate(
         self, doc: Doc, cs: str, m: re.Match, sent_of: list[int]
@@ -532,7 +592,7 @@ class MentionDetector:
         head_i = end - 1
         ref = _ref_id(cs, c0, end)
         if ref:
-            head_i = end - 2
+            head_i = len(cs[: end - 1].rstrip("#")) - 1
         if "O" in cs[c0:end] and not ref:
             # "a solution of X": the head is the noun before "of" when it is generic
             of = cs.index("O", c0, end)
@@ -545,6 +605,8 @@ class MentionDetector:
             kind = "state"
         if head_cls in "NUA" and not g["lead"] and not g["ratio"]:
             return []
+        if cs[head_i] in "CXb" and self._adjective(words[head_i]):
+            return []  # adjective_head: "Endothermic (peak)", "chromatographic (purification)"
         core_cls = cs[c0:end]
         if head_cls == "W" and not (has_qp or g["lead"]) and "C" not in core_cls.upper():
             return []
@@ -712,8 +774,10 @@ def _has_name(cs: str, m: re.Match) -> bool:
 
 
 def _ref_id(cs: str, c0: int, end: int) -> bool:
-    """``Compound 22``, ``intermediate 4a``: a reference head followed by an identifier."""
-    return end - c0 >= 2 and cs[end - 2] in "Kk" and cs[end - 1] in "NZXCnb"
+    """``Compound 22``, ``intermediate 4a``, ``Compound No. 5``: a reference head followed by
+    an identifier."""
+    head = cs[c0 : end - 1].rstrip("#")[-1:]
+    return end - c0 >= 2 and cs[end - 1] in "NZXCnb" and head in ("K", "k")
 
 
 # "X was obtained with a yield of about 99.1%", "X ( 170 mg ) . Yield : 73%"
