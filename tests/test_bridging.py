@@ -111,3 +111,34 @@ def test_gold_mentions_on_corpus_slice(nlp, corpus):
             else:
                 fp += 1
     assert tp > 2 * fp
+
+
+def test_bridging_relations_have_unique_stable_ids(nlp):
+    for snippet in SNIPPETS:
+        rels = relations_of(run(nlp, snippet))
+        ids = [r.id for r in rels]
+        assert ids == [f"B{n}" for n in range(1, len(rels) + 1)]
+        assert ids == [r.id for r in relations_of(run(nlp, snippet))]  # the same on a re-run
+
+
+def test_whole_pipeline_relation_ids_are_unique():
+    from chemie.model import Document
+    from chemie.nlp import annotate, load
+
+    text = ("Compound 5 ( 1 g ) was added to a flask . The mixture was stirred and then "
+            "compound 5 was obtained . The mixture was extracted with ethyl acetate .")
+    doc = annotate(load(ner=False), Document("d", text))
+    ids = [r.id for r in doc.relations]
+    assert len(set(ids)) == len(ids) and all(ids)
+    assert {r.id[0] for r in doc.relations if r.label == "COREFERENCE"} == {"C"}
+    assert {r.id[0] for r in doc.relations if r.label != "COREFERENCE"} == {"B"}
+
+
+def test_number_relations_skips_taken_ids():
+    from chemie.components.coref import number_relations
+    from chemie.model import Relation
+
+    rels = [Relation("WORK_UP", "M2", "M1", id="B1"), Relation("WORK_UP", "M3", "M1"),
+            Relation("CONTAINED", "M4", "M3")]
+    number_relations(rels, 1, "B")
+    assert [r.id for r in rels] == ["B1", "B2", "B3"]

@@ -2,7 +2,8 @@
 
 Reads ``doc._.mentions`` and ``doc._.actions`` (from ``chemie_actions``) and adds
 TRANSFORMED, REACTION_ASSOCIATED, WORK_UP and CONTAINED relations (anaphor -> antecedent)
-to ``doc._.relations``, each carrying the name of the rule in ``rules/bridging.yaml``.
+to ``doc._.relations``, each carrying the name of the rule in ``rules/bridging.yaml`` and an
+id B1, B2 … unique within the document.
 
 The resolver walks the mentions of each step in text order, keeping the current *state*
 of the reaction system (the last mixture, layer, residue or product expression) and the
@@ -27,6 +28,7 @@ from chemie.components.actions import (
     mention_views,
     token_table,
 )
+from chemie.components.coref import number_relations
 from chemie.extensions import actions_of, relations_of
 from chemie.model import Action, Relation
 from chemie.resources import load_rules
@@ -211,6 +213,7 @@ class BridgingResolver:
         low = ctx.table.lower
         headings = ctx.headings
         out = relations_of(doc)
+        first = len(out)
         walk, step, reach = _Walk(), -1, -1
         for m in views:
             if m.last <= reach:
@@ -249,6 +252,7 @@ class BridgingResolver:
             self._state(ctx, m, walk, in_workup, product, out)
             if product and in_workup and m.head not in self.state_heads:
                 walk = _Walk(since=ctx.table.idx[m.last])  # a named product ends the procedure
+        number_relations(out, first, "B")  # B1, B2 … in the order made (coreference: C1 …)
         return doc
 
     def _equipment(self, m: MentionView, walk: _Walk, out: list[Relation]) -> None:

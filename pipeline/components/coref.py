@@ -3,7 +3,8 @@
 Rules (``rules/coref.yaml``, in order; the first that resolves an anaphor wins) put each
 anaphor into the chain of an earlier mention. The links written to ``doc._.relations`` go
 from each anaphor to the closest earlier member of its chain (``mode="surface"``) or to the
-first member (``mode="atomic"``); each carries the name of the rule that resolved it.
+first member (``mode="atomic"``); each carries the name of the rule that resolved it and an id
+C1, C2 … (:func:`number_relations`; bridging links are B1 …).
 """
 
 from __future__ import annotations
@@ -31,6 +32,19 @@ _SPECIFIC_NAME = re.compile(r"[\d(\[]")
 _HEADING_ID = re.compile(
     r"^[(\[]?(?:\d[\dA-Za-z]{0,3}|[A-Za-z]\d{0,3}|[IVX]{1,4})(?:[.-]\d+)?[a-z]?[)\].:]?$"
 )
+
+
+def number_relations(relations: list[Relation], first: int, prefix: str) -> None:
+    """Give ``relations[first:]`` (one component's links, in the order made) the ids PREFIX1,
+    PREFIX2 …, skipping any id an earlier relation of the doc already has: coreference links
+    are C1 …, bridging links B1 … (unique and stable within a document)."""
+    taken = {r.id for r in relations[:first]}
+    n = 0
+    for r in relations[first:]:
+        n += 1
+        while f"{prefix}{n}" in taken:
+            n += 1
+        r.id = f"{prefix}{n}"
 
 
 @dataclass
@@ -134,12 +148,14 @@ class CorefResolver:
                     links.append((a.i, target, name))
                     break
         relations = relations_of(doc)
-        for n, (i, p, name) in enumerate(links, 1):
+        first = len(relations)
+        for i, p, name in links:
             relations.append(
                 Relation(
-                    "COREFERENCE", ms[i].m.id, ms[p].m.id, name, f"C{n}", self.confidence[name]
+                    "COREFERENCE", ms[i].m.id, ms[p].m.id, name, confidence=self.confidence[name]
                 )
             )
+        number_relations(relations, first, "C")
         return doc
 
     def _view(self, words: list[str], cs: str, n: int, m: Mention) -> _M:
