@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
+import pytest
+
 from chemie.cli import main
 from chemie.scale.errorlog import read_errors
 
@@ -104,3 +107,30 @@ def test_abstracts_that_all_time_out_are_listed_and_exit_1(tmp_path, capsys):
     assert f"bad documents are listed in {tmp_path / 'nn.errors.tsv'}" in capsys.readouterr().err
     assert [r["id"] for r in read_errors(tmp_path / "nn.errors.tsv")] == ["1", "2"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["abs.tsv", "nn.errors.tsv"]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_table_format_has_one_row_per_mention_like_the_tsv(tmp_path, fmt):
+    tsv = tmp_path / "m.tsv"
+    assert main(["ner", str(TEXTS), "-o", str(tmp_path / "m.tsv"), "-q"]) == 0
+    assert main(["ner", str(TEXTS), "-o", str(tmp_path / "tab"), "--format", fmt, "-q"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if "tab" in p.name) == [f"tab.mentions.{fmt}"]
+    path = tmp_path / f"tab.mentions.{fmt}"
+    table = pd.read_csv(path, keep_default_na=False) if fmt == "csv" else pd.read_parquet(path)
+    expected = pd.read_csv(tsv, sep="\t", keep_default_na=False)
+    assert len(table) == len(expected) > 0
+    assert list(table["doc_id"]) == list(expected["document"])
+    assert list(table["start"]) == list(expected["start"])
+    assert list(table["text"]) == list(expected["text"])
+    assert list(table["chemdner_class"]) == list(expected["class"])
+    assert list(table["rule"]) == list(expected["rule"])
+
+
+def test_table_format_needs_an_output_and_text_input(tmp_path, capsys):
+    assert main(["ner", str(TEXTS), "--format", "csv"]) == 2
+    assert "--format csv needs an output" in capsys.readouterr().err
+    src = tmp_path / "abs.tsv"
+    src.write_text("1\tCaffeine\tWe gave aspirin.\n")
+    assert main(["ner", str(src), "--format", "parquet", "-o", str(tmp_path / "t")]) == 2
+    assert "--format parquet is for text input" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [src]

@@ -11,6 +11,10 @@
   --engine --scheduler``: streamed through ``chemie.scale``: TSV, or JSON lines with
   ``--format json``; bad documents listed in ``OUT.errors.tsv``, the run goes on (exit 1).
   An empty document gives a warning and an empty result.
+- ``--format csv|parquet`` (text input, always streamed, needs ``-o OUT``): one row per
+  mention in ``OUT.mentions.csv|parquet`` (``-o FOLDER/``: ``FOLDER/mentions.EXT``), the
+  mention columns of ``chemie run``'s tables (``chemie.formats.tabular``): ``doc_id`` is
+  the file, ``label`` and ``chemdner_class`` the CHEMDNER class.
 
 The input format is detected from the extension and the first line; ``--input-format``
 overrides it. Outputs are written atomically: a bad input leaves no half-written file.
@@ -32,14 +36,15 @@ from chemie.components.ner import ChemicalNER, find_in_sentences, mention_record
 from chemie.errors import InputError, atomic_write, read_text
 from chemie.formats.chemdner import format_cdi, format_cem, rank_cdi, rank_cem
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
-from chemie.model import Document
-from chemie.scale.sinks import BlockSink, JsonlSink, PairSink, Sink, StdoutSink
+from chemie.model import Document, Mention
+from chemie.scale.sinks import BlockSink, JsonlSink, PairSink, Sink, StdoutSink, TableSink
 from chemie.scale.sources import Item, iter_txt_items
 from chemie.scale.worker import Job
 
 FORMATS = ("auto", "text", "chemdner", "iob")
 IOB_SUFFIXES = (".iob", ".bio", ".conll")
 DEFAULT_IOB_WINDOW = 600  # tokens: an IOB file holds many abstracts one after another
+TABLES = ("csv", "parquet")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,7 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("inputs", nargs="+", type=Path, metavar="INPUT")
     p.add_argument("-o", "--output", type=Path, help="output file (prefix or folder for CHEMDNER)")
     p.add_argument("--input-format", choices=FORMATS, default="auto")
-    p.add_argument("--format", choices=("tsv", "json"), default="tsv", help="text output format")
+    p.add_argument(
+        "--format", choices=("tsv", "json", *TABLES), default="tsv",
+        help="text output format (csv/parquet: a mention table, -o OUT gives OUT.mentions.EXT)",
+    )
     p.add_argument(
         "--abbreviation-window",
         type=int,
@@ -162,6 +170,17 @@ def json_line(doc: Document) -> str:
                       ensure_ascii=False)
 
 
+def table_document(doc: Document) -> Document:
+    """Scale formatter: the document named by its file, its records as Mentions (label:
+    the CHEMDNER class), for :class:`~chemie.scale.sinks.TableSink`."""
+    mentions = [
+        Mention(f"T{i}", ((int(m["start"]), int(m["end"])),), str(m["class"]), str(m["text"]),
+                str(m["rule"]), float(m["confidence"]))  # type: ignore[arg-type]
+        for i, m in enumerate(doc.meta.get("ner", []), 1)  # type: ignore[arg-type]
+    ]
+    return Document(id=_name(doc), text=doc.text, mentions=mentions)
+
+
 def chemdner_blocks(doc: Document) -> tuple[str, str]:
     """Scale formatter: the CEM and CDI rows of one abstract (``doc.text`` is the title, a
     newline and the abstract; ``doc.id`` the PMID)."""
@@ -223,11 +242,16 @@ def iter_abstract_items(path: Path) -> Iterator[Item]:
 
 def run_scaled(args: argparse.Namespace) -> int:
     """Plain-text documents (files or folders of .txt) streamed through chemie.scale:
-    TSV, or JSON lines with ``--format json``; bad documents go to ``OUT.errors.tsv``."""
-    fmt = "tsv_block" if args.format == "tsv" else "json_line"
+    TSV, JSON lines with ``--format json`` or a mention table with ``--format csv|parquet``;
+    bad documents go to ``OUT.errors.tsv``."""
+    fmt = {"tsv": "tsv_block", "json": "json_line"}.get(args.format, "table_document")
     job = Job("chemie.commands.ner:ner_processor", f"chemie.commands.ner:{fmt}", _options(args))
-    if args.output is None:
-        sink: Sink = StdoutSink()
+    if args.format in TABLES:
+        if args.output is None:
+            raise InputError(None, None, f"--format {args.format} needs an output: -o OUT")
+        sink: Sink = TableSink(args.output, args.format, ("mentions",))
+    elif args.output is None:
+        sink = StdoutSink()
     elif args.format == "tsv":
         sink = BlockSink(args.output, TSV_HEADER)
     else:
@@ -300,10 +324,14 @@ def run(args: argparse.Namespace) -> int:
     if len(kinds) > 1:
         raise InputError(args.inputs[-1], None, f"inputs mix formats: {', '.join(sorted(kinds))}")
     kind = kinds.pop()
+    if args.format in TABLES and kind != "text":
+        raise InputError(args.inputs[0], None, f"--format {args.format} is for text input "
+                         f"(this is {kind}): use --format tsv or json")
     if kind == "chemdner":
         return run_chemdner(args)
     scaled = args.workers or args.resume or args.engine or args.scheduler
-    if kind == "text" and (scaled or len(args.inputs) > 1 or args.inputs[0].is_dir()):
+    streamed = scaled or args.format in TABLES or len(args.inputs) > 1
+    if kind == "text" and (streamed or args.inputs[0].is_dir()):
         return run_scaled(args)
     if kind == "iob" and scaled:
         print("chemie: note: IOB input is tagged in this process; --workers, --resume, "

@@ -12,9 +12,9 @@ path in the folder without suffix (``sub/a``), files given by name by their name
 Exit status: 0 all documents done (an empty input file gives a warning and an empty
 result), 1 some failed (or all, when any of them timed out or hit an internal error),
 2 bad input (every document unreadable or malformed, or none found: an existing output
-is left as it was and no partial file stays; the errors are printed and, when there is
-no errors file yet, listed in a new one), 3 the run itself broke down, 130 interrupted
-(``--resume`` continues).
+is left as it was and no partial file stays; the errors are printed and, for several
+documents when there is no errors file yet, listed in a new one), 3 the run itself broke
+down, 130 interrupted (``--resume`` continues).
 """
 
 from __future__ import annotations

@@ -176,9 +176,12 @@ class TableWriter:
                 w.write(batch)
     """
 
-    def __init__(self, out: PathLike, fmt: str = "csv"):
+    def __init__(
+        self, out: PathLike, fmt: str = "csv", tables: Iterable[str] = tuple(SCHEMAS)
+    ):
+        """``tables``: which of ``mentions`` and ``relations`` to write (default: both)."""
         self.fmt = fmt
-        self.paths = table_paths(out, fmt)
+        self.paths = {n: p for n, p in table_paths(out, fmt).items() if n in set(tables)}
         self.counts = {name: 0 for name in SCHEMAS}
         self._stack = contextlib.ExitStack()
         self._sinks: dict[str, object] = {}
@@ -212,8 +215,10 @@ class TableWriter:
     def write(self, docs: Iterable[Document]) -> None:
         """Append the rows of a batch of documents."""
         for doc in docs:
-            self._write("mentions", mention_rows(doc))
-            self._write("relations", relation_rows(doc))
+            if "mentions" in self._sinks:
+                self._write("mentions", mention_rows(doc))
+            if "relations" in self._sinks:
+                self._write("relations", relation_rows(doc))
 
     def close(self) -> None:
         """Finish both files and move them into place."""

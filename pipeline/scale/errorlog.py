@@ -5,11 +5,12 @@ input (1-based), ``level`` is ``error`` (no output for the document) or ``warnin
 result was written). Rows are appended to ``PATH.partial`` and flushed with the output; the
 file is renamed into place when the run ends, and only when there is something to report
 (a stale one from an earlier run is removed). When the run as a whole fails (nothing
-written, the output is left as it was) the errors file is written only when there is none
-yet: an earlier one describes the earlier output, which is untouched, so it is kept (the
-errors were printed). :attr:`ErrorLog.listed` says whether the file now lists this run's
-bad documents. A resumed run keeps the warnings of documents
-already written and reports the errors again, since those documents are retried.
+written, the output is left as it was) the errors file is written only when the run had
+several documents and there is none yet: an earlier one describes the earlier output,
+which is untouched, so it is kept (the errors were printed). :attr:`ErrorLog.listed`
+says whether the file now lists this run's bad documents. A resumed run keeps the
+warnings of documents already written and reports the errors again, since those documents
+are retried.
 """
 
 from __future__ import annotations

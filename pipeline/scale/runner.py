@@ -105,8 +105,8 @@ def run_job(
     When nothing could be done (every document failed, or there was none and not
     ``allow_empty``; or an exception before any document was written) the run changes
     nothing on disk: an earlier output stays as it was, and no new or partial output is
-    left (``summary.failed``); the errors file is written if there is none yet (see
-    :meth:`ErrorLog.fail`). An empty input with ``allow_empty`` gives an
+    left (``summary.failed``); with more than one document the errors file is written if
+    there is none yet (see :meth:`ErrorLog.fail`). An empty input with ``allow_empty`` gives an
     empty output.
     """
     errors = errors or ErrorLog(None)
@@ -154,7 +154,10 @@ def run_job(
     )
     if summary.failed:
         sink.discard()
-        errors.fail()
+        if summary.documents > 1:
+            errors.fail()
+        else:  # a single bad document is a plain bad input: its one error, no file
+            errors.discard()
     else:
         errors.close()
         sink.close()

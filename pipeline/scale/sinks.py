@@ -411,19 +411,20 @@ class BratSink(Sink):
 
 
 class TableSink(Sink):
-    """Mention and relation tables (``csv`` or ``parquet``), streamed, renamed at the end;
-    a second document with the same id in one run fails."""
+    """Mention and relation tables (``csv`` or ``parquet``; ``tables`` says which), streamed,
+    renamed at the end; a second document with the same id in one run fails."""
 
-    def __init__(self, out: Path, fmt: str):
+    def __init__(self, out: Path, fmt: str, tables: tuple[str, ...] = ("mentions", "relations")):
         self.out = out
         self.fmt = fmt
+        self.tables = tables
         self.writer = None
         self.written: set[str] = set()
 
     def open(self, resume: bool) -> None:
         from chemie.formats.tabular import TableWriter
 
-        self.writer = TableWriter(self.out, self.fmt)
+        self.writer = TableWriter(self.out, self.fmt, self.tables)
 
     def write(self, outcome: Outcome) -> None:
         claim(self.written, outcome.payload.id)  # type: ignore[union-attr]
