@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from chemie.components.actions import token_table
 from chemie.components.mentions import token_info
 from chemie.extensions import mentions_of, relations_of
 from chemie.model import Mention, Relation
@@ -131,13 +132,15 @@ class CorefResolver:
         if len(mentions) < 2:
             return doc
         words, cs = token_info(doc)
-        self._words = [w.lower() for w in words]
-        ms = [self._view(words, cs, n, m) for n, m in enumerate(mentions)]
+        self._words = token_table(doc).lower  # the lowercased words, shared with actions
+        view = self._view
+        ms = [view(words, cs, n, m) for n, m in enumerate(mentions)]
         title = self._title(words, cs, ms)
         chain_of: dict[int, list[int]] = {}  # mention position -> its chain (text order)
         links: list[tuple[int, int, str]] = []
+        order = self.order
         for a in ms:
-            for name, rule in self.order:
+            for name, rule in order:
                 ant = rule(doc, ms, a, title)
                 if ant is not None and ant.i < a.i:
                     chain = chain_of.setdefault(ant.i, [ant.i])
@@ -290,8 +293,12 @@ class CorefResolver:
             # "a first portion of 2.28 g ( 63% ) of the title compound"
             tail = " ".join(a.core.split()[-2:])
             # "2.5 g of the target compound NAME": the phrase is followed by the name
-            named = a.kind in ("chemical", "reference") and any(
-                f" {t} " in f" {a.core} " for t in self._title_tails
+            # (every title tail starts with one of these words)
+            core = a.core
+            named = (
+                a.kind in ("chemical", "reference")
+                and ("title" in core or "target" in core or "desired" in core)
+                and any(f" {t} " in f" {core} " for t in self._title_tails)
             )
             if tail not in self._title_tails and not named:
                 return None
