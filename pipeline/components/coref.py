@@ -70,6 +70,10 @@ class _M:
     opened: int  # position of the unclosed "(" just before the mention, or -1
 
 
+_NOT_CORE = frozenset("().P:=#")  # token classes left out of a mention's core text
+_NAME_CLASSES = frozenset("CXZNbn")  # token classes of the chemical words of a name
+
+
 def _open_bracket(words: list[str], first: int) -> int:
     """Position of an unclosed "(" or "[" at most 10 tokens before ``first``, else -1."""
     depth = 0
@@ -163,15 +167,19 @@ class CorefResolver:
 
     def _view(self, words: list[str], cs: str, n: int, m: Mention) -> _M:
         a = m.attrs
+        get = a.get
         low = self._words
-        first, last = a.get("tokens", (0, 0))  # type: ignore[misc]
-        ranges = list(a.get("ranges", ((first, last),)))  # type: ignore[arg-type]
-        c0, c1 = a.get("core", (first, last))  # type: ignore[misc]
-        core_i = [i for i in range(c0, c1 + 1) if cs[i] not in "().P:=#"]
-        core = " ".join([low[i] for i in core_i])
-        name = " ".join([low[i] for i in core_i if cs[i] in "CXZNbn" or low[i] == "acid"])
-        det = str(a.get("det", ""))
-        kind = str(a.get("kind", ""))
+        first, last = get("tokens", (0, 0))  # type: ignore[misc]
+        ranges = list(get("ranges", ((first, last),)))  # type: ignore[arg-type]
+        c0, c1 = get("core", (first, last))  # type: ignore[misc]
+        core_i = [i for i in range(c0, c1 + 1) if cs[i] not in _NOT_CORE]
+        core_w = [low[i] for i in core_i]
+        core = " ".join(core_w)
+        name = " ".join([
+            w for i, w in zip(core_i, core_w, strict=True) if cs[i] in _NAME_CLASSES or w == "acid"
+        ])
+        det = str(get("det", ""))
+        kind = str(get("kind", ""))
         before = low[first - 1] if first > 0 else ""
         after = words[last + 1] if last + 1 < len(words) else ""
         bracketed = before in ("(", "[") and after in (")", "]", ",")
@@ -180,8 +188,8 @@ class CorefResolver:
             bracketed = True  # "NAME ( reaction scheme 3 , compound 142 )"
         ident = ""
         if kind == "reference" and len(core_i) > 1 and cs[core_i[-1]] in "NZXCnb":
-            ident = low[core_i[-1]]
-            if low[core_i[-2]] in ("example", "examples"):
+            ident = core_w[-1]
+            if core_w[-2] in ("example", "examples"):
                 ident = "example " + ident  # Example 7 is not Compound 7
         elif (
             len(core_i) == 1
@@ -189,10 +197,10 @@ class CorefResolver:
             and (bracketed or (cs[core_i[0]] == "Z" and _HAS_DIGIT_AND_LETTER.search(
                 words[core_i[0]]) is not None))
         ):
-            ident = low[core_i[0]]
+            ident = core_w[0]
         return _M(
             m, n, first, last, core, f"{det} {core}".strip(), kind,
-            str(a.get("head", "")), det, int(a.get("sentence", 0)), ident, name, ranges,
+            str(get("head", "")), det, int(get("sentence", 0)), ident, name, ranges,
             before, bracketed, opened,
         )
 
