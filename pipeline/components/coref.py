@@ -67,7 +67,6 @@ class _M:
     ranges: list[tuple[int, int]]  # token ranges (inclusive), one per piece
     before: str  # lowercased token before the mention ("" at the start)
     bracketed: bool  # directly inside "(" … ")" or "(" … ","
-    opened: int  # position of the unclosed "(" just before the mention, or -1
 
 
 _NOT_CORE = frozenset("().P:=#")  # token classes left out of a mention's core text
@@ -183,8 +182,10 @@ class CorefResolver:
         before = low[first - 1] if first > 0 else ""
         after = words[last + 1] if last + 1 < len(words) else ""
         bracketed = before in ("(", "[") and after in (")", "]", ",")
-        opened = _open_bracket(words, first)
-        if not bracketed and before == "," and after in (")", "]") and opened >= 0:
+        if (
+            not bracketed and before == "," and after in (")", "]")
+            and _open_bracket(words, first) >= 0
+        ):
             bracketed = True  # "NAME ( reaction scheme 3 , compound 142 )"
         ident = ""
         if kind == "reference" and len(core_i) > 1 and cs[core_i[-1]] in "NZXCnb":
@@ -201,7 +202,7 @@ class CorefResolver:
         return _M(
             m, n, first, last, core, f"{det} {core}".strip(), kind,
             str(get("head", "")), det, int(get("sentence", 0)), ident, name, ranges,
-            before, bracketed, opened,
+            before, bracketed,
         )
 
     def _title(self, words: list[str], cs: str, ms: list[_M]) -> _M | None:
@@ -232,8 +233,10 @@ class CorefResolver:
             a.m.text
         ):
             return None
+        # the unclosed "(" just before the anaphor, or -1
+        opened = _open_bracket(self._words, a.first)
         for x in reversed(ms[: a.i]):
-            if any(r1 in (a.first - 1, a.first - 2, a.opened - 1) for _, r1 in x.ranges):
+            if any(r1 in (a.first - 1, a.first - 2, opened - 1) for _, r1 in x.ranges):
                 return x
             if len(x.ranges) > 1 and x.ranges[0][1] < a.first <= x.ranges[-1][0]:
                 return x

@@ -493,8 +493,11 @@ class MentionDetector:
             got = self._validate(doc, cs, m, sent_of) if m.end() > m.start() else []
             found.extend(got)
             # a rejected or shortened match lets the next one start inside it
-            end = max((r[-1][1] for r, _, _ in got), default=m.start())
-            pos = max(end + 1, m.start() + 1)
+            end = m.start()
+            for r, _, _ in got:
+                if r[-1][1] > end:
+                    end = r[-1][1]
+            pos = end + 1
         found = _attach_state_quantities(self._low, cs, found)
         found = _attach_yields(cs, found)
         found = _attach_suffixes(words, cs, found)
