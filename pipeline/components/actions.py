@@ -78,9 +78,14 @@ def token_table(doc: Doc) -> TokenTable:
         table = TokenTable([], [], [], [], [], [])
         _TABLES[doc] = table
         return table
-    strings = doc.vocab.strings
     arr = doc.to_array([ORTH, IDX, LENGTH])
-    text = [strings[o] for o in arr[:, 0].tolist()]
+    # the words chemie_mentions already read (by orth id, no string-store lookup)
+    info = doc.user_data.get("chemie.token_info")
+    if info is not None and len(info[0]) == n:
+        text = list(info[0])
+    else:
+        strings = doc.vocab.strings
+        text = [strings[o] for o in arr[:, 0].tolist()]
     lower = [w.lower() for w in text]  # the LOWER attribute of the English vocab
     idx = arr[:, 1].tolist()
     ends = (arr[:, 1] + arr[:, 2]).tolist()
