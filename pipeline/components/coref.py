@@ -244,7 +244,7 @@ class CorefResolver:
 
     def _rule_referred_to_as(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         words = self._words
-        if words[max(0, a.first - 3) : a.first] != ["referred", "to", "as"]:
+        if a.before != "as" or words[max(0, a.first - 3) : a.first] != ["referred", "to", "as"]:
             return None
         opens = [i for i in range(max(0, a.first - 8), a.first) if words[i] == "("]
         if not opens:
@@ -301,15 +301,14 @@ class CorefResolver:
         if title is None or a.i <= title.i:
             return None
         if a.phrase not in self.title_phrases and a.core not in self.title_phrases:
-            # "a first portion of 2.28 g ( 63% ) of the title compound"
-            tail = " ".join(a.core.split()[-2:])
-            # "2.5 g of the target compound NAME": the phrase is followed by the name
-            # (every title tail starts with one of these words)
             core = a.core
-            named = (
-                a.kind in ("chemical", "reference")
-                and ("title" in core or "target" in core or "desired" in core)
-                and any(f" {t} " in f" {core} " for t in self._title_tails)
+            if not ("title" in core or "target" in core or "desired" in core):
+                return None  # every title tail starts with one of these words
+            # "a first portion of 2.28 g ( 63% ) of the title compound"
+            tail = " ".join(core.split()[-2:])
+            # "2.5 g of the target compound NAME": the phrase is followed by the name
+            named = a.kind in ("chemical", "reference") and any(
+                f" {t} " in f" {core} " for t in self._title_tails
             )
             if tail not in self._title_tails and not named:
                 return None
