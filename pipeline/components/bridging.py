@@ -177,9 +177,11 @@ class BridgingResolver:
 
     def has_quantity(self, table: TokenTable, m: MentionView) -> bool:
         """True when the mention or a bracket right after it holds an amount."""
-        text, amount = table.text, self._amount
-        if any(amount(w) for w in text[m.first : m.last + 1]):
-            return True
+        text, amount, known = table.text, self._amount, self._amounts
+        for w in text[m.first : m.last + 1]:
+            hit = known.get(w)  # the memo of _amount, read directly (most words are known)
+            if hit or (hit is None and amount(w)):
+                return True
         i = m.last + 1
         if i < len(text) and text[i] == "(":
             for w in text[i + 1 : i + 14]:
