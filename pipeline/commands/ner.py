@@ -31,9 +31,10 @@ from pathlib import Path
 
 from spacy.language import Language
 
+from chemie.cliutil import emit
 from chemie.commands.run import add_scale_options, execute
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
-from chemie.errors import InputError, atomic_write, read_text
+from chemie.errors import InputError, read_text
 from chemie.formats.chemdner import format_cdi, format_cem, rank_cdi, rank_cem
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
 from chemie.model import Document, Mention
@@ -277,14 +278,6 @@ def run_chemdner(args: argparse.Namespace) -> int:
     return status
 
 
-def _emit(output: Path | None, text: str) -> None:
-    if output is None:
-        sys.stdout.write(text)
-        return
-    with atomic_write(output) as fh:
-        fh.write(text)
-
-
 def _is_folder(output: Path) -> bool:
     return output.is_dir() or str(output).endswith(("/", "\\"))
 
@@ -343,7 +336,7 @@ def run(args: argparse.Namespace) -> int:
         nlp = build_nlp(window if window is not None else DEFAULT_IOB_WINDOW, args.nonchemical_veto)
         ner = nlp.get_pipe("chemie_ner")
         tagged = [tag_iob(ner, read_iob(path)) for path in args.inputs]
-        _emit(args.output, "\n".join(format_iob(t) for t in tagged))
+        emit("\n".join(format_iob(t) for t in tagged), args.output)
         return 0
     path = args.inputs[0]
     text = read_text(path)
@@ -352,5 +345,5 @@ def run(args: argparse.Namespace) -> int:
         docs = [(str(path), [])]
     else:
         docs = [(str(path), ner_document(build_nlp(window or 0, args.nonchemical_veto), text))]
-    _emit(args.output, _text_output(docs, args.format))
+    emit(_text_output(docs, args.format), args.output)
     return 0

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import yaml
 
+from chemie.cliutil import emit
 from chemie.corpora import data_dir
-from chemie.errors import InputError, atomic_write, read_text
+from chemie.errors import InputError, read_text
 from chemie.rc import tasks
 from chemie.rc.harness import (
     TestSet,
@@ -113,9 +113,5 @@ def run(args: argparse.Namespace) -> int:
     train = args.train or data_dir() / "sci-rc-unified/sample-train-rel.txt"
     ev = evaluate(testsets, systems, majority_label(train))
     text = json.dumps(ev.to_dict(), indent=2) + "\n" if args.json else to_text(ev)
-    if args.output:
-        with atomic_write(args.output) as fh:
-            fh.write(text)
-    else:
-        sys.stdout.write(text)
+    emit(text, args.output)
     return 0

@@ -25,6 +25,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from chemie.cliutil import whole_number
 from chemie.errors import InputError
 from chemie.resources import example_path
 from chemie.scale.engines import RunAborted, default_workers
@@ -35,17 +36,6 @@ from chemie.scale.sources import Item, input_kind, iter_items
 from chemie.scale.worker import Job
 
 FORMATS = ("brat", "chemu", "json", "csv", "parquet")
-
-
-def count(text: str) -> int:
-    """argparse type: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def seconds(text: str) -> float:
@@ -63,7 +53,7 @@ def add_scale_options(p: argparse.ArgumentParser) -> None:
     """``--workers --engine --scheduler --resume --quiet`` (shared with ``chemie ner``)."""
     g = p.add_argument_group("scale")
     g.add_argument(
-        "--workers", type=count, default=None, metavar="N",
+        "--workers", type=whole_number(1), default=None, metavar="N",
         help="worker processes (default: all cores)",
     )
     g.add_argument(

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import sys
 from pathlib import Path
 
-from chemie.errors import atomic_write
+from chemie.cliutil import emit, whole_number
 
 # task -> "module:function"; each function is (gold: Path, pred: Path, args) -> ScoreReport
 TASKS: dict[str, str] = {
@@ -19,17 +18,6 @@ TASKS: dict[str, str] = {
 }
 
 BOOTSTRAPPED = ("cem", "cdi")  # tasks reporting f1_sd, the bootstrap SD of F1
-
-
-def _resamples(text: str) -> int:
-    """argparse type: a number of bootstrap resamples, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", type=Path, help="write the report to this file")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (cem, cdi)")
     p.add_argument(
-        "--resamples", type=_resamples, default=1000,
+        "--resamples", type=whole_number(0), default=1000,
         help="bootstrap resamples for f1_sd (cem, cdi; default: 1000; below 2: f1_sd is "
         "not computed and left out, with a note)",
     )
@@ -68,9 +56,5 @@ def run(args: argparse.Namespace) -> int:
         report.omit("f1_sd", f"f1_sd not computed: --resamples {args.resamples} "
                     "(a standard deviation needs at least 2)")
     text = report.to_json() if args.json else report.to_csv() if args.csv else report.to_text()
-    if args.output:
-        with atomic_write(args.output) as fh:
-            fh.write(text)
-    else:
-        sys.stdout.write(text)
+    emit(text, args.output)
     return 0
