@@ -302,3 +302,16 @@ def test_a_repeated_document_id_fails_alone_and_folder_ids_are_relative_paths(
     else:
         ids = sorted(p.relative_to(out).with_suffix("").as_posix() for p in out.rglob("*.ann"))
     assert ids == ["a", "sub/a"]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_table_runs_errors_file_is_named_like_its_tables(tmp_path, fmt):
+    (tmp_path / "latin1.txt").write_bytes(b"caf\xe9\n")
+    (tmp_path / "ok.txt").write_text("Water was added to the flask.\n")
+    out = tmp_path / f"pre.{fmt}"
+    files = [str(tmp_path / "latin1.txt"), str(tmp_path / "ok.txt")]
+    assert main(["run", *files, "--format", fmt, "-o", str(out), "-q"]) == 1
+    assert (tmp_path / f"pre.mentions.{fmt}").exists()
+    rows = read_errors(tmp_path / "pre.errors.tsv")
+    assert [Path(r["file"]).name for r in rows] == ["latin1.txt"]
+    assert not (tmp_path / f"pre.{fmt}.errors.tsv").exists()

@@ -93,8 +93,13 @@ FORMATTERS: dict[str, Callable[[Document], object]] = {
 
 
 def errors_path(out: Path) -> Path:
-    """Where the errors of a run writing to ``out`` are listed: ``OUT.errors.tsv`` beside it."""
-    return out.with_name(out.name.rstrip("/") + ".errors.tsv")
+    """Where the errors of a run writing to ``out`` are listed: ``OUT.errors.tsv`` beside it;
+    a table prefix drops its ``.csv``/``.parquet`` like the tables do (``pre.csv`` ->
+    ``pre.errors.tsv`` beside ``pre.mentions.csv``)."""
+    name = out.name.rstrip("/")
+    if Path(name).suffix.lower() in {".csv", ".parquet"}:
+        name = Path(name).stem
+    return out.with_name(name + ".errors.tsv")
 
 
 class Sink:
