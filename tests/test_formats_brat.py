@@ -74,6 +74,31 @@ def test_format_renumbers_non_brat_ids():
     ]
 
 
+def test_mention_confidence_is_written_as_a_note_and_read_back(tmp_path):
+    doc = Document("x", "The solid was dried over MgSO4.")
+    doc.mentions = [
+        Mention("T1", ((0, 9),), rule="generic_np", confidence=0.92),
+        Mention("T2", ((25, 30),), rule="chemical_np", confidence=0.8333333333333334,
+                attrs={"notes": ["drying agent"]}),
+        Mention("T3", ((4, 9),), confidence=0.5),
+        Mention("T4", ((14, 19),), rule="verb"),
+    ]
+    notes = [line.split("\t")[1:] for line in format_ann(doc).splitlines() if line[0] == "#"]
+    assert notes == [
+        ["AnnotatorNotes T1", "rule=generic_np confidence=0.92"],
+        ["AnnotatorNotes T2", "rule=chemical_np confidence=0.8333333333333334"],
+        ["AnnotatorNotes T2", "drying agent"],
+        ["AnnotatorNotes T3", "confidence=0.5"],
+        ["AnnotatorNotes T4", "rule=verb"],
+    ]
+    write_brat(doc, tmp_path)
+    again = read_brat_pair(tmp_path / "x.txt", tmp_path / "x.ann")
+    assert [(m.rule, m.confidence, m.attrs) for m in again.mentions] == [
+        (m.rule, m.confidence, m.attrs) for m in doc.mentions
+    ]
+    assert format_ann(again) == format_ann(doc)
+
+
 def test_format_refuses_bad_documents():
     doc = Document("x", "abc")
     doc.mentions = [Mention("T1", ((0, 9),))]

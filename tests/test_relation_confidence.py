@@ -57,11 +57,11 @@ def _doc() -> Document:
     return doc
 
 
-def test_brat_round_trip_keeps_relation_confidence(tmp_path):
+def test_brat_round_trip_keeps_relation_and_mention_confidence(tmp_path):
     doc = _doc()
     notes = [line.split("\t")[2] for line in format_ann(doc).splitlines() if line[0] == "#"]
     assert notes == [
-        "rule=generic_np", "rule=generic_np",
+        "rule=generic_np confidence=0.89", "rule=generic_np",
         "rule=transformed_condition_change confidence=0.77", "rule=repeated_name",
         "confidence=0.5",
     ]
@@ -70,6 +70,7 @@ def test_brat_round_trip_keeps_relation_confidence(tmp_path):
     assert [(r.rule, r.confidence) for r in again.relations] == [
         (r.rule, r.confidence) for r in doc.relations
     ]
+    assert [m.confidence for m in again.mentions] == [0.89, None]
     assert format_ann(again) == format_ann(doc)
 
 

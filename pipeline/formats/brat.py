@@ -4,8 +4,8 @@ Read: text-bound annotations ``T3<TAB>LABEL 10 20;25 30<TAB>text`` (several rang
 discontinuous), relations ``R1<TAB>LABEL Arg1:T5 Arg2:T2`` (Arg1 = anaphor, Arg2 =
 antecedent) and notes ``#1<TAB>AnnotatorNotes T3<TAB>note``. A note ``rule=NAME`` sets the
 ``rule`` of its mention or relation, ``rule=NAME confidence=0.83`` (or ``confidence=0.83``
-alone) its ``confidence`` too (the writer adds it to relation notes); other notes on mentions
-go to ``attrs["notes"]``.
+alone) its ``confidence`` too (the writer writes both for mentions and relations); other notes
+on mentions go to ``attrs["notes"]``.
 E, A, N, M and ``*`` lines are tolerated and ignored. Tokens are the whitespace-separated
 pieces of the text (brat has no tokenization); sentences are left to the pipeline.
 """
@@ -179,6 +179,14 @@ def _one_line(s: str) -> str:
     return re.sub(r"[\t\r\n]", " ", s)
 
 
+def _rule_confidence_note(rule: str | None, confidence: float | None) -> str:
+    """``rule=NAME confidence=X`` (either part left out when unset; empty when both are)."""
+    note = [RULE_NOTE + rule] if rule else []
+    if confidence is not None:
+        note.append(f"{CONFIDENCE_NOTE}{float(confidence)!r}")
+    return " ".join(note)
+
+
 def format_ann(doc: Document) -> str:
     """The ``.ann`` content for ``doc``: T lines, R lines, then rule/notes ``#`` lines."""
     t_ids = dict(zip((m.id for m in doc.mentions), _ids(doc.mentions, "T"), strict=True))
@@ -192,19 +200,16 @@ def format_ann(doc: Document) -> str:
             raise ValueError(f"document {doc.id}: mention {m.id} label {m.label!r} is not a name")
         offsets = ";".join(f"{a} {b}" for a, b in m.spans)
         lines.append(f"{tid}\t{m.label} {offsets}\t{_one_line(doc.span_text(m.spans))}")
-        if m.rule:
-            notes.append((tid, RULE_NOTE + m.rule))
+        if note := _rule_confidence_note(m.rule, m.confidence):
+            notes.append((tid, note))
         notes.extend((tid, str(n)) for n in m.attrs.get("notes", []))  # type: ignore[union-attr]
     for rel, rid in zip(doc.relations, r_ids, strict=True):
         for arg in (rel.head, rel.tail):
             if arg not in t_ids:
                 raise ValueError(f"document {doc.id}: relation refers to unknown mention {arg}")
         lines.append(f"{rid}\t{rel.label} Arg1:{t_ids[rel.head]} Arg2:{t_ids[rel.tail]}")
-        note = [RULE_NOTE + rel.rule] if rel.rule else []
-        if rel.confidence is not None:
-            note.append(f"{CONFIDENCE_NOTE}{float(rel.confidence)!r}")
-        if note:
-            notes.append((rid, " ".join(note)))
+        if note := _rule_confidence_note(rel.rule, rel.confidence):
+            notes.append((rid, note))
     lines.extend(
         f"#{i}\tAnnotatorNotes {target}\t{_one_line(note)}"
         for i, (target, note) in enumerate(notes, 1)
