@@ -74,4 +74,28 @@ def test_nonsensical_arguments_are_one_line_errors(fixtures, tmp_path, capsys, e
     assert main(args + [e.format(**values) for e in extra]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+    assert "<input>" not in err[0]
     assert pairs.read_text() == before
+
+
+@pytest.mark.parametrize(("extra", "line"), [
+    (["--system", "oops"], "chemie: --system 'oops': expected NAME=TESTSET:PATH"),
+    (["--testset", "nameless"], "chemie: --testset 'nameless': expected NAME=PATH[,PAIRS]"),
+    (["--system", "rules=cv:x"], "chemie: system name 'rules' is reserved"),
+    (["--testset", "cv=a,b"], "chemie: test set names must be unique"),
+    (["--system", "x=nope:y"], "chemie: system x: unknown test set 'nope'"),
+])
+def test_argument_errors_name_no_file(fixtures, capsys, extra, line):
+    args = ["rc-eval", "--no-defaults", "--testset",
+            f"cv={fixtures / 'rc/cv-tokens.txt'},{fixtures / 'rc/cv-pairs.txt'}"]
+    assert main(args + extra) == 2
+    assert capsys.readouterr().err.splitlines() == [line]
+
+
+def test_no_test_sets_is_a_plain_error_and_file_errors_keep_their_location(tmp_path, capsys):
+    assert main(["rc-eval", "--no-defaults"]) == 2
+    assert capsys.readouterr().err == "chemie: no test sets (give --testset or --config)\n"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("testsets: [unclosed\n")
+    assert main(["rc-eval", "--no-defaults", "--config", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith(f"chemie: {bad}:")
