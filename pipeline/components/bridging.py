@@ -109,7 +109,7 @@ class BridgingResolver:
         words = m.words
         low = ctx.table.lower
         before = low[m.first - 1] if m.first > 0 else ""
-        if before in self.appositive_before or m.id in ctx.removed:
+        if before in self.appositive_before:
             return SKIP
         after = low[m.last + 1] if m.last + 1 < len(low) else ""
         if after in self.apparatus_after or (
@@ -157,6 +157,8 @@ class BridgingResolver:
         quantity = self.has_quantity(ctx.table, m)
         if m.head in self.physical_states and quantity and self._described(words, m.head):
             return STATE  # "Yellow amorphous solid (8 mg, 32%)", not "zinc powder (2.4 g)"
+        if m.id in ctx.removed:
+            return SKIP  # "the DMF was removed": a compound taken away (a state removed stays)
         first_char = ctx.table.idx[m.first]
         if not quantity and ctx.before_first_action(first_char) and self._titled(ctx.table, m):
             return SKIP  # a heading name, referred to by coreference only
