@@ -29,6 +29,18 @@ def example(sentence: str, direction: str) -> RCExample:
     return RCExample("d", tokens, ents[0], ents[1], None, reverse)
 
 
+# More sentences (rule, scheme, direction, sentence), for rules and cues added after the
+# fixture table: each fires the named rule.
+MORE_EXAMPLES = [
+    ("compare_cue", "unified", "F", "the [[statistical method]] is comparable to [[taggers]] ."),
+    ("compare_cue", "unified", "F", "this [[approach]] differs from other [[approaches]] ."),
+    ("compare_cue", "unified", "F",
+     "our [[model]] gains in accuracy over the [[wordform model]] ."),
+    ("compare_before", "unified", "F",
+     "we compare the [[induced relations]] with the original [[mesh relations]] ."),
+]
+
+
 def _table() -> list[tuple[str, str, str, str]]:
     rows = []
     for line in (FIXTURES / "rc/rule_examples.tsv").read_text().splitlines():
@@ -39,11 +51,12 @@ def _table() -> list[tuple[str, str, str, str]]:
 
 def test_every_rule_has_an_example_and_a_comment():
     names = [r["name"] for r in load_rules("rc.yaml")["rules"]]
-    assert sorted(names + [DEFAULT_RULE]) == sorted(row[0] for row in _table())
+    assert sorted(names + [DEFAULT_RULE]) == sorted(
+        {row[0] for row in _table()} | {row[0] for row in MORE_EXAMPLES})
     assert all(r["comment"].strip() for r in load_rules("rc.yaml")["rules"])
 
 
-@pytest.mark.parametrize("name, scheme, direction, sentence", _table())
+@pytest.mark.parametrize("name, scheme, direction, sentence", _table() + MORE_EXAMPLES)
 def test_rule_fires(name, scheme, direction, sentence):
     decision = RuleClassifier(scheme=scheme).decide(example(sentence, direction))
     assert decision.rule == name
