@@ -62,6 +62,7 @@ class BridgingResolver:
         self.bare_state_heads = frozenset(table["bare_state_heads"])
         self.determiners = frozenset(table["determiners"])
         self.indefinite = frozenset(table["indefinite"])
+        self.restating = frozenset(table["restating"])
         self.equipment_heads = frozenset(table["equipment_heads"])
         self.appositive_before = frozenset(table["appositive_before"])
         self.add_target_before = frozenset(table["add_target_before"])
@@ -313,6 +314,10 @@ class BridgingResolver:
                 and m.head in self.workup_heads):
             walk.state, walk.pending = m, deferred
             return  # "an amber residue. The residue was ...": the same residue (coreference)
+        if (prev is not None and not pending and m.words[0] in self.restating
+                and not ctx.actions_between(ctx.table.idx[prev.last], ctx.table.idx[m.first])):
+            walk.state, walk.pending = m, deferred
+            return  # "to give a yellow solid. The solid was ...": named again, nothing done to it
         if in_workup:
             if prev:
                 self._link(out, "workup_previous_state", m, prev)
