@@ -34,9 +34,11 @@ from chemie.scoring.anaphora import doc_pairs
 DEV = (0, 600)  # development documents of chemu-ref/train.jsonl, by file order
 TABLES = ("coref.yaml", "bridging.yaml")
 _TOP_KEY = re.compile(r"^[^\s#]")
-_RULE_START = {
-    "coref.yaml": re.compile(r"^  - name: *(\S+)\s*$"),
+_LIST_RULE = re.compile(r"^  - name: *(\S+)\s*$")
+_RULE_START = {  # the line that starts a rule, per table (mentions: chemie.mention_precision)
+    "coref.yaml": _LIST_RULE,
     "bridging.yaml": re.compile(r"^  ([A-Za-z_]\w*): *$"),
+    "mentions.yaml": _LIST_RULE,
 }
 
 
