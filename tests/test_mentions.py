@@ -286,3 +286,14 @@ def test_adjective_head_filter(nlp):
     found = mentions(nlp, "Then butanal ( 1 g ) and N,N-dimethylformamide dimethyl acetal "
                      "( 2 mL ) were added .")
     assert {"butanal ( 1 g )", "N,N-dimethylformamide dimethyl acetal ( 2 mL )"} <= set(found)
+
+
+def test_determined_head_filter(nlp):
+    names = [f["name"] for f in load_rules("mentions.yaml")["filters"]]
+    assert "determined_head" in names
+    found = mentions(nlp, "The solvent was removed and the result was dried . The whole was "
+                     "extracted .")
+    assert found["the result"][1]["kind"] == "generic" and "The whole" in found
+    found = mentions(nlp, "As a result , the mixture was purified by precipitation .")
+    assert "a result" not in found and "precipitation" not in found
+    assert "the mixture" in found

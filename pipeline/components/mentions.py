@@ -132,6 +132,8 @@ class MentionTables:
     confidence: dict[str, float]  # rule name -> mention confidence
     reaction_filter: tuple[frozenset[str], frozenset[str]]  # reaction_as_subject: verbs, not_after
     adjective_filter: tuple[tuple[str, ...], tuple[str, ...]]  # adjective_head: suffixes, except
+    # determined_head: heads, determiners, not_after
+    determined_filter: tuple[frozenset[str], frozenset[str], frozenset[str]]
 
     @classmethod
     def load(cls, name: str = "mentions.yaml") -> MentionTables:
@@ -147,6 +149,7 @@ class MentionTables:
             {str(r["name"]): float(r.get("confidence", 0.5)) for r in t.get("rules", [])},
             _filter_words(t, "reaction_as_subject"),
             _adjective_suffixes(t),
+            _determined_heads(t),
         )
 
 
@@ -156,6 +159,15 @@ def _filter_words(t: dict, name: str) -> tuple[frozenset[str], frozenset[str]]:
     return (
         frozenset(str(w).lower() for w in f.get("verbs", ())),
         frozenset(str(w).lower() for w in f.get("not_after", ())),
+    )
+
+
+def _determined_heads(t: dict) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The ``heads``, ``determiners`` and ``not_after`` of the ``determined_head`` filter."""
+    f = next((x for x in t.get("filters", []) if x["name"] == "determined_head"), {})
+    return tuple(  # type: ignore[return-value]
+        frozenset(str(w).lower() for w in f.get(key, ()))
+        for key in ("heads", "determiners", "not_after")
     )
 
 
@@ -503,7 +515,12 @@ class MentionDetector:
         found = _attach_suffixes(words, cs, found)
         found = _solution_components(cs, found)
         verbs, not_after = self.tables.reaction_filter
-        found = [f for f in found if _reaction_is_a_mixture(self._low, f, verbs, not_after)]
+        heads, dets, not_after_det = self.tables.determined_filter
+        found = [
+            f for f in found
+            if _reaction_is_a_mixture(self._low, f, verbs, not_after)
+            and (f[2]["head"] not in heads or _is_determined(self._low, f, dets, not_after_det))
+        ]
         text_of_doc = doc_text(doc, words)
         idx = doc.to_array(IDX).tolist()
         chem = _chemical_spans(doc)
@@ -920,6 +937,15 @@ def _reaction_is_a_mixture(
     after = low[b + 1] if b + 1 < len(low) else ""
     before = low[a - 1] if a else ""
     return after in verbs and before not in not_after
+
+
+def _is_determined(
+    low: list[str], f: tuple, dets: frozenset[str], not_after: frozenset[str]
+) -> bool:
+    """``determined_head``: "the result", "the whole", "the resultant" stand for the reaction
+    material only with a determiner ("As a result ,", "by precipitation" are no mentions)."""
+    a = f[0][0][0]
+    return f[2]["det"] in dets and (a == 0 or low[a - 1] not in not_after)
 
 
 def _attach_state_quantities(
