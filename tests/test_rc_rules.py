@@ -38,6 +38,9 @@ MORE_EXAMPLES = [
      "our [[model]] gains in accuracy over the [[wordform model]] ."),
     ("compare_before", "unified", "F",
      "we compare the [[induced relations]] with the original [[mesh relations]] ."),
+    ("part_whole_contains_list", "unified", "R",
+     "each [[metaphor]] contains a network , a mapping and an [[intention component]] ."),
+    ("part_whole_count", "unified", "R", "a [[corpus]] of about 5000 [[words]] ."),
 ]
 
 
