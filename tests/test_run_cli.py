@@ -15,6 +15,7 @@ import pytest
 
 from chemie.cli import main
 from chemie.formats.brat import read_brat_dir
+from chemie.formats.tabular import read_tables
 from chemie.scale.errorlog import read_errors
 
 SCALE = Path(__file__).parent / "fixtures" / "scale"
@@ -315,3 +316,15 @@ def test_a_table_runs_errors_file_is_named_like_its_tables(tmp_path, fmt):
     rows = read_errors(tmp_path / "pre.errors.tsv")
     assert [Path(r["file"]).name for r in rows] == ["latin1.txt"]
     assert not (tmp_path / f"pre.{fmt}.errors.tsv").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_resume_on_finished_tables_adds_nothing(tmp_path, capsys, fmt):
+    out = tmp_path / f"t.{fmt}"
+    argv = ["run", str(SCALE / "texts"), "--format", fmt, "-o", str(out)]
+    assert main([*argv, "-q"]) == 0
+    first = read_tables(tmp_path / "t", fmt)
+    assert main([*argv, "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "not supported" not in err and "0 written" in err
+    assert all(a.equals(b) for a, b in zip(first, read_tables(tmp_path / "t", fmt), strict=True))

@@ -9,8 +9,10 @@ import shutil
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
+from chemie.formats.tabular import read_tables
 from chemie.model import Document, Mention, Relation, Token
 from chemie.scale.engines import RunAborted
 from chemie.scale.errorlog import ErrorLog, read_errors
@@ -413,3 +415,33 @@ def test_interrupted_pair_run_resumes_to_the_same_two_files(tmp_path):
     for n in ("1", "2"):
         assert (tmp_path / f"cut.{n}").read_bytes() == (tmp_path / f"full.{n}").read_bytes()
     assert not list(tmp_path.glob("*partial*"))
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_interrupted_table_run_resumes_to_the_same_tables(tmp_path, fmt):
+    src = _bad_jsonl(tmp_path)
+    _run(src, tmp_path / "full", Job(LINK.task, fmt))
+    _interrupt(src, tmp_path / "cut", fmt, 5)
+    assert not (tmp_path / f"cut.mentions.{fmt}").exists()
+    assert list(tmp_path.glob(f"cut.relations.{fmt}*.partial"))
+    summary = _run(src, tmp_path / "cut", Job(LINK.task, fmt), resume=True)
+    assert summary.skipped > 0 and summary.written > 0
+    for name in ("mentions", "relations"):
+        cut, full = tmp_path / f"cut.{name}.{fmt}", tmp_path / f"full.{name}.{fmt}"
+        assert cut.read_bytes() == full.read_bytes() if fmt == "csv" else (
+            pd.read_parquet(cut).equals(pd.read_parquet(full))
+        )
+    assert not list(tmp_path.glob("*partial*")) and not list(tmp_path.glob("*.arrows"))
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_resume_on_a_finished_table_output_adds_nothing_twice(tmp_path, fmt):
+    src = _bad_jsonl(tmp_path)
+    out = tmp_path / "t"
+    first = _run(src, out, Job(LINK.task, fmt))
+    before = read_tables(out, fmt)
+    summary = _run(src, out, Job(LINK.task, fmt), resume=True)
+    assert summary.written == 0 and summary.skipped == first.written > 0
+    after = read_tables(out, fmt)
+    assert all(a.equals(b) for a, b in zip(before, after, strict=True))
+    assert not list(tmp_path.glob("*.arrows"))

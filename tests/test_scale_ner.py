@@ -114,7 +114,8 @@ def test_table_format_has_one_row_per_mention_like_the_tsv(tmp_path, fmt):
     tsv = tmp_path / "m.tsv"
     assert main(["ner", str(TEXTS), "-o", str(tmp_path / "m.tsv"), "-q"]) == 0
     assert main(["ner", str(TEXTS), "-o", str(tmp_path / "tab"), "--format", fmt, "-q"]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir() if "tab" in p.name) == [f"tab.mentions.{fmt}"]
+    tables = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("tab"))
+    assert tables == [f"tab.mentions.{fmt}"]  # beside it only the hidden journal .tab...done
     path = tmp_path / f"tab.mentions.{fmt}"
     table = pd.read_csv(path, keep_default_na=False) if fmt == "csv" else pd.read_parquet(path)
     expected = pd.read_csv(tsv, sep="\t", keep_default_na=False)

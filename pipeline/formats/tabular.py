@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -163,6 +164,58 @@ def table_paths(out: PathLike, fmt: str = "csv") -> dict[str, Path]:
     if p.suffix.lower() in {".csv", ".parquet"}:
         p = p.with_suffix("")
     return {name: p.with_name(f"{p.name}.{name}.{fmt}") for name in SCHEMAS}
+
+
+def csv_header(name: str) -> str:
+    """The header line of table ``name`` (``mentions`` or ``relations``) as CSV."""
+    return ",".join(SCHEMAS[name].names) + "\n"
+
+
+def csv_block(rows: list[dict]) -> str:
+    """``rows`` as CSV lines without a header, exactly as :class:`TableWriter` writes them."""
+    if not rows:
+        return ""
+    buf = io.StringIO()
+    csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n").writerows(rows)
+    return buf.getvalue()
+
+
+def ipc_block(rows: list[dict], name: str) -> bytes:
+    """``rows`` of table ``name`` as one Arrow IPC record-batch message (no schema message);
+    consecutive blocks form a stream :func:`ipc_to_parquet` reads."""
+    if not rows:
+        return b""
+    batch = pa.RecordBatch.from_pylist(rows, schema=SCHEMAS[name])
+    return batch.serialize().to_pybytes()
+
+
+_GROUP_BATCHES = 4096  # documents per Parquet row group when converting record batches
+
+
+def ipc_to_parquet(src: Path, dest: Path, name: str) -> None:
+    """Write the record batches of ``src`` (:func:`ipc_block` messages) as the Parquet table
+    ``name`` at ``dest``, atomically."""
+    schema = SCHEMAS[name]
+    with pa.memory_map(os.fspath(src)) as source, atomic_write(dest, "wb") as fh:
+        writer = pq.ParquetWriter(fh, schema)
+        group: list[pa.RecordBatch] = []
+        for message in pa.ipc.MessageReader.open_stream(source):
+            group.append(pa.ipc.read_record_batch(message, schema))
+            if len(group) == _GROUP_BATCHES:
+                writer.write_table(pa.Table.from_batches(group, schema))
+                group = []
+        if group:
+            writer.write_table(pa.Table.from_batches(group, schema))
+        writer.close()
+
+
+def parquet_to_ipc(src: Path, dest: Path, name: str) -> int:
+    """The rows of the Parquet table ``src`` as one :func:`ipc_block` at ``dest``; its size."""
+    rows = pq.read_table(src, schema=SCHEMAS[name]).to_pylist()
+    data = ipc_block(rows, name)
+    with atomic_write(dest, "wb") as fh:
+        fh.write(data)
+    return len(data)
 
 
 class TableWriter:

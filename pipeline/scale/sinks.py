@@ -5,12 +5,12 @@ Formatting (:data:`FORMATTERS`) happens in the workers; a sink only writes:
 - :class:`JsonlSink` (ChEMU-Ref jsonl or full JSON): complete lines appended to
   ``OUT.partial`` and fsync'd after every batch, renamed to ``OUT`` when the run completes.
   Resuming reads the keys of the complete lines already in ``OUT.partial``.
-- :class:`BlockSink`: text blocks (e.g. TSV rows) after a header, with a journal of the
+- :class:`BlockSink`: text (or bytes) blocks (e.g. TSV rows) after a header, with a journal of the
   documents complete, so documents with no rows resume too.
 - :class:`BratSink`: ``KEY.txt`` then ``KEY.ann`` per document, each renamed into place
   complete (synced once per batch), so an existing ``.ann`` means the document is complete
   (resume skips it).
-- :class:`TableSink`: mention and relation tables (CSV/Parquet) renamed into place at the end.
+- :class:`TableSink`: mention and relation tables (CSV/Parquet): block sinks in step, resumable.
 - :class:`StdoutSink`: the readable rendering, printed.
 """
 
@@ -289,7 +289,8 @@ class BlockSink(Sink):
     done = JsonlSink.done
 
     def write(self, outcome: Outcome) -> None:
-        self.fh.write(str(outcome.payload).encode("utf-8"))
+        data = outcome.payload
+        self.fh.write(data if isinstance(data, bytes) else str(data).encode("utf-8"))
         self.fh.flush()  # the block reaches the file before the journal names it
         self.journal.write(f"{self.fh.tell()}\t{outcome.key}\n")
         self.journal.flush()
@@ -329,8 +330,10 @@ class PairSink(Sink):
 
     resumable = True
 
-    def __init__(self, first: Path, second: Path):
-        self.first, self.second = BlockSink(first), BlockSink(second)
+    def __init__(self, first: Path | BlockSink, second: Path | BlockSink):
+        self.first, self.second = (
+            p if isinstance(p, BlockSink) else BlockSink(p) for p in (first, second)
+        )
 
     def open(self, resume: bool) -> None:
         self.second.open(resume)
@@ -416,31 +419,95 @@ class BratSink(Sink):
 
 
 class TableSink(Sink):
-    """Mention and relation tables (``csv`` or ``parquet``; ``tables`` says which), streamed,
-    renamed at the end; a second document with the same id in one run fails."""
+    """Mention and relation tables (``csv`` or ``parquet``; ``tables`` says which), resumable.
+
+    Each table is a :class:`BlockSink` of its rows, written in step like a :class:`PairSink`:
+    CSV rows after the header; for Parquet, Arrow IPC record batches in ``TABLE.arrows``,
+    converted to the Parquet table when the run completes (``--resume`` on a finished
+    Parquet output converts it back first). A second document with the same id fails.
+    """
+
+    resumable = True
 
     def __init__(self, out: Path, fmt: str, tables: tuple[str, ...] = ("mentions", "relations")):
-        self.out = out
+        from chemie.formats.tabular import csv_header, table_paths
+
         self.fmt = fmt
-        self.tables = tables
-        self.writer = None
+        self.paths = {n: p for n, p in table_paths(out, fmt).items() if n in tables}
+        self.blocks = {
+            n: BlockSink(p, csv_header(n)) if fmt == "csv" else BlockSink(self._arrows(p))
+            for n, p in self.paths.items()
+        }
+        sinks = list(self.blocks.values())
+        self.inner: Sink = PairSink(*sinks) if len(sinks) == 2 else sinks[0]
         self.written: set[str] = set()
 
-    def open(self, resume: bool) -> None:
-        from chemie.formats.tabular import TableWriter
+    @staticmethod
+    def _arrows(table: Path) -> Path:
+        return table.with_name(table.name + ".arrows")
 
-        self.writer = TableWriter(self.out, self.fmt, self.tables)
+    def _restore_parquet(self) -> None:
+        """A finished Parquet output about to be resumed: its rows back as record batches,
+        every journalled document complete at the end of them."""
+        from chemie.formats.tabular import parquet_to_ipc
+
+        for name, block in self.blocks.items():
+            if not (self.paths[name].exists() and block.finished_journal.exists()):
+                return
+        for name, block in self.blocks.items():
+            if block.partial.exists() or block.path.exists():
+                continue
+            size = parquet_to_ipc(self.paths[name], block.path, name)
+            keys = block.finished_journal.read_text(encoding="utf-8").splitlines()
+            block.finished_journal.write_text(
+                "".join(f"{size}\t{line.split(chr(9), 1)[1]}\n" for line in keys),
+                encoding="utf-8",
+            )
+
+    def open(self, resume: bool) -> None:
+        if resume and self.fmt == "parquet":
+            self._restore_parquet()
+        self.inner.open(resume)
+
+    def done(self, item: Item) -> bool:
+        if self.inner.done(item):
+            self.written.add(item.key)  # type: ignore[arg-type]
+            return True
+        return False
 
     def write(self, outcome: Outcome) -> None:
-        claim(self.written, outcome.payload.id)  # type: ignore[union-attr]
-        self.writer.write([outcome.payload])  # type: ignore[list-item]
+        from chemie.formats.tabular import csv_block, ipc_block, mention_rows, relation_rows
+
+        doc: Document = outcome.payload  # type: ignore[assignment]
+        claim(self.written, doc.id)
+        rows = {"mentions": mention_rows, "relations": relation_rows}
+        blocks = [
+            csv_block(rows[n](doc)) if self.fmt == "csv" else ipc_block(rows[n](doc), n)
+            for n in self.blocks
+        ]
+        payload = tuple(blocks) if len(blocks) == 2 else blocks[0]
+        self.inner.write(dataclasses.replace(outcome, payload=payload))
+
+    def flush(self) -> None:
+        self.inner.flush()
 
     def close(self) -> None:
-        self.writer.close()
+        from chemie.formats.tabular import ipc_to_parquet
+
+        self.inner.close()
+        if self.fmt == "parquet":
+            for name, block in self.blocks.items():
+                ipc_to_parquet(block.path, self.paths[name], name)
+                block.path.unlink()
 
     def abort(self) -> None:
-        if self.writer is not None:
-            self.writer.abort()
+        self.inner.abort()
+
+    def discard(self) -> None:
+        self.inner.discard()
+        if self.fmt == "parquet":
+            for block in self.blocks.values():
+                block.path.unlink(missing_ok=True)  # a restored finished output stays as it was
 
 
 class StdoutSink(Sink):
