@@ -41,6 +41,8 @@ MORE_EXAMPLES = [
     ("part_whole_contains_list", "unified", "R",
      "each [[metaphor]] contains a network , a mapping and an [[intention component]] ."),
     ("part_whole_count", "unified", "R", "a [[corpus]] of about 5000 [[words]] ."),
+    ("usage_uses_far", "semeval", "?",
+     "a [[generation system]] designed to create text through the use of [[substitutions]] ."),
 ]
 
 
