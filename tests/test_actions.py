@@ -26,6 +26,7 @@ EXAMPLES = {
     "ApparatusAction": ("The tube was sealed .", "sealed"),
     "Wait": ("The mixture was left overnight .", "left"),
     "Quench": ("The reaction was quenched with water .", "quenched"),
+    "Neutralize": ("The mixture was neutralized with 1 N HCl .", "neutralized"),
     "Partition": ("The residue was partitioned between water and ether .", "partitioned"),
     "Extract": ("The mixture was extracted with ether .", "extracted"),
     "Wash": ("The organic layer was washed with brine .", "washed"),
