@@ -43,6 +43,8 @@ MORE_EXAMPLES = [
     ("part_whole_count", "unified", "R", "a [[corpus]] of about 5000 [[words]] ."),
     ("usage_uses_far", "semeval", "?",
      "a [[generation system]] designed to create text through the use of [[substitutions]] ."),
+    ("feature_about", "unified", "R",
+     "ranking [[blog posts]] with respect to their [[relevance]] ."),
 ]
 
 
