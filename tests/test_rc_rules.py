@@ -45,6 +45,10 @@ MORE_EXAMPLES = [
      "a [[generation system]] designed to create text through the use of [[substitutions]] ."),
     ("feature_about", "unified", "R",
      "ranking [[blog posts]] with respect to their [[relevance]] ."),
+    ("hyponym_list", "scierc", "R",
+     "[[applications]] such as retrieval , routing and [[summarization]] ."),
+    ("hyponym_apposition", "scierc", "F", "we describe [[paul]] , a [[generation system]] ."),
+    ("hyponym_is_a", "scierc", "F", "[[turkish]] is an [[agglutinative language]] ."),
 ]
 
 
