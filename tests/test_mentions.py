@@ -70,6 +70,8 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
          "4-bromophenol ( 128 mg , 0.57 mmol )", "quantity_source_note", "chemical"),
         ("To a solution of 4-bromophenol ( 4i , 130 mg ) in THF ( 5 mL ) was added water .",
          "4-bromophenol ( 130 mg )", "solution_component", "chemical"),
+        ("The resulting white solid was used without purification ( 316 mg , 94% ) .",
+         "The resulting white solid ( 316 mg , 94% )", "np_with_later_quantity", "state"),
     ],
 )
 def test_mention_rules(nlp, sentence, mention, rule, kind):
@@ -217,6 +219,7 @@ RULE_SENTENCES = [
     "It was washed with sat. NaHCO3 ( aq ) .",
     "Then 4-bromophenol ( 128 mg , 0.57 mmol , prepared by a known method ) was added .",
     "To a solution of 4-bromophenol ( 4i , 130 mg ) in THF ( 5 mL ) was added water .",
+    "The resulting white solid was used without purification ( 316 mg , 94% ) .",
 ]
 
 
@@ -297,3 +300,15 @@ def test_determined_head_filter(nlp):
     found = mentions(nlp, "As a result , the mixture was purified by precipitation .")
     assert "a result" not in found and "precipitation" not in found
     assert "the mixture" in found
+
+
+def test_later_quantity_needs_a_subject_and_a_yield(nlp):
+    sentence = "The title compound was used without further purification ( 1.18 g , 95% ) ."
+    text, tokens = tokens_from_words(sentence.split())
+    doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
+    title = next(m for m in doc.mentions if m.rule == "np_with_later_quantity")
+    assert len(title.spans) == 2 and title.text == "The title compound ( 1.18 g , 95% )"
+    found = mentions(nlp, "The residue was diluted with water ( 10 mL ) .")
+    assert "The residue" in found and found["water ( 10 mL )"][0] == "np_quantity"
+    found = mentions(nlp, "The product was dried at 40 ( 2 mL ) .")  # no yield in the bracket
+    assert found["The product"][0] != "np_with_later_quantity"

@@ -511,7 +511,7 @@ class MentionDetector:
                     end = r[-1][1]
             pos = end + 1
         found = _attach_state_quantities(self._low, cs, found)
-        found = _attach_yields(cs, found)
+        found = _attach_yields(cs, found, self._low)
         found = _attach_suffixes(words, cs, found)
         found = _solution_components(cs, found)
         verbs, not_after = self.tables.reaction_filter
@@ -804,20 +804,38 @@ def _ref_id(cs: str, c0: int, end: int) -> bool:
 YIELD_AFTER = re.compile(r"(?:S{1,3}P?|\.)(?P<y>[SI]DYOS?(?:A|NU)|Y[:=]?[AN])")
 
 
+# "X was used without further purification ( 316 mg , 94% )": a later quantity bracket
+LATER_QUANTITY = re.compile(r"S[SWDIP]{0,10}?(?P<y>\((?=[^().]*A)[^().]*\))")
+SUBJECT_VERBS = frozenset(["was", "were"])
+
+
 def _attach_yields(
-    cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+    cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]], low: list[str]
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
-    """The yield stated after a product belongs to it (a discontinuous mention)."""
+    """The yield stated after a product belongs to it (a discontinuous mention):
+    ``np_with_later_yield`` ("X was obtained with a yield of 99%") and
+    ``np_with_later_quantity`` (the subject of "was/were ..." and a later bracket with an amount
+    and a yield: "X was used without further purification ( 316 mg , 94% )")."""
     out = []
     starts = {f[0][0][0] for f in found}
     for ranges, rule, attrs in found:
         end = ranges[-1][1]
         m = YIELD_AFTER.match(cs, end + 1)
-        if m and attrs["kind"] != "state" and not starts.intersection(range(end + 1, m.end())):
+        if m and attrs["kind"] != "state":
+            new_rule = "np_with_later_yield"
+        elif (
+            not attrs["quantity"] and end + 1 < len(low) and low[end + 1] in SUBJECT_VERBS
+            and (m := LATER_QUANTITY.match(cs, end + 1))
+            and any("%" in w for w in low[m.start("y") : m.end("y")])
+        ):
+            new_rule = "np_with_later_quantity"
+        else:
+            m = None
+        if m and not starts.intersection(range(end + 1, m.end())):
             y0, y1 = m.span("y")
             ranges = (*ranges, (y0, y1 - 1))
             attrs = {**attrs, "tokens": (ranges[0][0], y1 - 1), "quantity": True}
-            rule = "np_with_later_yield"
+            rule = new_rule
         out.append((ranges, rule, attrs))
     return out
 
