@@ -49,6 +49,10 @@ MORE_EXAMPLES = [
      "[[applications]] such as retrieval , routing and [[summarization]] ."),
     ("hyponym_apposition", "scierc", "F", "we describe [[paul]] , a [[generation system]] ."),
     ("hyponym_is_a", "scierc", "F", "[[turkish]] is an [[agglutinative language]] ."),
+    ("conjunction_and_modified", "scierc", "F",
+     "avoiding [[distortion]] and directly [[accessing information]] ."),
+    ("conjunction_combined_with", "scierc", "R",
+     "an integration of [[supervised learning]] with [[unsupervised learning]] ."),
 ]
 
 
