@@ -53,6 +53,7 @@ MORE_EXAMPLES = [
      "avoiding [[distortion]] and directly [[accessing information]] ."),
     ("conjunction_combined_with", "scierc", "R",
      "an integration of [[supervised learning]] with [[unsupervised learning]] ."),
+    ("result_tested_on", "unified", "F", "we tested the [[tagger]] on [[newswire text]] ."),
 ]
 
 
@@ -107,3 +108,10 @@ def test_bad_tables_are_refused():
     table["rules"][0].update(between="for", direction="sideways")
     with pytest.raises(ValueError, match="direction"):
         rules.build(table)
+
+
+def test_not_schemes_keeps_a_rule_away_from_a_scheme():
+    ex = example("we tested the [[tagger]] on [[newswire text]] .", "?")
+    scierc = RuleClassifier(scheme="scierc").decide(ex)
+    assert (scierc.rule, scierc.label, scierc.reverse) == ("result_tested_on", "EVALUATE-FOR", True)
+    assert RuleClassifier(scheme="semeval").decide(ex).rule != "result_tested_on"

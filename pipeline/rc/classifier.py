@@ -42,7 +42,7 @@ class RuleClassifier:
         """The decision for one example (``ex.reverse`` None = direction unknown)."""
         ctx = context(ex)
         for rule in self.rules.rules:
-            if rule.schemes and self.scheme not in rule.schemes:
+            if not rule.applies_to(self.scheme):
                 continue
             if not rule.matches(ctx):
                 continue

@@ -9,6 +9,8 @@ condition must hold. Conditions are regexes over the fields of
 alternation). ``direction`` is ``forward`` (the first argument is the entity that comes
 first in the text), ``reverse`` or ``any``. ``schemes`` restricts a rule to label
 schemes; its label is then a label of that scheme, otherwise a unified label.
+``not_schemes`` keeps a unified-label rule away from schemes whose annotation
+conventions disagree with it (e.g. SemEval labels evaluation data USAGE).
 """
 
 from __future__ import annotations
@@ -36,6 +38,13 @@ class Rule:
     negative: tuple[tuple[str, re.Pattern], ...] = ()
     max_gap: int | None = None
     schemes: tuple[str, ...] = ()
+    not_schemes: tuple[str, ...] = ()
+
+    def applies_to(self, scheme: str) -> bool:
+        """False when ``schemes`` leaves ``scheme`` out or ``not_schemes`` names it."""
+        if self.schemes and scheme not in self.schemes:
+            return False
+        return scheme not in self.not_schemes
 
     def matches(self, ctx: Context) -> bool:
         """True when every condition holds on ``ctx``."""
@@ -108,6 +117,7 @@ def build(table: dict) -> RuleSet:
                 tuple(negative),
                 spec.get("max_gap"),
                 tuple(spec.get("schemes") or ()),
+                tuple(spec.get("not_schemes") or ()),
             )
         )
     names = [r.name for r in rules]
