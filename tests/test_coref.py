@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chemie.model import Document, tokens_from_words
+from chemie.model import Document, Mention, tokens_from_words
 from chemie.nlp import annotate, load
 from chemie.resources import load_rules
 
@@ -174,3 +174,54 @@ def test_number_sign_keeps_the_compound_number(nlp):
     found = links(nlp, ["Compound No . 5 ( 20 mg ) was dissolved in water .",
                         "Then compound 5 was stirred ."])
     assert found == [("compound 5", "Compound No . 5 ( 20 mg )", "compound_number")]
+
+
+def marked_links(nlp, sentences: list[str]) -> list[tuple[str, str, str]]:
+    """COREFERENCE links over given mentions: ``{ … }`` (separate tokens) mark each mention."""
+    words, bounds, spans, pos = [], [], [], 0
+    for s in sentences:
+        start = pos
+        for w in s.split():
+            if w == "{":
+                spans.append([pos, None])
+            elif w == "}":
+                next(sp for sp in reversed(spans) if sp[1] is None)[1] = pos - 1
+            else:
+                words.append(w)
+                pos += 1
+        bounds.append((start, pos))
+    text, tokens = tokens_from_words(words)
+    mentions = []
+    for n, (a, b) in enumerate(spans, 1):
+        lo, hi = tokens[a].start, tokens[b].end
+        mentions.append(Mention(f"T{n}", ((lo, hi),), text=text[lo:hi]))
+    doc = annotate(nlp, Document("t", text, tokens, bounds, mentions), gold_mentions=True)
+    index = doc.mention_index()
+    return [
+        (index[r.head].text, index[r.tail].text, r.rule)
+        for r in doc.relations
+        if r.label == "COREFERENCE"
+    ]
+
+
+def test_marked_mentions_fire_the_abbreviation_rule(nlp):
+    found = marked_links(nlp, ["{ 1 mL of dimethylsulfoxide } ( { DMSO } ) was added ."])
+    assert found == [("DMSO", "1 mL of dimethylsulfoxide", "bracketed_abbreviation")]
+
+
+@pytest.mark.parametrize("sentence", [
+    "1H NMR ( { 400MHz } , { CDCl3 } ) δ 7.26 .",  # an NMR frequency is not abbreviated
+    "{ Tert-butyl } ( { 3-aminophenyl } ) carbamate was added .",  # substituents of a name
+    "It was quenched with { NH4Cl } ( { saturated solution } ) .",  # a state, no abbreviation
+    "It was extracted with { diethyl ether } ( { 3x75ml } ) .",  # an amount
+])
+def test_bracketed_words_that_are_no_abbreviation(nlp, sentence):
+    assert marked_links(nlp, [sentence]) == []
+
+
+def test_a_cited_example_is_no_compound_number(nlp):
+    found = marked_links(nlp, ["It was made from { Example 4 } .", "{ Example 4 } was added ."])
+    assert found == []
+    found = marked_links(nlp, ["It was made from { Compound 4 } .", "{ Compound 4 } was added ."])
+    assert found == [("Compound 4", "Compound 4", "compound_number")]
+

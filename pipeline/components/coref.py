@@ -27,7 +27,13 @@ _NOT_ABBREVIATION = re.compile(
     r"[%:=]|\bFIG\b|\s\S+\s\S+\s|(?i:mhz|ppm|racemate|enantiomer|diastereomer|isomer)"
     # "( Example 5 )" cites a procedure; "M+", "FAB", "ESI" are mass-spectrometry terms
     r"|^(?i:examples?)\b|^M[+-]$|^(?:FAB|ESI|APCI|EI|CI)$"
+    # "NAME ( saturated solution )", "( 3x75ml )", "( 20 vol. )": a state or an amount
+    r"|(?i:\bsolution\b|\d\s*m?l$|\bvol\.?$)"
+    # "Tert-butyl ( 3-aminophenyl ) carbamate": a substituent inside a name
+    r"|(?i:yl[\])]*$)"
 )
+# an antecedent that is a substituent ("tert-butyl") or an NMR frequency ("400MHz ( CDCl3 )")
+_NOT_ABBREVIATED = re.compile(r"(?i)yl$|mhz$")
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
 _HEADING_ID = re.compile(
@@ -236,10 +242,10 @@ class CorefResolver:
         # the unclosed "(" just before the anaphor, or -1
         opened = _open_bracket(self._words, a.first)
         for x in reversed(ms[: a.i]):
-            if any(r1 in (a.first - 1, a.first - 2, opened - 1) for _, r1 in x.ranges):
-                return x
-            if len(x.ranges) > 1 and x.ranges[0][1] < a.first <= x.ranges[-1][0]:
-                return x
+            if any(r1 in (a.first - 1, a.first - 2, opened - 1) for _, r1 in x.ranges) or (
+                len(x.ranges) > 1 and x.ranges[0][1] < a.first <= x.ranges[-1][0]
+            ):
+                return None if _NOT_ABBREVIATED.search(x.m.text) else x
         return None
 
     def _rule_referred_to_as(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
@@ -317,7 +323,8 @@ class CorefResolver:
         return title
 
     def _rule_compound_number(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if not a.ident:
+        # "Example 4A" names a procedure: a repeat cites it and is no compound
+        if not a.ident or a.ident.startswith("example"):
             return None
         for x in reversed(ms[: a.i]):
             if x.ident == a.ident:
