@@ -10,9 +10,12 @@ relations, each carrying the name of the rule that produced it.
 from __future__ import annotations
 
 import importlib
+import itertools
 import pkgutil
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from itertools import accumulate, compress
+from operator import add
 
 import numpy
 import pandas as pd
@@ -212,7 +215,9 @@ def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) 
             meta=_input_meta(document),
         )
         return _copy_predictions(doc, out, None if mapper.same else mapper)
-    doc = nlp(document.text)
+    doc = nlp.make_doc(document.text)
+    doc.user_data["chemie.text"] = document.text  # spaCy's tokenizer keeps the text exactly
+    doc = _run_without(nlp, doc, ())
     doc._.doc_id = document.id
     out = to_document(doc)
     out.meta = {**_input_meta(document), **out.meta}
@@ -244,26 +249,40 @@ def to_document(doc: Doc) -> Document:
     """
     strings = doc.vocab.strings
     words = [strings[o] for o in doc.to_array(ORTH).tolist()]
-    idx = doc.to_array(IDX).tolist()
-    kept = [not w.isspace() for w in words]
-    tokens = [Token(w, i, i + len(w)) for w, i, k in zip(words, idx, kept, strict=True) if k]
-    # new index of each Doc token (a whitespace token: the index of the next kept token)
-    new_index, n = [], 0
-    for k in kept:
-        new_index.append(n)
-        n += k
-    new_index.append(n)
+    starts = doc.to_array(IDX).tolist()
+    if any(map(str.isspace, words)):
+        kept = [not w.isspace() for w in words]
+        words_kept = list(compress(words, kept))
+        starts = list(compress(starts, kept))
+        # new index of each Doc token (a whitespace token: the index of the next kept token)
+        new_index: list[int] | None = list(accumulate(kept, initial=0))
+    else:
+        words_kept, new_index = words, None
+    tokens = list(map(Token, words_kept, starts, map(add, starts, map(len, words_kept))))
     sentences = []
-    for s in doc.sents if len(doc) else ():
-        a, b = new_index[s.start], new_index[s.end]
+    for a, b in _sentence_bounds(doc):
+        if new_index is not None:
+            a, b = new_index[a], new_index[b]
         if b > a:
             sentences.append((a, b))
     out = Document(str(doc._.doc_id or ""), doc_text(doc, words), tokens, sentences)
     _copy_predictions(doc, out, None)
-    if len(tokens) < len(words):
+    if new_index is not None:
         for m in out.mentions:
             _reindex_attrs(m.attrs, new_index)
     return out
+
+
+def _sentence_bounds(doc: Doc) -> list[Range]:
+    """The token ranges of ``doc.sents`` (read from the SENT_START array when spaCy's own
+    rules apply: no ``sents`` hook, boundaries set)."""
+    n = len(doc)
+    if not n:
+        return []
+    if "sents" in doc.user_hooks or not doc.has_annotation("SENT_START"):
+        return [(s.start, s.end) for s in doc.sents]  # spaCy's behaviour (or its error)
+    cuts = [0, *(numpy.flatnonzero(doc.to_array(SENT_START)[1:] == 1) + 1).tolist(), n]
+    return list(itertools.pairwise(cuts))
 
 
 def _reindex_attrs(attrs: dict[str, object], new_index: list[int]) -> None:
