@@ -54,6 +54,8 @@ MORE_EXAMPLES = [
     ("conjunction_combined_with", "scierc", "R",
      "an integration of [[supervised learning]] with [[unsupervised learning]] ."),
     ("result_tested_on", "unified", "F", "we tested the [[tagger]] on [[newswire text]] ."),
+    ("feature_of", "unified", "F",
+     "the [[complexity]] of some of the fundamental problems of [[smt]] ."),
 ]
 
 
