@@ -55,7 +55,7 @@ MORE_EXAMPLES = [
      "an integration of [[supervised learning]] with [[unsupervised learning]] ."),
     ("result_tested_on", "unified", "F", "we tested the [[tagger]] on [[newswire text]] ."),
     ("feature_of", "unified", "F",
-     "the [[complexity]] of some of the fundamental problems of [[smt]] ."),
+     "the [[co-occurrence patterns]] of any pair of [[words]] ."),
 ]
 
 
