@@ -56,6 +56,7 @@ MORE_EXAMPLES = [
     ("result_tested_on", "unified", "F", "we tested the [[tagger]] on [[newswire text]] ."),
     ("feature_of", "unified", "F",
      "the [[co-occurrence patterns]] of any pair of [[words]] ."),
+    ("feature_in_reverse", "unified", "R", "we anchor [[temporal expressions]] in [[emails]] ."),
 ]
 
 
@@ -117,3 +118,10 @@ def test_not_schemes_keeps_a_rule_away_from_a_scheme():
     scierc = RuleClassifier(scheme="scierc").decide(ex)
     assert (scierc.rule, scierc.label, scierc.reverse) == ("result_tested_on", "EVALUATE-FOR", True)
     assert RuleClassifier(scheme="semeval").decide(ex).rule != "result_tested_on"
+
+
+def test_feature_in_reverse_leaves_processes_and_unknown_directions_alone():
+    process = example("we study [[spelling correction]] in [[turkish]] .", "R")
+    assert RuleClassifier().decide(process).rule != "feature_in_reverse"
+    unknown = example("we anchor [[temporal expressions]] in [[emails]] .", "?")
+    assert RuleClassifier(scheme="semeval").decide(unknown).rule != "feature_in_reverse"
