@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from itertools import compress, count
 
 import numpy
 from spacy.attrs import ORTH, SENT_START
@@ -22,6 +23,7 @@ from chemie.resources import load_rules
 
 _HEADING_NUMBER = re.compile(r"^(?:[0-9]+[A-Za-z]?|[IVX]+|[A-Z]|\(?[0-9a-z]{1,3}\))[.:]?$")
 _HEADING_SPAN = 60  # tokens after a heading keyword in which its body text may start
+_NOT_START = numpy.uint64(-1 % 2**64)  # SENT_START -1 (not a sentence start) as uint64
 
 
 @functools.cache
@@ -32,6 +34,7 @@ def _rules() -> dict[str, frozenset[str]]:
         "keywords": frozenset(r["heading_keywords"]),
         "blockers": frozenset(r["heading_blockers"]),
         "openers": frozenset(r["openers"]),
+        "keywords_openers": frozenset(r["heading_keywords"]) | frozenset(r["openers"]),
     }
 
 
@@ -56,10 +59,12 @@ def sentence_rules(words: list[str], line_breaks: Iterable[int] = ()) -> list[st
         return why
     why[0] = "first"
     after_break = {i + 1 for i in line_breaks}
-    marks = {i + 1 for i, w in enumerate(words) if w in terminators}
-    marks.update(i for i, w in enumerate(words) if w in keywords or w in openers)
+    # positions after a terminator, of heading keywords and of openers (C-level scans)
+    marks = set(compress(count(1), map(terminators.__contains__, words)))
+    marks.update(compress(count(), map(r["keywords_openers"].__contains__, words)))
+    marks |= after_break
     heading_until = _HEADING_SPAN if words[0] in keywords else -1
-    for i in sorted(marks | after_break):
+    for i in sorted(marks):
         if not 0 < i < n:
             continue
         w = words[i]
@@ -93,14 +98,33 @@ def make_sentences(nlp: Language, name: str) -> SentenceSegmenter:
 class SentenceSegmenter:
     """Sets ``token.is_sent_start`` on every token from the rules."""
 
+    def __init__(self) -> None:
+        self._vocab: object = None  # the vocabulary the cache below belongs to
+        self._texts: dict[int, str] = {}  # orth id -> token text
+
     def __call__(self, doc: Doc) -> Doc:
-        if not len(doc):
+        n = len(doc)
+        if not n:
             return doc
-        strings = doc.vocab.strings
-        words = [strings[h] for h in doc.to_array(ORTH).tolist()]
-        breaks = [i for i, w in enumerate(words) if w.isspace() and "\n" in w]
+        words = self._words(doc)
+        breaks = [i for i in compress(count(), map(str.isspace, words)) if "\n" in words[i]]
         why = sentence_rules(words, breaks)
-        arr = numpy.full(len(words), -1, dtype="int64")
-        arr[[i for i, w in enumerate(why) if w is not None]] = 1
-        doc.from_array([SENT_START], arr.astype("uint64").reshape(-1, 1))
+        arr = numpy.full((n, 1), _NOT_START, dtype="uint64")
+        column = arr[:, 0]
+        for i in compress(count(), why):  # a few sentence starts per snippet
+            column[i] = 1
+        doc.from_array([SENT_START], arr)
         return doc
+
+    def _words(self, doc: Doc) -> list[str]:
+        """The token texts, through a per-vocabulary cache of orth id -> text."""
+        if self._vocab is not doc.vocab:
+            self._vocab, self._texts = doc.vocab, {}
+        ids = doc.to_array(ORTH).tolist()
+        texts = self._texts
+        try:
+            return list(map(texts.__getitem__, ids))
+        except KeyError:
+            strings = doc.vocab.strings
+            texts.update((h, strings[h]) for h in ids if h not in texts)
+            return list(map(texts.__getitem__, ids))
