@@ -72,6 +72,8 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
          "4-bromophenol ( 130 mg )", "solution_component", "chemical"),
         ("The resulting white solid was used without purification ( 316 mg , 94% ) .",
          "The resulting white solid ( 316 mg , 94% )", "np_with_later_quantity", "state"),
+        ("It was dissolved in a mixture of THF and toluene ( 5 mL / 5 mL ) .",
+         "a mixture of THF and toluene ( 5 mL / 5 mL )", "mixture_of_components", "generic"),
     ],
 )
 def test_mention_rules(nlp, sentence, mention, rule, kind):
@@ -220,6 +222,7 @@ RULE_SENTENCES = [
     "Then 4-bromophenol ( 128 mg , 0.57 mmol , prepared by a known method ) was added .",
     "To a solution of 4-bromophenol ( 4i , 130 mg ) in THF ( 5 mL ) was added water .",
     "The resulting white solid was used without purification ( 316 mg , 94% ) .",
+    "It was dissolved in a mixture of THF and toluene ( 5 mL / 5 mL ) .",
 ]
 
 
@@ -312,3 +315,19 @@ def test_later_quantity_needs_a_subject_and_a_yield(nlp):
     assert "The residue" in found and found["water ( 10 mL )"][0] == "np_quantity"
     found = mentions(nlp, "The product was dried at 40 ( 2 mL ) .")  # no yield in the bracket
     assert found["The product"][0] != "np_with_later_quantity"
+
+
+def test_more_solvents_and_mixture_components(nlp):
+    found = mentions(nlp, "To a solution of phenol ( 3 g ) in pyridine ( 10 mL ) and DCM ( 20 mL ) "
+                          "was added water .")
+    assert found["a solution of phenol ( 3 g ) in pyridine ( 10 mL ) and DCM ( 20 mL )"][0] == (
+        "np_in_solvent")
+    # "and the mixture" after a solution starts a new mention
+    found = mentions(nlp, "To a solution of phenol ( 3 g ) in DMF ( 5 mL ) and the mixture was "
+                          "stirred .")
+    assert "a solution of phenol ( 3 g ) in DMF ( 5 mL )" in found and "the mixture" in found
+    # only a mixture (solution, solvent) joins two components after "of"
+    found = mentions(nlp, "It was eluted with a mixture of dichloromethane and hexane ( 1 : 5 ) .")
+    assert found["a mixture of dichloromethane and hexane ( 1 : 5 )"][0] == "eluent_ratio"
+    found = mentions(nlp, "After a period of phenol and water ( 5 mL ) were added .")
+    assert "water ( 5 mL )" in found

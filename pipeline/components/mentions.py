@@ -54,27 +54,36 @@ SOLUTION_LIST = (
     rf"(?P<soln>D?W*GO{CORE}(?:{QPAREN})+(?:(?:P&?|&){CORE}(?:{QPAREN})+)+"
     rf"(?:I{CORE}(?:{QPAREN})?)?)"
 )
+# "in THF ( 5 mL ) and water ( 1 mL )", "in CH2Cl2 ( 3 mL ) / MeCN ( 3 mL )", "in 15 ml of THF and
+# 3 mL of water": more solvents of the same solution
+MORE_SOLVENTS = rf"(?:[&/](?=[bnkNAWCX]){LEAD}?{CORE}(?:{QPAREN})?)*"
 # "Yield : 530 mg ( 81% of theory )": a product stated by its yield
 YIELD_STATEMENT = r"(?P<ystat>Y:?[NAn]U+(?:\([^().]*\))?)"
 
 
-def _mention_pattern(ratio: bool) -> re.Pattern[str]:
+def _mention_pattern(ratio: bool, mix: bool = True) -> re.Pattern[str]:
     """The mention pattern; without ``ratio`` it has no eluent-ratio branch (the fallback when
-    a ratio match is no eluent: "DSC : 195")."""
+    a ratio match is no eluent: "DSC : 195"), without ``mix`` no second component after "of"
+    (the fallback when the noun before "of" is no mixture: "a period of X and Y")."""
     ratio_core = rf"{RATIO_GUARD}{CORE}(?:[:/]{CORE})*(?={RATIO})|" if ratio else ""
     ratio_group = rf"(?P<ratio>{RATIO})?" if ratio else r"(?P<ratio>(?!))?"
+    mix_group = rf"(?P<mix>&(?=[bnkNAWCX]){LEAD}?{CORE})?" if mix else r"(?P<mix>(?!))?"
     return re.compile(
-        rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|(?P<lead>{LEAD})?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE})?{FROM}?)"
+        rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|(?P<lead>{LEAD})?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
         rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
         rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
-        rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[AN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?)?"
-        rf"|(?P<sol2>(?!I(?:NU|[AN])Y)I{LEAD}?{CORE}(?:{QPAREN})?)|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
+        rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[AN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
+        rf"|(?P<sol2>(?!I(?:NU|[AN])Y)I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
         rf"(?P<yld>{YIELD})?"
     )
 
 
 MENTION = _mention_pattern(ratio=True)
 MENTION_NO_RATIO = _mention_pattern(ratio=False)
+MENTION_NO_MIX = {True: _mention_pattern(ratio=True, mix=False),
+                  False: _mention_pattern(ratio=False, mix=False)}
+# "a mixture of THF and toluene ( 5 mL / 5 mL )": heads before "of" that join two components
+MIX_HEADS = frozenset("solution solutions mixture mixtures suspension slurry solvent".split())
 # an eluent ratio is numeric: "20 / 1", "4 : 1", "100→1 : 80" (or percentages: "0% to 80%")
 NUMERIC_RATIO = re.compile(r"\d ?[:/] ?\d|%")
 
@@ -502,6 +511,8 @@ class MentionDetector:
                 if m.group("ratio"):
                     pos = m.start() + 1
                     continue
+            if m.group("mix") and self._low[cs.rfind("O", 0, m.start("mix")) - 1] not in MIX_HEADS:
+                m = MENTION_NO_MIX[m.re is MENTION].match(cs, m.start()) or m
             got = self._validate(doc, cs, m, sent_of) if m.end() > m.start() else []
             found.extend(got)
             # a rejected or shortened match lets the next one start inside it
@@ -554,10 +565,10 @@ class MentionDetector:
         )
 
     def _is_eluent(self, cs: str, m: re.Match) -> bool:
-        """``eluent_ratio`` needs two solvent-like parts ("DCM / MeOH", "EtOAc : hexane") and a
-        numeric ratio ("20 / 1", "4 : 1", "from 0% to 80%")."""
+        """``eluent_ratio`` needs two solvent-like parts ("DCM / MeOH", "EtOAc : hexane", "a mixture
+        of DCM and hexane") and a numeric ratio ("20 / 1", "4 : 1", "from 0% to 80%")."""
         c0, c1 = m.span("core")
-        parts = re.split(r"[/:]", cs[c0:c1])
+        parts = re.split(r"[/:&]" if m.group("mix") else r"[/:]", cs[c0:c1])
         if sum(1 for p in parts if any(ch in "CbX" for ch in p)) < 2:
             return False
         # the core may end with the ratio's first number: "hexane / EtOAc 4 : 1"
@@ -652,6 +663,8 @@ class MentionDetector:
             rule = "np_with_yield"
         elif sol:
             rule = "np_in_solvent"
+        elif g["mix"]:
+            rule = "mixture_of_components"
         elif g["eqp"]:
             rule = "equipment_equipped_with"
         elif has_qp:
