@@ -57,6 +57,7 @@ MORE_EXAMPLES = [
     ("feature_of", "unified", "F",
      "the [[co-occurrence patterns]] of any pair of [[words]] ."),
     ("feature_in_reverse", "unified", "R", "we anchor [[temporal expressions]] in [[emails]] ."),
+    ("compare_cue", "unified", "R", "[[our measures]] outperform traditional [[measures]] ."),
 ]
 
 
