@@ -63,6 +63,8 @@ class BridgingResolver:
         self.determiners = frozenset(table["determiners"])
         self.indefinite = frozenset(table["indefinite"])
         self.restating = frozenset(table["restating"])
+        self.yield_words = frozenset(table["yield_words"])
+        self.apposition_marks = frozenset(table["apposition_marks"])
         self.equipment_heads = frozenset(table["equipment_heads"])
         self.appositive_before = frozenset(table["appositive_before"])
         self.add_target_before = frozenset(table["add_target_before"])
@@ -138,7 +140,7 @@ class BridgingResolver:
         if " ".join(words) in self.heading_anaphors and ctx.before_first_action(
                 ctx.table.idx[m.first]):
             return SKIP  # "This compound was prepared from X": the heading compound (coreference)
-        if m.id in ctx.products or "title" in words[:4]:
+        if m.id in ctx.products or "title" in words[:4] or self._yielded(low, m):
             return STATE
         if m.head in self.funnel_heads and self.holding_funnels.isdisjoint(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
@@ -164,6 +166,18 @@ class BridgingResolver:
         if not quantity and ctx.before_first_action(first_char) and self._titled(ctx.table, m):
             return SKIP  # a heading name, referred to by coreference only
         return INPUT
+
+    def _yielded(self, low: list[str], m: MentionView) -> bool:
+        """True for a product named with its yield ("1.35 g ( 90% of theory )", "Yield : 0.9 g")
+        or a yield alone after a sentence ("were used . ( 92% )")."""
+        words = m.words
+        if not self.procedure_words.isdisjoint(words):
+            return False  # "step 5 of Example 34 ( yield : 68% )": a procedure reference
+        if not self.yield_words.isdisjoint(words):
+            return True
+        k = m.first - 1 if words[0] == "(" else m.first - 2
+        return (k >= 0 and low[k] == "." and low[k + 1] == "(" and words[-1] != "("
+                and all(w in "()" or w[:1].isdigit() and w.endswith("%") for w in words))
 
     def _event_predicate(self, low: list[str], i: int) -> bool:
         """True for "(the reaction) was stopped / is complete / was monitored by TLC"."""
@@ -314,10 +328,15 @@ class BridgingResolver:
                 and m.head in self.workup_heads):
             walk.state, walk.pending = m, deferred
             return  # "an amber residue. The residue was ...": the same residue (coreference)
-        if (prev is not None and not pending and m.words[0] in self.restating
-                and not ctx.actions_between(ctx.table.idx[prev.last], ctx.table.idx[m.first])):
+        if prev is not None and not pending and (
+            (m.words[0] in self.restating
+             and not ctx.actions_between(ctx.table.idx[prev.last], ctx.table.idx[m.first]))
+            or (prev.last == m.first - 2 and before in self.apposition_marks)
+        ):
+            # "to give a yellow solid. The solid was ...": named again, nothing done to it;
+            # "to produce Compound q : t-butyl ... ( 0.6 g )": the same product in apposition
             walk.state, walk.pending = m, deferred
-            return  # "to give a yellow solid. The solid was ...": named again, nothing done to it
+            return
         if in_workup:
             if prev:
                 self._link(out, "workup_previous_state", m, prev)
