@@ -58,6 +58,8 @@ MORE_EXAMPLES = [
      "the [[co-occurrence patterns]] of any pair of [[words]] ."),
     ("feature_in_reverse", "unified", "R", "we anchor [[temporal expressions]] in [[emails]] ."),
     ("compare_cue", "unified", "R", "[[our measures]] outperform traditional [[measures]] ."),
+    ("usage_used_for", "semeval", "?",
+     "[[systemic grammar]] has been used for [[text generation]] ."),
 ]
 
 
