@@ -60,6 +60,8 @@ MORE_EXAMPLES = [
     ("compare_cue", "unified", "R", "[[our measures]] outperform traditional [[measures]] ."),
     ("usage_used_for", "semeval", "?",
      "[[systemic grammar]] has been used for [[text generation]] ."),
+    ("usage_metric_for", "semeval", "?",
+     "automatic [[evaluation metrics]] for [[machine translation]] ."),
 ]
 
 
