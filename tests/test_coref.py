@@ -225,3 +225,23 @@ def test_a_cited_example_is_no_compound_number(nlp):
     found = marked_links(nlp, ["It was made from { Compound 4 } .", "{ Compound 4 } was added ."])
     assert found == [("Compound 4", "Compound 4", "compound_number")]
 
+
+def test_state_refers_to_the_name_not_to_its_label(nlp):
+    found = links(nlp, ["The filtrate was concentrated to give tert-butyl 4-oxopiperidine-1-"
+                        "carboxylate ( 4a ) ( 3.76 g , 78% ) as a colorless oil ."])
+    assert ("a colorless oil", "tert-butyl 4-oxopiperidine-1-carboxylate ( 3.76 g , 78% )",
+            "as_physical_state") in found
+    # the label in the gap of a discontinuous name is no target of later links either
+    found = links(nlp, ["The residue gave the title compound 4-bromo-2-methylbenzoic acid 6b"
+                        " ( 75 mg , yield 35% ) as a yellow oil ."])
+    assert [ant for ana, ant, _ in found if ana == "a yellow oil"] == [
+        "the title compound 4-bromo-2-methylbenzoic acid ( 75 mg , yield 35% )"]
+
+
+def test_state_refers_to_the_subject_of_a_passive_synthesis(nlp):
+    # one sentence with the heading: the subject is not the first mention of the sentence
+    found = links(nlp, ["Preparation of 4-bromo-2-methylbenzoic acid ( Compound 27 )"
+                        " Compound 27 was synthesized from methyl 4-bromobenzoate ( 90 mg ) and"
+                        " triethylamine ( 88 μL , 0.644 mmol ) as a white solid ( 18 mg , 16% ) ."])
+    assert ("a white solid ( 18 mg , 16% )", "Compound 27", "as_physical_state") in found
+

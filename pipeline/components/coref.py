@@ -92,6 +92,14 @@ def _open_bracket(words: list[str], first: int) -> int:
     return -1
 
 
+def _enclosed(ms: list[_M], x: _M) -> bool:
+    """Whether ``x`` lies in the gap of the discontinuous mention just before it."""
+    if x.i == 0:
+        return False
+    y = ms[x.i - 1]
+    return len(y.ranges) > 1 and y.ranges[0][1] < x.first <= y.ranges[-1][0]
+
+
 class CorefResolver:
     """Applies the coreference rules to the mentions of a Doc."""
 
@@ -147,18 +155,38 @@ class CorefResolver:
         title = self._title(words, cs, ms)
         chain_of: dict[int, list[int]] = {}  # mention position -> its chain (text order)
         links: list[tuple[int, int, str]] = []
+        inner: set[int] = set()  # labels in the gap of a discontinuous mention
         order = self.order
         for a in ms:
             for name, rule in order:
-                ant = rule(doc, ms, a, title)
-                if ant is not None and ant.i < a.i:
-                    chain = chain_of.setdefault(ant.i, [ant.i])
-                    # surface: the closest earlier member; atomic: the first one
-                    target = chain[0] if self.mode == "atomic" else chain[-1]
-                    chain.append(a.i)
-                    chain_of[a.i] = chain
-                    links.append((a.i, target, name))
-                    break
+                found = rule(doc, ms, a, title)
+                if not found:
+                    continue
+                # a rule gives one antecedent or a list (closest first: "the solvent" -> the
+                # extraction solvent and the reaction solvent)
+                ant, *more = found if isinstance(found, list) else [found]
+                if ant.i >= a.i:
+                    continue
+                chain = chain_of.setdefault(ant.i, [ant.i])
+                # surface: the closest earlier member; atomic: the first one
+                target = chain[0]
+                if self.mode == "surface":
+                    for j in reversed(chain):
+                        # a label inside a name ("NAME 6b ( 75 mg )") is not what later
+                        # mentions refer to: they refer to the name
+                        if j == ant.i or j not in inner:
+                            target = j
+                            break
+                if _enclosed(ms, a):
+                    inner.add(a.i)
+                chain.append(a.i)
+                chain_of[a.i] = chain
+                links.append((a.i, target, name))
+                for x in more:
+                    other = chain_of.get(x.i, [x.i])
+                    if other is not chain:
+                        links.append((a.i, other[0] if self.mode == "atomic" else x.i, name))
+                break
         relations = relations_of(doc)
         first = len(relations)
         for i, p, name in links:
@@ -279,14 +307,19 @@ class CorefResolver:
         words = self._words
         if a.before != "as" and " ".join(words[max(0, a.first - 2) : a.first]) != "form of":
             return None
-        same = [x for x in ms[: a.i] if x.sentence == a.sentence and x.kind != "equipment"]
+        # a label inside or after a name ("NAME ( 4a ) ( 1.2 g )") stands for the name
+        same = [
+            x for x in ms[: a.i]
+            if x.sentence == a.sentence and x.kind != "equipment" and not x.bracketed
+            and not _enclosed(ms, x)
+        ]
         # "Compound 27 was synthesized from A , B and C as a white solid": the subject
-        if (
-            same
-            and words[same[0].last + 1 : same[0].last + 3] in self._passive_yield
-            and ":" not in words[same[0].last : a.first]
-        ):
-            return same[0]
+        for x in same:
+            if (
+                words[x.last + 1 : x.last + 3] in self._passive_yield
+                and ":" not in words[x.last : a.first]
+            ):
+                return x
         for x in reversed(same):
             if x.before in self.state_skip:
                 continue
