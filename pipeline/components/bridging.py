@@ -60,6 +60,7 @@ class BridgingResolver:
         }
         self.state_heads = frozenset(table["state_heads"])
         self.bare_state_heads = frozenset(table["bare_state_heads"])
+        self.bare_state_qualifiers = frozenset(table["bare_state_qualifiers"])
         self.determiners = frozenset(table["determiners"])
         self.indefinite = frozenset(table["indefinite"])
         self.restating = frozenset(table["restating"])
@@ -157,6 +158,8 @@ class BridgingResolver:
                 return STATE
         if m.head in self.bare_state_heads:
             return STATE
+        if words[0] in self.bare_state_qualifiers and not self.workup_heads.isdisjoint(words):
+            return STATE  # "organic phase was separated", "Product containing fractions were ..."
         quantity = self.has_quantity(ctx.table, m)
         if m.head in self.physical_states and quantity and self._described(words, m.head):
             return STATE  # "Yellow amorphous solid (8 mg, 32%)", not "zinc powder (2.4 g)"
