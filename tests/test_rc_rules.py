@@ -62,6 +62,7 @@ MORE_EXAMPLES = [
      "[[systemic grammar]] has been used for [[text generation]] ."),
     ("usage_metric_for", "semeval", "?",
      "automatic [[evaluation metrics]] for [[machine translation]] ."),
+    ("usage_by", "semeval", "?", "[[definitions]] are analysed by applying [[patterns]] ."),
 ]
 
 
