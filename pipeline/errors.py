@@ -11,7 +11,8 @@ from typing import IO
 
 
 class InputError(Exception):
-    """Bad input: rendered as one line ``FILE:LINE: message`` and exit status 2."""
+    """Bad input: rendered as one line ``FILE:LINE: message`` and exit status 2 (just the
+    message when it concerns no file, e.g. a bad argument)."""
 
     def __init__(self, path: str | os.PathLike[str] | None, line: int | None, message: str):
         self.path = str(path) if path is not None else None
@@ -20,6 +21,8 @@ class InputError(Exception):
         super().__init__(str(self))
 
     def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return self.message
         where = self.path or "<input>"
         if self.line is not None:
             where = f"{where}:{self.line}"

@@ -82,3 +82,13 @@ def test_unwritable_output_is_one_line_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and "a.txt" in err and "Traceback" not in err
+
+
+def test_an_input_error_naming_no_file_is_just_its_message():
+    from chemie.errors import InputError
+
+    assert str(InputError(None, None, "--format csv needs an output")) == (
+        "--format csv needs an output"
+    )
+    assert str(InputError(None, 3, "bad line")) == "<input>:3: bad line"
+    assert str(InputError("a.txt", None, "no such file")) == "a.txt: no such file"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import yaml
@@ -82,18 +81,7 @@ def _system(spec: str) -> tuple[str, str, Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Evaluate; a mistake in the arguments (an InputError naming no file) is printed as one
-    plain line ``chemie: message`` (no file location), exit status 2."""
-    try:
-        return _evaluate(args)
-    except InputError as e:
-        if e.path is not None or e.line is not None:
-            raise
-        print(f"chemie: {e.message}", file=sys.stderr)
-        return 2
-
-
-def _evaluate(args: argparse.Namespace) -> int:
+    """Evaluate every system on every test set; print or write the table."""
     testsets = [] if args.no_defaults else default_testsets()
     systems: dict[str, dict[str, Path]] = {}
     if args.config:
