@@ -3,8 +3,9 @@ exactly the cells of the built-in ``rules`` column, and ``chemie score rc`` agre
 
 Regression test for the harness scoring its own predictions in the unified label space
 on a different task (gold directions, dropped pairs removed before classifying) than
-external files: the fixtures contain a predicted dropped label (TOPIC, CONJUNCTION) on a
-kept gold pair, a wrong direction and gold pairs with dropped labels.
+external files: the fixtures contain gold pairs with dropped labels and, depending on the
+rules, predicted dropped labels (TOPIC, CONJUNCTION) on kept gold pairs; a hand-written
+system checks that such labels and a wrong direction count as documented.
 """
 
 from __future__ import annotations
@@ -60,8 +61,13 @@ def test_own_output_scores_like_rules_column(fixtures, tmp_path, fmt, inputs, su
 def test_dropped_labels_and_directions_count_as_documented(fixtures, tmp_path):
     paths = [fixtures / "rc/semeval-directions.xml",
              fixtures / "rc/semeval-directions-relations.txt"]
-    ev = _own_output_as_system(paths, tmp_path / "pred.txt")
-    unified = next(c for c in ev.cells if c.system == RULES and c.space == "unified")
+    # a hand-written system: a dropped label (TOPIC) on a kept USAGE pair and the reversed
+    # USAGE pair predicted forward
+    pred = tmp_path / "pred.txt"
+    pred.write_text("TOPIC(X02-0001.1,X02-0001.2)\nTOPIC(X02-0001.3,X02-0001.4)\n"
+                    "USAGE(X02-0001.5,X02-0001.6)\nUSAGE(X02-0001.7,X02-0001.8)\n")
+    ev = evaluate([RCTestSet("t", *paths)], {EXT: {"t": pred}})
+    unified = next(c for c in ev.cells if c.system == EXT and c.space == "unified")
     # the gold TOPIC pair is left out; a predicted TOPIC becomes OTHER (a predicted class)
     assert unified.pairs == 3
     assert "OTHER" in unified.classes.index and "TOPIC" not in unified.classes.index
