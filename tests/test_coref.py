@@ -245,3 +245,25 @@ def test_state_refers_to_the_subject_of_a_passive_synthesis(nlp):
                         " triethylamine ( 88 μL , 0.644 mmol ) as a white solid ( 18 mg , 16% ) ."])
     assert ("a white solid ( 18 mg , 16% )", "Compound 27", "as_physical_state") in found
 
+
+EXTRACTION = ["Compound 5 ( 1.0 g ) and pyridine ( 0.1 mL , 1.2 mmol ) were dissolved in"
+              " toluene ( 10 mL ) .", "The mixture was extracted with ethyl acetate ( 20 mL ) ."]
+
+
+def test_the_solvent_is_every_solvent_of_the_mixture(nlp):
+    found = links(nlp, [*EXTRACTION, "The solvent was evaporated ."])
+    # the extraction solvent and the reaction solvent, not the reagent with a molar amount
+    assert sorted(ant for ana, ant, _ in found if ana == "The solvent") == [
+        "ethyl acetate ( 20 mL )", "toluene ( 10 mL )"]
+    found = links(nlp, [*EXTRACTION, "The organic solvent was evaporated ."])
+    assert [ant for ana, ant, _ in found if ana == "The organic solvent"] == [
+        "ethyl acetate ( 20 mL )"]
+
+
+def test_the_solvent_after_an_earlier_removal(nlp):
+    found = links(nlp, [*EXTRACTION, "The solvent was evaporated .",
+                        "The residue was dissolved in methanol ( 5 mL ) .",
+                        "The solvent was removed ."])
+    second = [ant for ana, ant, _ in found if ana == "The solvent"][-1]
+    assert second == "methanol ( 5 mL )"
+    assert len([ana for ana, _, _ in found if ana == "The solvent"]) == 3

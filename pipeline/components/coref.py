@@ -134,6 +134,9 @@ class CorefResolver:
         self.solvents = tuple(str(s).lower() for s in solvent.get("solvents", ()))
         self.solvent_set = frozenset(self.solvents)
         self.not_solvent = frozenset(str(w).lower() for w in solvent.get("not_solvents", ()))
+        units = "|".join(re.escape(str(u)) for u in solvent.get("reagent_units", ()))
+        # "pyridine ( 0.098 mL , 1.23mmol )": the unit may stick to its number
+        self.reagent_amount = re.compile(rf"(?i)(?<![A-Za-z])(?:{units or '(?!)'})(?![A-Za-z])")
         product = self.rules.get("final_product", {})
         self.yield_verbs = frozenset(product.get("verbs_before", ()))
         material = self.rules.get("starting_material", {})
@@ -387,15 +390,25 @@ class CorefResolver:
             return None
         if a.det not in ("the", "") or (a.det == "" and a.core not in self.solvent_anaphors):
             return None
+        found: list[_M] = []
         for x in reversed(ms[: a.i]):
+            if found and x.kind == "generic" and x.head in self.solvent_anaphors:
+                break  # the solvents before an earlier "the solvent" are gone
             if self.not_solvent.intersection(x.core.split()):
                 continue
             if x.kind == "chemical" and (
                 any(x.name == s or x.name.endswith(" " + s) for s in self.solvents)
                 or (x.before in ("in", "with") and x.m.attrs.get("quantity"))
             ):
-                return x
-        return None
+                if not found:
+                    found.append(x)
+                    if a.core not in self.solvent_anaphors:
+                        break  # "the organic solvent", "the elution solvent": one antecedent
+                elif self.reagent_amount.search(x.m.text) is None:
+                    # every solvent of the mixture: "The solvent" after an extraction with
+                    # EtOAc of a reaction run in THF -> the EtOAc and the THF
+                    found.append(x)
+        return found or None
 
     def _rule_starting_material(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.core not in self.material_anaphors:
