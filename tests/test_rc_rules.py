@@ -63,6 +63,7 @@ MORE_EXAMPLES = [
     ("usage_metric_for", "semeval", "?",
      "automatic [[evaluation metrics]] for [[machine translation]] ."),
     ("usage_by", "semeval", "?", "[[definitions]] are analysed by applying [[patterns]] ."),
+    ("part_collection_of", "unified", "R", "the best path in a [[graph]] of [[hypotheses]] ."),
 ]
 
 
