@@ -331,3 +331,14 @@ def test_more_solvents_and_mixture_components(nlp):
     assert found["a mixture of dichloromethane and hexane ( 1 : 5 )"][0] == "eluent_ratio"
     found = mentions(nlp, "After a period of phenol and water ( 5 mL ) were added .")
     assert "water ( 5 mL )" in found
+
+
+def test_heading_name_ends_before_a_stereo_descriptor_or_n_prefix(nlp):
+    found = mentions(nlp, "Step 4 3-(4-(diethylcarbamoyl)phenyl)prop-2-yn-1-yl methanesulfonate "
+                          "N,N-diethyl-4-(3-hydroxyprop-1-ynyl)benzamide ( 5.16 mg ) was dissolved "
+                          "in DCM .")
+    assert "3-(4-(diethylcarbamoyl)phenyl)prop-2-yn-1-yl methanesulfonate" in found
+    assert "N,N-diethyl-4-(3-hydroxyprop-1-ynyl)benzamide ( 5.16 mg )" in found
+    found = mentions(nlp, "Step 2 (E)-methyl 3-(4-acetamidophenyl)acrylate (E)-methyl "
+                          "3-(4-aminophenyl)acrylate ( 70 mg ) was dissolved in DCM .")
+    assert "(E)-methyl 3-(4-aminophenyl)acrylate ( 70 mg )" in found

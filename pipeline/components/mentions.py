@@ -94,8 +94,10 @@ AMOUNT = re.compile(
     r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
 )
 REPEATED_UNIT = re.compile(r"^(?:[mµμu]?[lL]|[mk]?g)[*×x]\d+$")  # "mL*3"
-NAME_END = re.compile(r"(?:ate|ite|ide|ine|one|ol|ane|ene|acid|amide|amine|ile|ole)$")
-LOCANT_START = re.compile(r"^\(?\d")
+NAME_END = re.compile(r"(?:ate|ite|ide|ine|one|ol|ane|ene|acid|amide|amine|ile|ole|yde)$")
+# a name starts with a locant, a stereo descriptor or an N-prefix: "3-(", "(E)-", "(1S,3R)-",
+# "N,N-diethyl", "N4-(", "[(2-"
+LOCANT_START = re.compile(r"^(?:\(?\d|\(\d*[RSEZ]\b|\[\(|N\d?[,-])")
 LABEL = re.compile(r"^\d{1,3}-?[a-z]{1,2}$")  # 1b, 34-d
 NUMBERED_WORD = re.compile(r"^\(\d+\)[A-Za-z][a-z]+$")  # "(3)Preparation"
 CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)*[A-Z][a-z]{2,}")
@@ -393,8 +395,9 @@ def _class_string(
 
 def _heading_breaks(words: list[str], classes: list[str], heading: frozenset[str]) -> None:
     """In the heading (before the first verb): "Step 2 NAME" – the step number is no part of
-    the name; "...acrylate 3-(2-((2-fluoro..." – a complete name followed by a long name
-    starting with a locant is where the heading name ends."""
+    the name; "...acrylate 3-(2-((2-fluoro...", "...acrylate (E)-methyl ...", "...sulfonate
+    N,N-diethyl-..." – a complete name followed by a long name starting with a locant (stereo
+    descriptor, N-prefix) is where the heading name ends."""
     for i in range(1, len(classes) - 1):
         c, prev = classes[i], classes[i - 1]
         if c in "SD&" and words[i].lower() not in heading:
@@ -404,8 +407,9 @@ def _heading_breaks(words: list[str], classes: list[str], heading: frozenset[str
         ):
             classes[i] = "S"  # "Step 2 NAME", "Step B NAME"
         elif (
-            c == "C" and prev in "Cb" and len(words[i]) >= 12
-            and NAME_END.search(words[i - 1]) and LOCANT_START.match(words[i])
+            c == "C" and prev in "Cb" and NAME_END.search(words[i - 1])
+            and (m := LOCANT_START.match(words[i]))
+            and (len(words[i]) >= 12 or (m.group().startswith("(") and len(words[i]) >= 8))
         ):
             classes[i] = "b"
 
