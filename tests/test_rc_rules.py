@@ -64,6 +64,7 @@ MORE_EXAMPLES = [
      "automatic [[evaluation metrics]] for [[machine translation]] ."),
     ("usage_by", "semeval", "?", "[[definitions]] are analysed by applying [[patterns]] ."),
     ("part_collection_of", "unified", "R", "the best path in a [[graph]] of [[hypotheses]] ."),
+    ("hyponym_parenthesis", "scierc", "R", "two [[tasks]] ( arabic and [[turkish]] ) ."),
 ]
 
 
