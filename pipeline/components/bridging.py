@@ -45,6 +45,7 @@ class _Walk:
     since: int = -1  # actions before this character belong to an earlier procedure
     workup_inputs: set[str] = field(default_factory=set)  # pending ids added in a work-up
     parent: MentionView | None = None  # the state the current state was made from
+    inputs: list[MentionView] = field(default_factory=list)  # compounds the state was made with
 
 
 class BridgingResolver:
@@ -324,6 +325,9 @@ class BridgingResolver:
             # "the aqueous layer was separated. The organic layer was ...": a sibling layer
             # comes from the mixture the other layer came from
             self._link(out, "workup_parallel_layer", m, parent)
+            for p in walk.inputs:  # "water and DCM were added, the aqueous layer was ..."
+                if p.id in walk.workup_inputs:
+                    self._link(out, "workup_parallel_layer", m, p)
             if not pending:
                 walk.state, walk.pending = m, deferred
                 return
@@ -357,7 +361,7 @@ class BridgingResolver:
                 self._link(out, rule, m, p)
         elif prev:
             self._link(out, "transformed_condition_change", m, prev)
-        walk.state, walk.pending, walk.parent = m, deferred, prev
+        walk.state, walk.pending, walk.parent, walk.inputs = m, deferred, prev, pending
 
     def _quenched(self, walk: _Walk) -> bool:
         """True when only quench or work-up liquids were added to an existing mixture."""
