@@ -342,3 +342,15 @@ def test_heading_name_ends_before_a_stereo_descriptor_or_n_prefix(nlp):
     found = mentions(nlp, "Step 2 (E)-methyl 3-(4-acetamidophenyl)acrylate (E)-methyl "
                           "3-(4-aminophenyl)acrylate ( 70 mg ) was dissolved in DCM .")
     assert "(E)-methyl 3-(4-aminophenyl)acrylate ( 70 mg )" in found
+
+
+def test_non_partitive_of_filter(nlp):
+    names = [f["name"] for f in load_rules("mentions.yaml")["filters"]]
+    assert "non_partitive_of" in names
+    found = mentions(nlp, "The pH of the reaction mixture was adjusted and the disappearance of "
+                          "the raw material was checked .")
+    assert "the reaction mixture" in found and "the raw material" in found
+    assert not any(t.startswith(("The pH", "the disappearance")) for t in found)
+    found = mentions(nlp, "It was filtered through a pad of silica gel and a small amount of "
+                          "water was added .")
+    assert {"a pad of silica gel", "a small amount of water"} <= set(found)

@@ -145,6 +145,7 @@ class MentionTables:
     adjective_filter: tuple[tuple[str, ...], tuple[str, ...]]  # adjective_head: suffixes, except
     # determined_head: heads, determiners, not_after
     determined_filter: tuple[frozenset[str], frozenset[str], frozenset[str]]
+    partitives: frozenset[str]  # non_partitive_of: nouns that measure out what follows "of"
 
     @classmethod
     def load(cls, name: str = "mentions.yaml") -> MentionTables:
@@ -161,6 +162,11 @@ class MentionTables:
             _filter_words(t, "reaction_as_subject"),
             _adjective_suffixes(t),
             _determined_heads(t),
+            frozenset(
+                str(w).lower()
+                for f in t.get("filters", []) if f["name"] == "non_partitive_of"
+                for w in f.get("partitives", ())
+            ),
         )
 
 
@@ -598,6 +604,9 @@ class MentionDetector:
                      "tokens": (a, b - 1), "core": (a, b - 1), "det": "", "quantity": False}
             return [(((a, b - 1),), "eluent_gradient", attrs)]
         c0, c1 = m.span("core")
+        of = cs.find("O", c0, c1)
+        if of > c0 and cs[of - 1] in "WX" and self._low[of - 1] not in self.tables.partitives:
+            c0 = of + 1  # non_partitive_of: "The pH of the solution" -> "the solution"
         has_qp = g["qp"] is not None or g["pid"] is not None or g["amt"] is not None
         sol = g["sol"] or g["sol2"]
         if sol and (self._solvent_is_equipment(cs, m) or not _has_name(cs, m)):
