@@ -67,6 +67,7 @@ class BridgingResolver:
         self.restating = frozenset(table["restating"])
         self.yield_words = frozenset(table["yield_words"])
         self.apposition_marks = frozenset(table["apposition_marks"])
+        self.role_nouns = frozenset(table["role_nouns"])
         self.equipment_heads = frozenset(table["equipment_heads"])
         self.appositive_before = frozenset(table["appositive_before"])
         self.add_target_before = frozenset(table["add_target_before"])
@@ -115,7 +116,8 @@ class BridgingResolver:
         low = ctx.table.lower
         before = low[m.first - 1] if m.first > 0 else ""
         if before in self.appositive_before:
-            return SKIP
+            # "X as the elution solvent": the role noun re-names X and stands for it
+            return INPUT if m.head in self.role_nouns else SKIP
         after = low[m.last + 1] if m.last + 1 < len(low) else ""
         if after in self.apparatus_after or (
             after == "-" and m.last + 2 < len(low) and low[m.last + 2] in self.apparatus_after
@@ -252,8 +254,13 @@ class BridgingResolver:
                 continue
             if kind == INPUT:
                 last = walk.pending[-1] if walk.pending else None
-                if last and m.first >= 2 and last.last == m.first - 2 and low[m.first - 1] == "(":
-                    walk.pending[-1] = m  # "diisopropylethylamine ( DIPEA )": the alias is used
+                if last and m.first >= 2 and last.last == m.first - 2 and (
+                    low[m.first - 1] == "("  # "diisopropylethylamine ( DIPEA )": the alias
+                    or low[m.first - 1] in self.appositive_before  # "X as eluent"
+                    or (low[m.first - 1] in self.apposition_marks
+                        and last.head in self.role_nouns)  # "eluent : X"
+                ):
+                    walk.pending[-1] = m  # the later name of the same compound is used
                 else:
                     walk.pending.append(m)
                 # "water was added to quench": the phase at the end of the sentence counts
