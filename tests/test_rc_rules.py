@@ -65,6 +65,9 @@ MORE_EXAMPLES = [
     ("usage_by", "semeval", "?", "[[definitions]] are analysed by applying [[patterns]] ."),
     ("part_collection_of", "unified", "R", "the best path in a [[graph]] of [[hypotheses]] ."),
     ("hyponym_parenthesis", "scierc", "R", "two [[tasks]] ( arabic and [[turkish]] ) ."),
+    ("part_whole_list", "unified", "R",
+     "the [[principles]] relevant to the topic of this paper are : ( a ) layers of grammars"
+     " ( b ) layered presentation ( c ) [[lexicon driven processing]] ."),
 ]
 
 
