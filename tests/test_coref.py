@@ -267,3 +267,12 @@ def test_the_solvent_after_an_earlier_removal(nlp):
     second = [ant for ana, ant, _ in found if ana == "The solvent"][-1]
     assert second == "methanol ( 5 mL )"
     assert len([ana for ana, _, _ in found if ana == "The solvent"]) == 3
+
+
+def test_heading_ends_at_a_capitalised_preposition(nlp):
+    # "In" is no heading label like "3a": the title is the heading's name, not "ethanol"
+    found = links(nlp, ["Example 164A 4-bromo-2-methylbenzoic acid In a microwave oven , ethanol"
+                        " and methyl 4-bromobenzoate ( 2 g ) were heated .",
+                        "The residue was purified to give the title compound ( 1.5 g ) ."])
+    assert ("the title compound ( 1.5 g )", "4-bromo-2-methylbenzoic acid",
+            "title_compound") in found

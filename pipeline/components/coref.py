@@ -36,6 +36,8 @@ _NOT_ABBREVIATION = re.compile(
 _NOT_ABBREVIATED = re.compile(r"(?i)yl$|mhz$")
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
+# "To", "In", "At" fit _HEADING_ID ("3a", "A", "IV") but are words
+_WORD_NOT_ID = re.compile(r"^(?!(?:[IVX]+|No)$)[A-Za-z][a-z]+$")
 _HEADING_ID = re.compile(
     r"^[(\[]?(?:\d[\dA-Za-z]{0,3}|[A-Za-z]\d{0,3}|[IVX]{1,4})(?:[.-]\d+)?[a-z]?[)\].:]?$"
 )
@@ -247,9 +249,13 @@ class CorefResolver:
         stop = len(words)
         heading_words, low = self.heading_words, self._words
         for i, w in enumerate(words):
-            if low[i] in heading_words or _HEADING_ID.match(w):
+            if low[i] in heading_words or (
+                _HEADING_ID.match(w) and not _WORD_NOT_ID.match(w)
+            ):
                 continue
-            if cs[i] in "SD" or i > 60:
+            # the text starts with a verb, a determiner or a capitalised preposition ("To a
+            # solution of", "In a microwave oven")
+            if cs[i] in "SD" or (cs[i] == "I" and w[0].isupper()) or i > 60:
                 stop = i
                 break
         self._heading_end = stop
