@@ -68,6 +68,8 @@ MORE_EXAMPLES = [
     ("part_whole_list", "unified", "R",
      "the [[principles]] relevant to the topic of this paper are : ( a ) layers of grammars"
      " ( b ) layered presentation ( c ) [[lexicon driven processing]] ."),
+    ("compare_correlation", "unified", "F",
+     "the correlation of the new [[measure]] with [[human judgment]] is high ."),
 ]
 
 
