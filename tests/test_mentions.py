@@ -74,6 +74,10 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
          "The resulting white solid ( 316 mg , 94% )", "np_with_later_quantity", "state"),
         ("It was dissolved in a mixture of THF and toluene ( 5 mL / 5 mL ) .",
          "a mixture of THF and toluene ( 5 mL / 5 mL )", "mixture_of_components", "generic"),
+        ("It was extracted with DCM(15 mL × 3 ) .", "DCM(15 mL × 3 )", "np_fused_quantity",
+         "chemical"),
+        ("Then saturated salt water(10 mL ) was added .", "saturated salt water(10 mL )",
+         "np_fused_quantity", "chemical"),
     ],
 )
 def test_mention_rules(nlp, sentence, mention, rule, kind):
@@ -223,6 +227,7 @@ RULE_SENTENCES = [
     "To a solution of 4-bromophenol ( 4i , 130 mg ) in THF ( 5 mL ) was added water .",
     "The resulting white solid was used without purification ( 316 mg , 94% ) .",
     "It was dissolved in a mixture of THF and toluene ( 5 mL / 5 mL ) .",
+    "It was extracted with DCM(15 mL × 3 ) .",
 ]
 
 

@@ -30,7 +30,7 @@ from chemie.extensions import mentions_of
 from chemie.model import Mention, Range
 from chemie.resources import load_rules
 
-_IN = "WCGEKZNUAX"
+_IN = "WCGEKZNUAXV"
 CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}])|#+(?=[NZ]))*"
 # Speed guards (necessary conditions checked before a costly branch; they change no match):
 # the characters a core (with its joiners) can consume
@@ -57,6 +57,8 @@ SOLUTION_LIST = (
 # "in THF ( 5 mL ) and water ( 1 mL )", "in CH2Cl2 ( 3 mL ) / MeCN ( 3 mL )", "in 15 ml of THF and
 # 3 mL of water": more solvents of the same solution
 MORE_SOLVENTS = rf"(?:[&/](?=[bnkNAWCX]){LEAD}?{CORE}(?:{QPAREN})?)*"
+# "DCM(15 mL × 3 )", "acid(250 mg , 83.1% yield )": a name whose bracket opens in its token
+FUSED_QUANTITY = rf"(?P<fused>D?[W{_IN}]*V[^().]*\))"
 # "Yield : 530 mg ( 81% of theory )": a product stated by its yield
 YIELD_STATEMENT = r"(?P<ystat>Y:?[NAn]U+(?:\([^().]*\))?)"
 
@@ -69,7 +71,7 @@ def _mention_pattern(ratio: bool, mix: bool = True) -> re.Pattern[str]:
     ratio_group = rf"(?P<ratio>{RATIO})?" if ratio else r"(?P<ratio>(?!))?"
     mix_group = rf"(?P<mix>&(?=[bnkNAWCX]){LEAD}?{CORE})?" if mix else r"(?P<mix>(?!))?"
     return re.compile(
-        rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|(?P<lead>{LEAD})?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
+        rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{FUSED_QUANTITY}|(?P<lead>{LEAD})?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
         rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
         rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
         rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[AN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
@@ -113,6 +115,8 @@ CHEMICAL_SHAPE = re.compile(
     )$""",
     re.VERBOSE,
 )
+# "DCM(15", "acid(250", "acetonitrile(250mg": a name fused with the opening of its quantity
+FUSED_BRACKET = re.compile(r"^[^\s]*[A-Za-z]{2}[^\s]*\(\d+(?:[.,]\d+)?(?:mg|g|ml|mL|L|mmol|%)?$")
 IDENT = re.compile(r"^(?:[A-Z]{0,4}-?\d+[a-zA-Z]{0,2}'?|\d+-[a-zA-Z]{1,2}|[A-Z]{1,3}\d*[a-z]?)$")
 STATE_HEADS = frozenset(
     "solid solids oil oils foam gum powder crystal crystals liquid syrup wax glass semi-solid "
@@ -267,6 +271,8 @@ class TokenClassifier:
             return "C"
         if low in t.modifiers:
             return "W"
+        if FUSED_BRACKET.match(text) and text.count("(") == text.count(")") + 1:
+            return "V"
         if CHEMICAL_SHAPE.match(text):
             return "C"
         if IDENT.match(text):
@@ -598,6 +604,14 @@ class MentionDetector:
             attrs = {"kind": "chemical", "head": "yield", "sentence": sent_of[a],
                      "tokens": (a, b - 1), "core": (a, a), "det": "", "quantity": True}
             return [(((a, b - 1),), "yield_statement", attrs)]
+        if g["fused"]:
+            a, b = m.span("fused")
+            v = cs.index("V", a)
+            det = self._low[a] if cs[a] == "D" else ""
+            attrs = {"kind": "chemical", "head": self._low[v].partition("(")[0],
+                     "sentence": sent_of[a], "tokens": (a, b - 1),
+                     "core": (a + (1 if det else 0), v), "det": det, "quantity": True}
+            return [(((a, b - 1),), "np_fused_quantity", attrs)]
         if g["grad"]:
             a, b = m.span("grad")
             attrs = {"kind": "chemical", "head": self._low[b - 1], "sentence": sent_of[a],
