@@ -70,6 +70,8 @@ MORE_EXAMPLES = [
      " ( b ) layered presentation ( c ) [[lexicon driven processing]] ."),
     ("compare_correlation", "unified", "F",
      "the correlation of the new [[measure]] with [[human judgment]] is high ."),
+    ("hyponym_colon_list", "scierc", "R",
+     "two [[grammatical formalisms]] : tree adjoining grammars and [[head grammars]] ."),
 ]
 
 
