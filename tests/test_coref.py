@@ -43,6 +43,11 @@ CASES = {
          " was obtained ."],
         ("the compound of Example 7", "4-bromo-2-methylbenzoic acid"),
     ),
+    "following_compounds": (
+        ["The following compounds were prepared in like manner to the procedure outlined in"
+         " Example 5 : 4-bromo-2-methylbenzoic acid ( C376 ) Isolated as a tan solid ( 0.15 g ) ."],
+        ("4-bromo-2-methylbenzoic acid", "The following compounds"),
+    ),
     "as_eluent": (
         ["It was purified on silica gel using hexane / ethyl acetate ( 4 : 1 ) as eluent ."],
         ("eluent", "hexane / ethyl acetate ( 4 : 1 )"),

@@ -144,6 +144,9 @@ class CorefResolver:
         material = self.rules.get("starting_material", {})
         self.material_anaphors = frozenset(material.get("anaphors", ()))
         self.definite_heads = frozenset(self.rules.get("definite_repeat", {}).get("heads", ()))
+        following = self.rules.get("following_compounds", {})
+        self.following = frozenset(following.get("heads", ()))
+        self.following_span = int(following.get("max_tokens", 30))
         self.min_name = int(self.rules.get("repeated_name", {}).get("min_length", 8))
         self.heading_words = frozenset(
             str(w).lower() for w in load_rules("mentions.yaml")["heading_words"]
@@ -296,6 +299,19 @@ class CorefResolver:
             if any(r1 == opens[-1] - 1 for _, r1 in x.ranges):
                 return x
         return None
+
+    def _rule_following_compounds(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if a.kind != "chemical" or a.i == 0:
+            return None
+        # the first chemical after the colon: only a cited "Example 5" in between
+        x = ms[a.i - 1]
+        if x.kind == "reference" and x.head == "example" and a.i > 1:
+            x = ms[a.i - 2]
+        if x.det != "the" or not x.core.startswith("following ") or x.head not in self.following:
+            return None
+        if a.first - x.last > self.following_span or ":" not in self._words[x.last + 1 : a.first]:
+            return None
+        return x
 
     def _rule_as_eluent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.head not in self.role_heads or a.first < 1:
