@@ -4,7 +4,9 @@ Prints the macro-F1 matrix (rows test sets, columns systems: ``rules``, ``majori
 each test set's own labels and in the unified labels, the per-class F1 tables, and the
 target figure. Test sets (``../shared/data`` or $CHEMIE_DATA):
 
-* ``unified-train``: sci-rc-unified/sample-train, the only data read while choosing cues;
+* ``unified-train``: sci-rc-unified/sample-train, the documents read while choosing cues
+  (with their native SemEval / SciERC annotations: the tuning part of ``semeval-1.1`` and
+  ``scierc-nlp``);
 * ``unified-dev``: sci-rc-unified/sample-dev, never inspected (the target: macro-F1 >= 0.50;
   the majority class gives about 0.15-0.16);
 * ``semeval-1.1`` / ``scierc-nlp``: the whole files, and their documents that are *not* in
@@ -15,9 +17,11 @@ The majority label is the most frequent label of sample-train. Tunes nothing.
 Unified-label figures of SemEval/SciERC score the same native predictions mapped to the
 unified labels (``chemie.scoring.rc.in_spaces``): predicted directions and predicted
 dropped labels (OTHER) count, exactly as for an external system's prediction file.
-``--rules`` prints each rule's hits and precision on sample-train, ``--cues`` the label
-and direction counts of the short between-strings of sample-train: the statistics the
-cues of rules/rc.yaml were chosen from (sample-train only).
+``--rules`` prints each rule's hits and precision on sample-train and, in native labels
+with the direction to be right as well, on the SemEval 1.1 and SciERC documents of
+sample-train; ``--cues`` the label and direction counts of the short between-strings of
+sample-train: the statistics the cues of rules/rc.yaml were chosen from (tuning documents
+only).
 
     python benchmarks/rc.py [--data PATH] [--json] [--rules] [--cues]
 """
@@ -76,18 +80,35 @@ def _complement(path: Path, exclude: frozenset[str]) -> frozenset[str]:
     return frozenset(ids - exclude)
 
 
+def _rule_precision(title: str, task: tasks.RCTask, scheme: str) -> None:
+    """Hits, correct decisions and precision of every rule that fired on ``task``."""
+    hits: dict[str, list[int]] = {}
+    decisions = RuleClassifier(scheme=scheme).classify(task.examples)
+    for ex, pair, d in zip(task.examples, task.pairs, decisions, strict=True):
+        reverse = pair.head != ex.e1.id
+        hits.setdefault(d.rule, [0, 0])[d.label == pair.label and d.reverse == reverse] += 1
+    print(f"== rules on {title}: hits, correct, precision ==")
+    for name, (bad, good) in sorted(hits.items()):
+        print(f"{name:26s} {good + bad:5d} {good:5d} {good / (good + bad):.3f}")
+
+
 def train_statistics(root: Path, rules: bool, cues: bool) -> None:
-    """Per-rule precision and between-string label counts on sample-train."""
+    """Per-rule precision and between-string label counts on the tuning documents."""
     rc = root / "sci-rc-unified"
     task = tasks.load(rc / "sample-train.txt", rc / "sample-train-rel.txt")
-    decisions = RuleClassifier().classify(task.examples)
     if rules:
-        hits: dict[str, list[int]] = {}
-        for ex, d in zip(task.examples, decisions, strict=True):
-            hits.setdefault(d.rule, [0, 0])[d.label == ex.label] += 1
-        print("== rules on sample-train: hits, correct, precision ==")
-        for name, (bad, good) in sorted(hits.items()):
-            print(f"{name:24s} {good + bad:5d} {good:5d} {good / (good + bad):.3f}")
+        _rule_precision("sample-train", task, "unified")
+        train_docs = {d.id for d in unified.iter_tokens(rc / "sample-train.txt")}
+        sem = root / "semeval2018-task7"
+        for title, path, pairs, prefix, scheme in (
+            ("SemEval 1.1 documents of sample-train", sem / "1.1.text.xml",
+             sem / "1.1.relations.txt", "semeval-", "semeval"),
+            ("SciERC documents of sample-train", root / "scierc/scierc_nlp.json", None,
+             "scierc-", "scierc"),
+        ):
+            if path.exists():
+                docs = {d[len(prefix):] for d in train_docs if d.startswith(prefix)}
+                _rule_precision(title, tasks.restrict(tasks.load(path, pairs), docs), scheme)
     if cues:
         counts: dict[str, dict[str, int]] = {}
         for ex in task.examples:
