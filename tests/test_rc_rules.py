@@ -140,3 +140,10 @@ def test_feature_in_reverse_leaves_processes_and_unknown_directions_alone():
     assert RuleClassifier().decide(process).rule != "feature_in_reverse"
     unknown = example("we anchor [[temporal expressions]] in [[emails]] .", "?")
     assert RuleClassifier(scheme="semeval").decide(unknown).rule != "feature_in_reverse"
+
+
+def test_semeval_reads_a_model_of_y_as_model_feature():
+    ex = example("a [[computational model]] of [[word segmentation]] .", "?")
+    assert RuleClassifier(scheme="scierc").decide(ex).rule == "usage_method_of"
+    decision = RuleClassifier(scheme="semeval").decide(ex)
+    assert (decision.rule, decision.label) == ("feature_of", "MODEL-FEATURE")
