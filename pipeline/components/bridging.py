@@ -68,6 +68,8 @@ class BridgingResolver:
         self.yield_words = frozenset(table["yield_words"])
         self.apposition_marks = frozenset(table["apposition_marks"])
         self.role_nouns = frozenset(table["role_nouns"])
+        self.appositive_nouns = frozenset(table["appositive_nouns"])
+        self.discarding_triggers = frozenset(table["discarding_triggers"])
         self.equipment_heads = frozenset(table["equipment_heads"])
         self.appositive_before = frozenset(table["appositive_before"])
         self.add_target_before = frozenset(table["add_target_before"])
@@ -115,6 +117,8 @@ class BridgingResolver:
         words = m.words
         low = ctx.table.lower
         before = low[m.first - 1] if m.first > 0 else ""
+        if before == "of" and m.first > 1 and low[m.first - 2] in self.appositive_nouns:
+            return SKIP  # "obtained in the form of a white solid": a description
         if before in self.appositive_before:
             # "X as the elution solvent": the role noun re-names X and stands for it
             return INPUT if m.head in self.role_nouns else SKIP
@@ -157,6 +161,9 @@ class BridgingResolver:
                 return INPUT  # "a solution of X in Y"
             if words[0] in self.indefinite and m.head in self.workup_heads:
                 return STATE  # "to collect an organic phase"
+            if (words[0] in self.indefinite and self._described(words, m.head)
+                    and words[-1] in (m.head, ")")):
+                return STATE  # "A white hazy solution formed", "to remove a solid"
             if any(w in self.determiners for w in words[:3]):
                 return STATE
         if m.head in self.bare_state_heads:
@@ -279,6 +286,13 @@ class BridgingResolver:
                 or self._quenched(walk)
             )
             product = m.id in ctx.products or m.head not in self.state_heads
+            if m.id in ctx.thrown_away:
+                # "filtered to remove a solid", "the water layer was removed": linked, but the
+                # system goes on from the state before it
+                kept = walk.state, walk.parent, walk.inputs
+                self._state(ctx, m, walk, in_workup, product, out)
+                walk.state, walk.parent, walk.inputs = kept
+                continue
             self._state(ctx, m, walk, in_workup, product, out)
             if product and in_workup and m.head not in self.state_heads:
                 walk = _Walk(since=ctx.table.idx[m.last])  # a named product ends the procedure
@@ -399,6 +413,7 @@ class _Context:
         self.first_action: dict[int, int] = {}
         self.products: set[str] = set()
         self.removed: set[str] = set()
+        self.thrown_away: set[str] = set()  # objects of "removed", "decanted" (not evaporated)
         self.workup_objects: set[str] = set()
         body = sorted((a for a in actions if a.label != HEADING), key=lambda a: a.start)
         self.starts = [a.start for a in body]
@@ -410,6 +425,9 @@ class _Context:
             self.products.update(a.args.get("product", ()))
             if a.label in resolver.removing_actions:
                 self.removed.update(a.args.get("object", ()))
+                k = table.starting_at(a.start)
+                if k is not None and table.lower[k] in resolver.discarding_triggers:
+                    self.thrown_away.update(a.args.get("object", ()))
             if a.phase == "workup" and a.label in resolver.workup_subject_actions:
                 self.workup_objects.update(a.args.get("object", ()))
 
