@@ -25,6 +25,7 @@ EXAMPLES = {
     "Degass": ("The solution was degassed with argon .", "degassed"),
     "ApparatusAction": ("The tube was sealed .", "sealed"),
     "Wait": ("The mixture was left overnight .", "left"),
+    "Complete": ("After completion of the reaction , water was added .", "completion"),
     "Quench": ("The reaction was quenched with water .", "quenched"),
     "Neutralize": ("The mixture was neutralized with 1 N HCl .", "neutralized"),
     "Partition": ("The residue was partitioned between water and ether .", "partitioned"),
@@ -164,3 +165,13 @@ def test_removing_the_ice_keeps_the_reaction_phase(nlp):
     doc = parse(nlp, ["The acid was added , the ice was removed and the mixture was stirred ."])
     assert [(a.label, a.phase) for a in actions_of(doc)] == [
         ("Add", "reaction"), ("Remove", "reaction"), ("Stir", "reaction")]
+
+
+def test_addition_after_the_reaction_is_complete_is_work_up(nlp):
+    doc = parse(nlp, ["After completion of the addition , the mixture was stirred .",
+                      "After completion of the reaction , water was added and stirred .",
+                      "The residue was then heated ."])
+    acts = [(a.label, a.phase) for a in actions_of(doc)]
+    assert acts[:2] == [("Add", "reaction"), ("Stir", "reaction")]  # not about the reaction
+    assert acts[2:] == [("Complete", "reaction"), ("Add", "workup"), ("Stir", "workup"),
+                        ("Heat", "reaction")]

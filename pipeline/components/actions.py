@@ -210,6 +210,13 @@ class ActionParser:
         self.manner_before = frozenset(table["manner_before"])
         self.reference_before = frozenset(table["reference_before"])
         self.containers = frozenset(table["containers"])
+        # classes that fire only near one of their words ("completion of the reaction")
+        self.near: dict[str, frozenset[str]] = {
+            label: frozenset(spec["near"]) for label, spec in table["classes"].items()
+            if spec.get("near")
+        }
+        self.reaction_end = frozenset(table["reaction_end"])
+        self.after_end = frozenset(table["after_end"])
         self._cache: dict[str, object] = {}
 
     def classify(self, word: str) -> str | None:
@@ -247,6 +254,7 @@ class ActionParser:
         by_last = _span_ends(mtable)
         covered = _covered(len(table.text), mtable)
         step, phase, lower = 0, "reaction", table.lower
+        ended = False  # the reaction was declared over (complete, quenched): additions are work-up
         cache, classify = self._cache, self.classify
         for k, (start, end) in enumerate(table.sents):
             for i in range(start, end):
@@ -259,7 +267,7 @@ class ActionParser:
                         continue
                 char, word = table.idx[i], table.text[i]
                 if label == HEADING and self._is_heading(table, i):
-                    step, phase = step + 1, "reaction"
+                    step, phase, ended = step + 1, "reaction", False
                     actions.append(
                         Action(HEADING, char, char + len(word), k, "heading:step",
                                phase=phase, step=step)
@@ -267,9 +275,16 @@ class ActionParser:
                     continue
                 if label == HEADING or covered[i]:
                     continue
-                if (self.phase[label] != "any" and not self._on_apparatus(lower, i, start)
+                near = self.near.get(label)
+                if near is not None and near.isdisjoint(lower[max(start, i - 3) : i + 4]):
+                    continue  # "completion" not about the reaction ("completion of the addition")
+                if ended and label in self.after_end:
+                    phase = "workup"  # "After completion of the reaction, water was added"
+                elif (self.phase[label] != "any" and not self._on_apparatus(lower, i, start)
                         and not (i > start and lower[i - 1] in self.manner_before)):
                     phase = self.phase[label]
+                    ended = ended and phase == "workup"
+                ended = ended or label in self.reaction_end
                 action = Action(label, char, char + len(word), k,
                                 f"trigger:{label}", phase=phase, step=step)
                 self._arguments(table, action, i, start, end, views, firsts, by_last)
