@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import accumulate, compress, islice, repeat
-from operator import and_, is_not
+from itertools import accumulate, compress, repeat
+from operator import is_not
+from typing import NamedTuple
 
 import regex
 from spacy.attrs import ORTH
@@ -74,7 +75,6 @@ _OPEN = frozenset("([")
 _END_OK = frozenset(")]'′+")
 _NOT_FIRST = _CONNECTORS - _OPEN  # connectors a glued name cannot start with
 _NOT_LAST = _CONNECTORS - _END_OK  # connectors a glued name cannot end with
-_DOT_AFTER = frozenset({"[", ".", "[.", ""})  # tokens ``t`` with ``t in "[."``
 _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
 _NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
@@ -82,9 +82,8 @@ _MAX_RUN = 40
 _ABBR_VETO_BELOW = 0.9
 
 
-@dataclass(frozen=True)
-class Found:
-    """A mention over token indices ``[start, end)``."""
+class Found(NamedTuple):
+    """A mention over token indices ``[start, end)`` (a named tuple: cheap to create)."""
 
     start: int
     end: int
@@ -388,51 +387,71 @@ def _plausible(abbr: str, before: Sequence[str]) -> bool:
     return letters[0].lower() in "".join(before).lower()
 
 
+# One character per token for the glue-run rules (the token tests those rules make):
+# connectors by kind ("-" hyphens, "(", "[", ")" closing brackets, "'" primes, ","), "."
+# and "+" as themselves; "n" a number of 1-2 digits, "L" another locant (2a, 4', N), "s"
+# the word s, "v" a lowercase word of 3 letters, "w" one of 1-2 letters, "A" another word
+# of 3+ letters, "o" anything else.
+_GLUE_CHARS = {"-": "-", "‐": "-", "–": "-", "(": "(", "[": "[", ")": ")", "]": ")",
+               "'": "'", "′": "'", ",": ",", ".": ".", "+": "+"}
+# Where tokens j and j + 1 are linked (a one-character match at j), over the glue-run
+# characters; the alternatives exclude each other. Never across a charge "+"
+# ("Na +" in BC5CDR). A period only between ring sizes in brackets: [ 4 . 3 . 0 ]. A
+# comma only in a locant list: 2 , 4 - dichloro. A connector first: linked, except the
+# possessive "aspirin ' s" and a closing bracket before a short lowercase word (") in").
+# A connector second: linked, except an opening bracket after a word ("didanosine ( ddI").
+_GLUE_LINK = re.compile(
+    r"[-(\[](?=[^.+,])|\)(?=[^.+,svw])|'(?=[^.+,s])"
+    r"|(?<=[\[.]n)\.(?=n)|(?<=[nL]),(?=[nL])"
+    r"|n(?=\.n)(?<=[\[.]n)|[nL](?=,[nL])"
+    r"|[^-(\[)'.+,](?=[-\[)'])|[^-(\[)'.+,Av](?=\()"
+)
+_GLUE_CACHE_MAX = 500_000  # distinct words kept in the cache below (then it starts over)
+_glue_codes: dict[str, str] = {}
+
+
+def _glue_code(word: str) -> str:
+    """The glue-run character of one token (see ``_GLUE_CHARS``)."""
+    code = _GLUE_CHARS.get(word)
+    if code is not None:
+        return code
+    if _SMALL_INT.match(word):
+        return "n"
+    if _LOCANTISH.match(word):
+        return "L"
+    if word.isalpha():
+        if word.islower() and len(word) <= 3:
+            return "s" if word == "s" else "v" if len(word) == 3 else "w"
+        if len(word) >= 3:
+            return "A"
+    return "o"
+
+
+def _glue_string(words: Sequence[str]) -> str:
+    """The glue-run characters of ``words`` as one string (through a per-word cache)."""
+    try:
+        return "".join(map(_glue_codes.__getitem__, words))
+    except KeyError:
+        if len(_glue_codes) > _GLUE_CACHE_MAX:
+            _glue_codes.clear()
+        for w in words:
+            if w not in _glue_codes:
+                _glue_codes[w] = _glue_code(w)
+        return "".join(map(_glue_codes.__getitem__, words))
+
+
 def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
     """Maximal runs ``[start, end)`` of 2+ tokens linked by connector tokens."""
-    n = len(words)
-    positions = list(compress(range(n), map(_CONNECTORS.__contains__, words)))
-    if "." in words:  # a period two tokens after "[" or another period: [ 4 . 3 . 0 ]
-        dots = map(".".__eq__, islice(words, 2, None))
-        after = map(and_, dots, map(_DOT_AFTER.__contains__, words))
-        positions += compress(range(2, n), after)
     runs: list[tuple[int, int]] = []
     last = -2  # the last linked pair
-    for j in sorted({j for c in positions for j in (c - 1, c) if 0 <= j < n - 1}):
-        # tokens j and j + 1 belong to one glued name; one of them is a connector or a
-        # period (the pairs looked at)
-        a, b = words[j], words[j + 1]
-        if a == "+" or b == "+":  # a charge is not part of the name (BC5CDR: "Na +")
-            continue
-        if a == "." or b == ".":  # ring-size locants inside brackets: [ 4 . 3 . 0 ]
-            if not _ring_size_dot(words, j if a == "." else j + 1):
-                continue
-        elif a == "," or b == ",":  # locant lists: 2 , 4 - dichloro
-            x, y = (words[j - 1], b) if a == "," else (a, words[j + 2] if j + 2 < n else "")
-            if not (j > 0 or a != ",") or not (_LOCANTISH.match(x) and _LOCANTISH.match(y)):
-                continue
-        elif a in _CONNECTORS:
-            if a in ("'", "′") and b == "s":  # possessive: aspirin ' s
-                continue
-            if a in (")", "]") and b.isalpha() and b.islower() and len(b) <= 3:  # ") in"
-                continue
-        elif b == "(" and len(a) >= 3 and a.isalpha():  # "didanosine ( ddI )"
-            continue
+    for m in _GLUE_LINK.finditer(_glue_string(words)):
+        j = m.start()  # tokens j and j + 1 belong to one glued name
         if last == j - 1:
             runs[-1] = (runs[-1][0], j + 2)
         else:
             runs.append((j, j + 2))
         last = j
     return runs
-
-
-def _ring_size_dot(words: Sequence[str], dot: int) -> bool:
-    """The period at ``dot`` separates ring sizes: ``[ 4 . 3 . 0 ]``."""
-    if not (0 < dot < len(words) - 1):
-        return False
-    if not (_SMALL_INT.match(words[dot - 1]) and _SMALL_INT.match(words[dot + 1])):
-        return False
-    return dot >= 2 and words[dot - 2] in ("[", ".")
 
 
 def _resolve(cands: list[Found], n: int) -> list[Found]:
