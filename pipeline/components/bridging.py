@@ -385,8 +385,8 @@ class BridgingResolver:
         walk.state, walk.pending, walk.parent, walk.inputs = m, deferred, prev, pending
 
     def _quenched(self, walk: _Walk) -> bool:
-        """True when only quench or work-up liquids were added to an existing mixture."""
-        return walk.state is not None and bool(walk.pending) and all(
+        """True when a quench or work-up liquid was among the compounds added to a mixture."""
+        return walk.state is not None and bool(walk.pending) and any(
             self.quench_words.intersection(p.words) for p in walk.pending
         )
 
