@@ -359,3 +359,11 @@ def test_non_partitive_of_filter(nlp):
     found = mentions(nlp, "It was filtered through a pad of silica gel and a small amount of "
                           "water was added .")
     assert {"a pad of silica gel", "a small amount of water"} <= set(found)
+
+
+def test_stop_word_modifier_before_a_name(nlp):
+    found = mentions(nlp, "Then Combined organic layers were washed with concentrated HCl "
+                          "( 5 mL ) .")
+    assert {"Combined organic layers", "concentrated HCl ( 5 mL )"} <= set(found)
+    found = mentions(nlp, "The filtrate was concentrated , and the residue was dried .")
+    assert set(found) == {"The filtrate", "the residue"}

@@ -347,7 +347,10 @@ def _class_string(
         if c == "S":
             # "the combined organic layers", "the reaction mixture": a stop word after a
             # determiner that is also a modifier is a modifier.
-            if prev in "DW" and words[i].lower() in modifiers:
+            if words[i].lower() in modifiers and (
+                prev in "DW" or (i + 1 < n and classes[i + 1] in "CWGb")
+            ):
+                # ... or before a name: "with concentrated HCl", "Combined organic layers"
                 classes[i] = "W"
         # "...carboxylic acid 8.0 ml (...) of": a number with a unit after a name starts a new NP
         elif c == "N":
