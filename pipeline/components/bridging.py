@@ -68,6 +68,8 @@ class BridgingResolver:
         self.yield_words = frozenset(table["yield_words"])
         self.apposition_marks = frozenset(table["apposition_marks"])
         self.role_nouns = frozenset(table["role_nouns"])
+        self.material_heads = frozenset(table["material_heads"])
+        self.coreferent_modifiers = frozenset(table["coreferent_modifiers"])
         self.appositive_nouns = frozenset(table["appositive_nouns"])
         self.discarding_triggers = frozenset(table["discarding_triggers"])
         self.equipment_heads = frozenset(table["equipment_heads"])
@@ -139,6 +141,8 @@ class BridgingResolver:
             return SKIP
         if words[0] in self.procedure_words:
             return SKIP  # "Example 12", "step 2 of Example 1": a reference to a procedure
+        if m.head in self.material_heads and not self.coreferent_modifiers.isdisjoint(words):
+            return SKIP  # "the starting material was consumed": the inputs again (coreference)
         if m.head in self.coreferent_heads and words[0] in self.determiners:
             return SKIP  # "the solvent" names a compound already in the system (coreference)
         if m.head in self.event_heads and (
