@@ -62,7 +62,7 @@ MORE_EXAMPLES = [
      "[[systemic grammar]] has been used for [[text generation]] ."),
     ("usage_metric_for", "semeval", "?",
      "automatic [[evaluation metrics]] for [[machine translation]] ."),
-    ("usage_by", "semeval", "?", "[[definitions]] are analysed by applying [[patterns]] ."),
+    ("usage_by", "semeval", "?", "the [[meaning]] is fixed by the [[resolution component]] ."),
     ("part_collection_of", "unified", "R", "the best path in a [[graph]] of [[hypotheses]] ."),
     ("hyponym_parenthesis", "scierc", "R", "two [[tasks]] ( arabic and [[turkish]] ) ."),
     ("part_whole_list", "unified", "R",
@@ -72,6 +72,8 @@ MORE_EXAMPLES = [
      "the correlation of the new [[measure]] with [[human judgment]] is high ."),
     ("hyponym_colon_list", "scierc", "R",
      "two [[grammatical formalisms]] : tree adjoining grammars and [[head grammars]] ."),
+    ("usage_uses_far", "semeval", "?",
+     "a [[parser]] is presented which implements an [[augmented algorithm]] ."),
 ]
 
 
