@@ -275,7 +275,7 @@ class BridgingResolver:
                 else:
                     walk.pending.append(m)
                 # "water was added to quench": the phase at the end of the sentence counts
-                end = ctx.table.sents[m.sentence][1] - 1
+                end = min(ctx.table.sents[m.sentence][1], ctx.stop_after(m.last)) - 1
                 if ctx.workup_active(step, ctx.table.idx[end] + 1, walk.since):
                     walk.workup_inputs.add(m.id)
                 continue
@@ -411,6 +411,7 @@ class _Context:
         self, actions: list[Action], table: TokenTable, resolver: BridgingResolver
     ) -> None:
         self.table = table
+        self.stops = [i for i, w in enumerate(table.lower) if w == "."]  # full stops
         self.setters = resolver.phase_setters  # action classes that set the phase
         self.step = 0
         self.headings = [a.start for a in actions if a.label == HEADING]
@@ -445,6 +446,11 @@ class _Context:
                 return self.phases[k] == "workup"
             k -= 1
         return False
+
+    def stop_after(self, i: int) -> int:
+        """The token after the first full stop after token ``i`` (or past the end)."""
+        k = bisect.bisect_right(self.stops, i)
+        return self.stops[k] + 1 if k < len(self.stops) else len(self.table.lower)
 
     def actions_between(self, lo: int, hi: int) -> int:
         """Number of actions starting between characters ``lo`` and ``hi``."""
