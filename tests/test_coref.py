@@ -66,6 +66,11 @@ CASES = {
          "TLC showed the starting material was consumed ."],
         ("the starting material", "Methyl 4-bromobenzoate ( 2.0 g )"),
     ),
+    "label_colon_name": (
+        [HEADING, "Compound l was condensed with Compound f to produce Compound ( 4 ) :"
+         " 4-bromo-2-methylbenzoic acid ( 25 mg , yield 31% ) ."],
+        ("4-bromo-2-methylbenzoic acid ( 25 mg , yield 31% )", "Compound ( 4 )"),
+    ),
     "this_product": (
         ["The residue gave 4-bromophenol ( 4.9 g , yield : 94% ) .",
          "This product was used directly ."],
@@ -281,3 +286,9 @@ def test_heading_ends_at_a_capitalised_preposition(nlp):
                         "The residue was purified to give the title compound ( 1.5 g ) ."])
     assert ("the title compound ( 1.5 g )", "4-bromo-2-methylbenzoic acid",
             "title_compound") in found
+
+
+def test_the_label_of_the_final_product_is_the_title_compound(nlp):
+    found = links(nlp, [HEADING, "Compound l was condensed with Compound f to produce"
+                        " Compound ( 4 ) : 4-bromo-benzoic acid ( 25 mg , yield 31% ) ."])
+    assert ("Compound ( 4 )", "4-bromo-2-methylbenzoic acid", "final_product") in found

@@ -456,9 +456,33 @@ class CorefResolver:
     def _rule_final_product(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if title is None or a.i <= title.i or a.kind not in ("chemical", "reference", "state"):
             return None
-        if "%" not in a.m.text or a.i != self._last_product(doc, ms):
+        if "%" in a.m.text and a.i == self._last_product(doc, ms):
+            return title
+        # "to produce Compound ( 4 ) : NAME ( 25 mg , yield 31% )": the label of the product
+        if (
+            self._label_of_next(ms, a)
+            and "%" in ms[a.i + 1].m.text
+            and self.yield_verbs.intersection(self._words[max(0, a.first - 3) : a.first])
+            and not any("%" in x.m.text for x in ms[a.i + 2 :])
+        ):
+            return title
+        return None
+
+    def _label_of_next(self, ms: list[_M], a: _M) -> bool:
+        """Whether ``a`` is a label ("Compound ( 4 )") followed by ":" and a chemical name."""
+        if a.kind != "reference" or not a.ident or a.head == "example" or a.i + 1 >= len(ms):
+            return False
+        x = ms[a.i + 1]
+        return (
+            x.kind == "chemical" and x.first - a.last == 2 and self._words[a.last + 1] == ":"
+            and not a.m.attrs.get("quantity")
+        )
+
+    def _rule_label_colon_name(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        if a.i == 0 or a.last < self._heading_end:
             return None
-        return title
+        x = ms[a.i - 1]
+        return x if self._label_of_next(ms, x) else None
 
     def _last_product(self, doc: Doc, ms: list[_M]) -> int:
         """Position of the last mention with a yield (%) right after a yield verb, or -1."""
