@@ -36,6 +36,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from chemie.components.ner_lexicon import LexEntry, LexiconIndex, default_index
 from chemie.components.ner_rules import (
     TokenClassifier,
+    Verdict,
     load_rule_table,
     rule,
     sequence_matches,
@@ -79,6 +80,7 @@ _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
 _NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
 _MAX_RUN = 40
+_CACHE_MAX = 500_000  # entries a string-keyed cache keeps (then it starts over)
 _ABBR_VETO_BELOW = 0.9
 
 
@@ -132,6 +134,7 @@ class ChemicalNER:
         self._vocab: object = None  # the vocabulary the two caches below belong to
         self._labels: dict[str, int] = {}
         self._texts: dict[int, str] = {}
+        self._runs: dict[tuple[str, ...], tuple[tuple[int, int, Verdict], ...]] = {}
 
     def _lookup(self, text: str) -> LexEntry | None:
         hit = self.index.lookup(text)
@@ -181,31 +184,46 @@ class ChemicalNER:
 
     def _glued_candidates(self, words: Sequence[str]) -> list[Found]:
         out = []
+        in_run = self._glued_in_run
+        for start, end in _glue_runs(words):
+            for s, e, v in in_run(tuple(words[start:end])):
+                out.append(Found(start + s, start + e, v[0], v[1], v[2]))
+        return out
+
+    def _glued_in_run(self, run: tuple[str, ...]) -> tuple[tuple[int, int, Verdict], ...]:
+        """Glued names in one run of linked tokens, longest first from the left, as
+        ``(start, end, verdict)`` in the run; cached by the run's tokens (a run is a few
+        tokens such as ``( 80`` or ``N - methyl - D - aspartate``)."""
+        cache = self._runs
+        found = cache.get(run)
+        if found is not None:
+            return found
+        out = []
         known = self.classifier.glued_verdicts
         classify = self.classifier.glued
-        for start, end in _glue_runs(words):
-            s = start
-            while s < end:
-                if words[s] in _NOT_FIRST:
-                    s += 1
+        end = len(run)
+        s = 0
+        while s < end:
+            if run[s] in _NOT_FIRST:
+                s += 1
+                continue
+            for e in range(min(end, s + _MAX_RUN), s + 1, -1):
+                if run[e - 1] in _NOT_LAST:
                     continue
-                found = None
-                for e in range(min(end, s + _MAX_RUN), s + 1, -1):
-                    if words[e - 1] in _NOT_LAST:
-                        continue
-                    text = "".join(words[s:e])
-                    v = known.get(text, False)
-                    if v is False:
-                        v = classify(text)
-                    if v is not None:
-                        found = Found(s, e, v[0], v[1], v[2])
-                        break
-                if found is None:
-                    s += 1
-                else:
-                    out.append(found)
-                    s = found.end
-        return out
+                text = "".join(run[s:e])
+                v = known.get(text, False)
+                if v is False:
+                    v = classify(text)
+                if v is not None:
+                    out.append((s, e, v))
+                    s = e
+                    break
+            else:
+                s += 1
+        if len(cache) > _CACHE_MAX:
+            cache.clear()
+        found = cache[run] = tuple(out)
+        return found
 
     def _sequence_candidates(self, words: Sequence[str]) -> list[Found]:
         text = " ".join(words)
@@ -406,7 +424,6 @@ _GLUE_LINK = re.compile(
     r"|n(?=\.n)(?<=[\[.]n)|[nL](?=,[nL])"
     r"|[^-(\[)'.+,](?=[-\[)'])|[^-(\[)'.+,Av](?=\()"
 )
-_GLUE_CACHE_MAX = 500_000  # distinct words kept in the cache below (then it starts over)
 _glue_codes: dict[str, str] = {}
 
 
@@ -432,7 +449,7 @@ def _glue_string(words: Sequence[str]) -> str:
     try:
         return "".join(map(_glue_codes.__getitem__, words))
     except KeyError:
-        if len(_glue_codes) > _GLUE_CACHE_MAX:
+        if len(_glue_codes) > _CACHE_MAX:
             _glue_codes.clear()
         for w in words:
             if w not in _glue_codes:
