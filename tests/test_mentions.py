@@ -367,3 +367,18 @@ def test_stop_word_modifier_before_a_name(nlp):
     assert {"Combined organic layers", "concentrated HCl ( 5 mL )"} <= set(found)
     found = mentions(nlp, "The filtrate was concentrated , and the residue was dried .")
     assert set(found) == {"The filtrate", "the residue"}
+
+
+def test_names_split_by_the_tokenizer_are_joined(nlp):
+    found = mentions(nlp, "Then abs . ethanol ( 15 mL ) was added .")
+    assert "abs . ethanol ( 15 mL )" in found
+    found = mentions(nlp, "Then ( E)-3-(4-bromophenyl)acrylic acid ( 50 mg ) was added .")
+    assert "( E)-3-(4-bromophenyl)acrylic acid ( 50 mg )" in found
+    found = mentions(nlp, "Example 6 ( E)-3-(4-bromophenyl)acrylic acid To it was added water .")
+    assert "Example 6" in found and "( E)-3-(4-bromophenyl)acrylic acid" in found
+    found = mentions(nlp, "Then tert-butyl ( 3-aminophenyl ) carbamate ( 4 g ) was added .")
+    assert "tert-butyl ( 3-aminophenyl ) carbamate ( 4 g )" in found
+    found = mentions(nlp, "Then 2 , 3-dichloropyridine ( 2.96 g ) was added .")
+    assert "2 , 3-dichloropyridine ( 2.96 g )" in found
+    found = mentions(nlp, "Compound 5 , 3-bromophenol ( 1 g ) and water were mixed .")
+    assert "3-bromophenol ( 1 g )" in found

@@ -97,6 +97,12 @@ AMOUNT = re.compile(
 )
 REPEATED_UNIT = re.compile(r"^(?:[mµμu]?[lL]|[mk]?g)[*×x]\d+$")  # "mL*3"
 NAME_END = re.compile(r"(?:ate|ite|ide|ine|one|ol|ane|ene|acid|amide|amine|ile|ole|yde)$")
+# "abs . ethanol", "conc . HCl": abbreviations whose full stop is a token of its own
+SPLIT_ABBREVIATIONS = frozenset(["abs", "conc", "sat", "anh", "aq"])
+# the rest of a name after a split opening bracket: "( E)-3-(4-...", "( 2S,5R)-2-..."
+STEREO_REST = re.compile(r"^[\dRSEZ,]+\)-")
+# the rest of a name after a comma in its locant list: "3-dihydro...", "11b-(epimino..."
+LOCANT_REST = re.compile(r"^\d+[a-zA-Z]?'?[,-]")
 # a name starts with a locant, a stereo descriptor or an N-prefix: "3-(", "(E)-", "(1S,3R)-",
 # "N,N-diethyl", "N4-(", "[(2-"
 LOCANT_START = re.compile(r"^(?:\(?\d|\(\d*[RSEZ]\b|\[\(|N\d?[,-])")
@@ -324,7 +330,7 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
 
 
 # classes that no contextual rule of _class_string changes (skipped quickly)
-_NO_CONTEXT_RULE = frozenset("P()OIUAGEY:=/-&RFJQ")
+_NO_CONTEXT_RULE = frozenset(")OIUAGEY:=/-&RFJQ")
 
 
 def _class_string(
@@ -374,6 +380,32 @@ def _class_string(
             # determiner or modifier do not end the noun phrase
             if prev in "DW" and words[i].isspace() and "\n\n" not in words[i]:
                 classes[i] = "W"
+            # "abs . ethanol": an abbreviated modifier split from its full stop
+            elif (
+                words[i - 1].lower() in SPLIT_ABBREVIATIONS and i + 1 < n
+                and classes[i + 1] in "CWb"
+            ):
+                classes[i - 1] = classes[i] = "W"
+        elif c == "(":
+            nxt = words[i + 1] if i + 1 < n else ""
+            if (
+                prev in "Cb" and i + 3 < n and classes[i + 2] == ")" and classes[i + 3] in "Cb"
+                and classes[i + 1] in "CXb" and nxt.endswith("yl")
+            ):
+                classes[i] = classes[i + 2] = "-"  # "tert-butyl ( 3-aminophenyl ) carbamate"
+            elif STEREO_REST.match(nxt) and classes[i + 1] in "CXb":
+                # "( E)-3-(4-...)acrylic acid": one name (a new one after "Example 6")
+                classes[i] = "b" if prev in "NZKk" else classes[i + 1]
+        elif c == "P":
+            # "2 , 3-Dichloropyridine", "...-1H-6 , 11b-(epiminoethano)-...": a locant list
+            # split at its comma
+            if (
+                i + 1 < n and classes[i + 1] in "Cb" and LOCANT_REST.match(words[i + 1])
+                and words[i - 1][-1:].isdigit() and words[i] == ","
+                and (prev in "Cb" or (prev == "N" and len(words[i - 1]) == 1
+                                      and (i < 2 or classes[i - 2] not in "KkUAN")))
+            ):
+                classes[i] = "-"
         elif c == "D":
             if prev in "Kk" and words[i] == "A":
                 classes[i] = "Z"  # "Compound A"
