@@ -292,3 +292,10 @@ def test_the_label_of_the_final_product_is_the_title_compound(nlp):
     found = links(nlp, [HEADING, "Compound l was condensed with Compound f to produce"
                         " Compound ( 4 ) : 4-bromo-benzoic acid ( 25 mg , yield 31% ) ."])
     assert ("Compound ( 4 )", "4-bromo-2-methylbenzoic acid", "final_product") in found
+
+
+@pytest.mark.parametrize("label", ["Compound No . 1", "compound ( IU )"])
+def test_a_label_of_several_words_is_an_abbreviation(nlp, label):
+    found = links(nlp, [f"Step 7 : 4-bromo-2-methylbenzoic acid ( {label} )",
+                        "Methyl 4-bromobenzoate ( 40 mg ) was dissolved in THF ( 2 mL ) ."])
+    assert (label, "4-bromo-2-methylbenzoic acid", "bracketed_abbreviation") in found

@@ -32,6 +32,7 @@ _NOT_ABBREVIATION = re.compile(
     # "Tert-butyl ( 3-aminophenyl ) carbamate": a substituent inside a name
     r"|(?i:yl[\])]*$)"
 )
+_LABEL_FILLERS = frozenset(("(", ")", "[", "]", "No", "no", "NO", "."))
 # an antecedent that is a substituent ("tert-butyl") or an NMR frequency ("400MHz ( CDCl3 )")
 _NOT_ABBREVIATED = re.compile(r"(?i)yl$|mhz$")
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
@@ -275,9 +276,13 @@ class CorefResolver:
     # --- rules: each takes (doc, mentions, anaphor, title) -> antecedent or None ---
 
     def _rule_bracketed_abbreviation(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if not (a.bracketed or a.m.attrs.get("abbreviation")) or _NOT_ABBREVIATION.search(
-            a.m.text
-        ):
+        if not (a.bracketed or a.m.attrs.get("abbreviation")):
+            return None
+        text = a.m.text
+        if a.kind == "reference" and a.ident:
+            # "NAME ( Compound No . 1 )", "NAME ( compound ( IU ) )": a label of three words
+            text = " ".join(w for w in text.split() if w not in _LABEL_FILLERS)
+        if _NOT_ABBREVIATION.search(text):
             return None
         # the unclosed "(" just before the anaphor, or -1
         opened = _open_bracket(self._words, a.first)
