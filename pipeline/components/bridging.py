@@ -77,6 +77,7 @@ class BridgingResolver:
         self.add_target_before = frozenset(table["add_target_before"])
         self.physical_states = frozenset(table["physical_states"])
         self.removing_actions = frozenset(table["removing_actions"])
+        self.adding_actions = frozenset(table["adding_actions"])
         self.workup_subject_actions = frozenset(table["workup_subject_actions"])
         self.state_adjectives = frozenset(table["state_adjectives"])
         self.workup_heads = frozenset(table["workup_heads"])
@@ -340,8 +341,10 @@ class BridgingResolver:
             # between them and the mixture) enters the system after this state
             here = ctx.table.idx[m.first]
             for p in pending:
-                clause = p.sentence == m.sentence and ctx.actions_between(
-                    ctx.table.idx[p.last], here) <= 1
+                # "Y was dissolved in W, and to the solution was added Z": Y and W are not
+                # moved (no addition between them and the solution)
+                clause = p.sentence == m.sentence and ctx.one_addition_between(
+                    ctx.table.idx[p.last], here)
                 (deferred if clause else []).append(p)
             pending = [p for p in pending if p not in deferred]
         prev = walk.state
@@ -413,6 +416,7 @@ class _Context:
         self.table = table
         self.stops = [i for i, w in enumerate(table.lower) if w == "."]  # full stops
         self.setters = resolver.phase_setters  # action classes that set the phase
+        self.adding = resolver.adding_actions
         self.step = 0
         self.headings = [a.start for a in actions if a.label == HEADING]
         self.first_action: dict[int, int] = {}
@@ -451,6 +455,12 @@ class _Context:
         """The token after the first full stop after token ``i`` (or past the end)."""
         k = bisect.bisect_right(self.stops, i)
         return self.stops[k] + 1 if k < len(self.stops) else len(self.table.lower)
+
+    def one_addition_between(self, lo: int, hi: int) -> bool:
+        """True when exactly one action starts between characters ``lo`` and ``hi`` and it
+        is an addition ("X was added to the mixture")."""
+        a, b = bisect.bisect_right(self.starts, lo), bisect.bisect_left(self.starts, hi)
+        return b - a == 1 and self.labels[a] in self.adding
 
     def actions_between(self, lo: int, hi: int) -> int:
         """Number of actions starting between characters ``lo`` and ``hi``."""
