@@ -382,3 +382,14 @@ def test_names_split_by_the_tokenizer_are_joined(nlp):
     assert "2 , 3-dichloropyridine ( 2.96 g )" in found
     found = mentions(nlp, "Compound 5 , 3-bromophenol ( 1 g ) and water were mixed .")
     assert "3-bromophenol ( 1 g )" in found
+
+
+def test_all_the_and_containing_fractions(nlp):
+    found = mentions(nlp, "Then All the organic layers were combined .")
+    assert "All the organic layers" in found
+    found = mentions(nlp, "The fractions containing the desired compound were combined and "
+                          "Product containing fractions were concentrated .")
+    assert {"The fractions containing the desired compound", "Product containing fractions"} <= (
+        set(found))
+    found = mentions(nlp, "The mixture containing water was stirred .")
+    assert "The mixture containing water" in found  # a mixture with its contents, as before

@@ -85,6 +85,7 @@ MENTION_NO_RATIO = _mention_pattern(ratio=False)
 MENTION_NO_MIX = {True: _mention_pattern(ratio=True, mix=False),
                   False: _mention_pattern(ratio=False, mix=False)}
 # "a mixture of THF and toluene ( 5 mL / 5 mL )": heads before "of" that join two components
+FRACTIONS = frozenset(["fraction", "fractions"])
 MIX_HEADS = frozenset("solution solutions mixture mixtures suspension slurry solvent".split())
 # an eluent ratio is numeric: "20 / 1", "4 : 1", "100→1 : 80" (or percentages: "0% to 80%")
 NUMERIC_RATIO = re.compile(r"\d ?[:/] ?\d|%")
@@ -330,7 +331,7 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
 
 
 # classes that no contextual rule of _class_string changes (skipped quickly)
-_NO_CONTEXT_RULE = frozenset(")OIUAGEY:=/-&RFJQ")
+_NO_CONTEXT_RULE = frozenset(")OUAGEY:=/-&RFJQ")
 
 
 def _class_string(
@@ -409,6 +410,12 @@ def _class_string(
         elif c == "D":
             if prev in "Kk" and words[i] == "A":
                 classes[i] = "Z"  # "Compound A"
+            elif prev == "D" and words[i - 1].lower() in ("all", "both"):
+                classes[i] = "W"  # "All the organic layers": one noun phrase
+        elif c == "I":
+            # "Product containing fractions", "the product - containing fractions"
+            if prev in "Kk-" and i + 1 < n and classes[i + 1] == "G" and words[i] == "containing":
+                classes[i] = "W"
         elif c == "x":
             if prev in "Kk":
                 classes[i] = "Z"  # "Compound x"
@@ -661,7 +668,11 @@ class MentionDetector:
         if sol and (self._solvent_is_equipment(cs, m) or not _has_name(cs, m)):
             sol = None
         words, low = self._words, self._low
-        if g["sol2"] and not _is_solution(words, low, cs, m.start("core"), m.end("core")):
+        if g["sol2"] and not (
+            _is_solution(words, low, cs, m.start("core"), m.end("core"))
+            # "Fractions containing the desired compound"
+            or (low[m.start("sol2")] == "containing" and low[m.end("core") - 1] in FRACTIONS)
+        ):
             sol = None
         if sol and g["sol"] and "O" in g["sol"] and not (
             g["lead"] or _is_solution(self._words, self._low, cs, m.start("core"), m.end("core"))
