@@ -288,7 +288,6 @@ class BridgingResolver:
                 or (m.id in ctx.workup_objects and bool(walk.pending))
                 or m.head in self.workup_heads
                 or not self.workup_participles.isdisjoint(m.words)
-                or self._quenched(walk)
             )
             product = m.id in ctx.products or m.head not in self.state_heads
             if m.id in ctx.thrown_away:
@@ -298,7 +297,7 @@ class BridgingResolver:
                 self._state(ctx, m, walk, in_workup, product, out)
                 walk.state, walk.parent, walk.inputs = kept
                 continue
-            self._state(ctx, m, walk, in_workup, product, out)
+            in_workup = self._state(ctx, m, walk, in_workup, product, out)
             if product and in_workup and m.head not in self.state_heads:
                 walk = _Walk(since=ctx.table.idx[m.last])  # a named product ends the procedure
         number_relations(out, first, "B")  # B1, B2 … in the order made (coreference: C1 …)
@@ -332,8 +331,9 @@ class BridgingResolver:
         in_workup: bool,
         product: bool,
         out: list[Relation],
-    ) -> None:
-        """Link a state expression to the previous state and the pending compounds."""
+    ) -> bool:
+        """Link a state expression to the previous state and the pending compounds; True when
+        it is a work-up output."""
         before = ctx.table.lower[m.first - 1] if m.first > 0 else ""
         pending, deferred = walk.pending, []
         if before in self.add_target_before and pending and pending[-1].sentence == m.sentence:
@@ -348,6 +348,9 @@ class BridgingResolver:
                 (deferred if clause else []).append(p)
             pending = [p for p in pending if p not in deferred]
         prev = walk.state
+        # "Water was added to the reaction mixture. The mixture ...": a quench liquid among the
+        # compounds added since the previous state (not those added to this one) starts the work-up
+        in_workup = in_workup or self._quenched(prev, pending)
         parent = walk.parent
         if in_workup and prev is not None and parent is not None and self._parallel(m, prev):
             # "the aqueous layer was separated. The organic layer was ...": a sibling layer
@@ -358,11 +361,11 @@ class BridgingResolver:
                     self._link(out, "workup_parallel_layer", m, p)
             if not pending:
                 walk.state, walk.pending = m, deferred
-                return
+                return in_workup
         if (in_workup and prev is not None and not pending and prev.head == m.head
                 and m.head in self.workup_heads):
             walk.state, walk.pending = m, deferred
-            return  # "an amber residue. The residue was ...": the same residue (coreference)
+            return in_workup  # "an amber residue. The residue was ...": the same (coreference)
         if prev is not None and not pending and (
             (m.words[0] in self.restating
              and not ctx.actions_between(ctx.table.idx[prev.last], ctx.table.idx[m.first]))
@@ -371,7 +374,7 @@ class BridgingResolver:
             # "to give a yellow solid. The solid was ...": named again, nothing done to it;
             # "to produce Compound q : t-butyl ... ( 0.6 g )": the same product in apposition
             walk.state, walk.pending = m, deferred
-            return
+            return in_workup
         if in_workup:
             if prev:
                 self._link(out, "workup_previous_state", m, prev)
@@ -390,12 +393,11 @@ class BridgingResolver:
         elif prev:
             self._link(out, "transformed_condition_change", m, prev)
         walk.state, walk.pending, walk.parent, walk.inputs = m, deferred, prev, pending
+        return in_workup
 
-    def _quenched(self, walk: _Walk) -> bool:
+    def _quenched(self, prev: MentionView | None, pending: list[MentionView]) -> bool:
         """True when a quench or work-up liquid was among the compounds added to a mixture."""
-        return walk.state is not None and bool(walk.pending) and any(
-            self.quench_words.intersection(p.words) for p in walk.pending
-        )
+        return prev is not None and any(self.quench_words.intersection(p.words) for p in pending)
 
     def _parallel(self, m: MentionView, prev: MentionView) -> bool:
         """True for two layers of opposite sides ("the aqueous layer" / "the organic layer")."""
