@@ -68,6 +68,7 @@ class BridgingResolver:
         self.yield_words = frozenset(table["yield_words"])
         self.apposition_marks = frozenset(table["apposition_marks"])
         self.role_nouns = frozenset(table["role_nouns"])
+        self.target_before_of = frozenset(table["target_before_of"])
         self.material_heads = frozenset(table["material_heads"])
         self.coreferent_modifiers = frozenset(table["coreferent_modifiers"])
         self.appositive_nouns = frozenset(table["appositive_nouns"])
@@ -140,6 +141,8 @@ class BridgingResolver:
             # reference_words: "the following Reaction Scheme" (a reference, not a material);
             # discarded: "the insoluble matter was filtered off" (not the system)
             return SKIP
+        if before == "of" and m.first > 1 and low[m.first - 2] in self.target_before_of:
+            return SKIP  # "Synthesis of X is depicted in FIG. 9": the target, named as a title
         if words[0] in self.procedure_words:
             return SKIP  # "Example 12", "step 2 of Example 1": a reference to a procedure
         if m.head in self.material_heads and not self.coreferent_modifiers.isdisjoint(words):
