@@ -299,3 +299,9 @@ def test_a_label_of_several_words_is_an_abbreviation(nlp, label):
     found = links(nlp, [f"Step 7 : 4-bromo-2-methylbenzoic acid ( {label} )",
                         "Methyl 4-bromobenzoate ( 40 mg ) was dissolved in THF ( 2 mL ) ."])
     assert (label, "4-bromo-2-methylbenzoic acid", "bracketed_abbreviation") in found
+
+
+def test_the_ice_is_no_repeated_name(nlp):
+    assert links(nlp, ["The flask was cooled with ice .", "The ice was removed ."]) == []
+    found = links(nlp, ["Toluene ( 5 mL ) was added .", "The toluene was removed ."])
+    assert ("The toluene", "Toluene ( 5 mL )", "repeated_name") in found

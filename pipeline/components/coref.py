@@ -148,7 +148,9 @@ class CorefResolver:
         following = self.rules.get("following_compounds", {})
         self.following = frozenset(following.get("heads", ()))
         self.following_span = int(following.get("max_tokens", 30))
-        self.min_name = int(self.rules.get("repeated_name", {}).get("min_length", 8))
+        repeated = self.rules.get("repeated_name", {})
+        self.min_name = int(repeated.get("min_length", 8))
+        self.not_names = frozenset(str(w).lower() for w in repeated.get("not_names", ()))
         self.heading_words = frozenset(
             str(w).lower() for w in load_rules("mentions.yaml")["heading_words"]
         )
@@ -395,7 +397,7 @@ class CorefResolver:
         return None
 
     def _rule_repeated_name(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if a.kind != "chemical" or not a.name:
+        if a.kind != "chemical" or not a.name or a.name in self.not_names:
             return None
         specific = (
             len(a.name) >= self.min_name
