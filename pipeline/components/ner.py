@@ -25,7 +25,7 @@ import functools
 import re
 from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
-from operator import is_not
+from operator import attrgetter, is_not, le
 from typing import NamedTuple
 
 import regex
@@ -131,6 +131,8 @@ class ChemicalNER:
         self.abbreviation_window = abbreviation_window
         self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
         self.words = _word_lists()
+        self._context_rules = tuple(map(rule, ("salt_extension", "cation_anion", "head_letter")))
+        self._abbreviation_rule = rule("abbreviation_definition")
         self._vocab: object = None  # the vocabulary the two caches below belong to
         self._labels: dict[str, int] = {}
         self._texts: dict[int, str] = {}
@@ -248,9 +250,7 @@ class ChemicalNER:
         wl = self.words
         n = len(words)
         by_start = {f.start: f for f in chosen}
-        salt = rule("salt_extension")
-        cation = rule("cation_anion")
-        head = rule("head_letter")
+        salt, cation, head = self._context_rules
         # head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone)
         heads = wl["head_any_case"]
         at_heads = [] if heads.isdisjoint(words) else [i for i, w in enumerate(words) if w in heads]
@@ -284,6 +284,9 @@ class ChemicalNER:
                     conf = max(f.confidence, salt.confidence)
                     f = Found(f.start, e + 1, f.label, salt.name, conf)
             out.append(f)
+        # ``out`` is in start order: only a head + letter or an extended name can overlap
+        if all(map(le, map(attrgetter("end"), out), map(attrgetter("start"), out[1:]))):
+            return out
         return _dedupe(out)
 
     def _is_cation(self, word: str, anion: str) -> bool:
@@ -324,7 +327,7 @@ class ChemicalNER:
         if not chem and not nonchem:
             return chosen
         window = self.abbreviation_window
-        rule_ = rule("abbreviation_definition")
+        rule_ = self._abbreviation_rule
         occupied = bytearray(n)
         for f in chosen:
             occupied[f.start : f.end] = b"\x01" * (f.end - f.start)
@@ -383,7 +386,7 @@ class ChemicalNER:
         store = doc.user_data.setdefault(_STORE, {})
         store.update((f"{f.start}:{f.end}", (f.rule, f.confidence)) for f in found)
         labels = self._label_ids(doc)
-        spans = [Span(doc, f.start, f.end, label=labels.get(f.label, f.label)) for f in found]
+        spans = [Span(doc, f.start, f.end, labels.get(f.label, f.label)) for f in found]
         doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
         return doc
 
