@@ -421,22 +421,23 @@ class CorefResolver:
             return None
         found: list[_M] = []
         for x in reversed(ms[: a.i]):
-            if found and x.kind == "generic" and x.head in self.solvent_anaphors:
-                break  # the solvents before an earlier "the solvent" are gone
+            if found and (
+                (x.kind == "generic" and x.head in self.solvent_anaphors) or "%" in x.m.text
+            ):
+                break  # the solvents before an earlier "the solvent" or a product are gone
             if self.not_solvent.intersection(x.core.split()):
                 continue
             if x.kind == "chemical" and (
                 any(x.name == s or x.name.endswith(" " + s) for s in self.solvents)
                 or (x.before in ("in", "with") and x.m.attrs.get("quantity"))
             ):
-                if not found:
-                    found.append(x)
-                    if a.core not in self.solvent_anaphors:
-                        break  # "the organic solvent", "the elution solvent": one antecedent
-                elif self.reagent_amount.search(x.m.text) is None:
-                    # every solvent of the mixture: "The solvent" after an extraction with
-                    # EtOAc of a reaction run in THF -> the EtOAc and the THF
-                    found.append(x)
+                if self.reagent_amount.search(x.m.text) is not None:
+                    continue  # a molar amount: added as a reagent, not as the solvent
+                found.append(x)
+                if a.core not in self.solvent_anaphors:
+                    break  # "the organic solvent", "the elution solvent": one antecedent
+                # else every solvent of the mixture: "The solvent" after an extraction with
+                # EtOAc of a reaction run in THF -> the EtOAc and the THF
         return found or None
 
     def _rule_starting_material(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
