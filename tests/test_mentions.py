@@ -393,3 +393,10 @@ def test_all_the_and_containing_fractions(nlp):
         set(found))
     found = mentions(nlp, "The mixture containing water was stirred .")
     assert "The mixture containing water" in found  # a mixture with its contents, as before
+
+
+def test_trailing_words_kept_or_dropping_the_mention(nlp):
+    found = mentions(nlp, "The solid ppts were filtered through a Celite filter agent .")
+    assert {"The solid ppts", "a Celite filter agent"} <= set(found)
+    found = mentions(nlp, "The flask was cooled in an ice bath under microwave irradiation .")
+    assert set(found) == {"The flask"}

@@ -131,7 +131,11 @@ STATE_HEADS = frozenset(
 )
 NOT_SOLVENT_HEADS = frozenset(["portion", "portions", "vacuo", "total", "one"])
 NUMBER_SIGNS = frozenset(["no", "no.", "nos", "nos.", "#"])
-KEEP_TRAILING = frozenset(["anhydrous", "bed", "filter", "stream"])
+KEEP_TRAILING = frozenset(
+    ["anhydrous", "bed", "filter", "stream", "agent", "ppts", "present", "plug", "chips", "washes"]
+)
+# "an ice bath", "under microwave irradiation": no compound of the reaction (no mention)
+NOT_A_COMPOUND_AFTER = frozenset(["bath", "baths", "irradiation", "oven"])
 MIXTURE_HEADS = frozenset("mixture solution residue filtrate suspension".split())
 SOLUTION_HEADS = frozenset("solution solutions mixture suspension slurry".split())
 _PUNCT = {",": "P", ".": ".", ";": "P", "(": "(", "[": "(", "{": "(", ")": ")", "]": ")",
@@ -693,7 +697,11 @@ class MentionDetector:
         if end == c0 or (end == c0 + 1 and cs[c0] == "D"):
             return []
         trimmed = end != c1
+        if trimmed and self._low[end] in NOT_A_COMPOUND_AFTER:
+            return []
         head_i = end - 1
+        while head_i > c0 and cs[head_i] == "W" and self._low[head_i] in KEEP_TRAILING:
+            head_i -= 1  # "The solid ppts", "the Celite filter agent": the noun before
         ref = _ref_id(cs, c0, end)
         if ref:
             head_i = len(cs[: end - 1].rstrip("#")) - 1
