@@ -306,6 +306,8 @@ class ChemicalNER:
         for i in compress(range(n), map(_OPEN.__contains__, words)):
             if not 0 < i < n - 2:
                 continue
+            if words[i + 2] != "-" and _NUMBER.match(words[i + 1]):
+                continue  # "( 5.0 g , ...", "( 80 mL )": a quantity (or no capital letter)
             # "( THF )", or "( DEN ; 100 mg / kg )": the abbreviation ends at ; : or ,
             closers = (")" if words[i] == "(" else "]", ";", ":", ",")
             for j in range(i + 2, min(n, i + 7)):
