@@ -142,3 +142,19 @@ def test_number_relations_skips_taken_ids():
             Relation("CONTAINED", "M4", "M3")]
     number_relations(rels, 1, "B")
     assert [r.id for r in rels] == ["B1", "B2", "B3"]
+
+
+def test_eluent_inside_a_discontinuous_silica_mention_is_used(nlp):
+    """'silica gel ( 120 g , EtOAc in hexanes )': the eluent inside the bracket of a
+    discontinuous mention is an input, a one-word label there ('( 2a )') is not."""
+    doc = make_doc(nlp, ["The residue was purified on silica gel ( 120 g , EtOAc in hexanes ) "
+                         "to give ester P ( 1 g ) ."],
+                   {"res": "The residue", "eluent": "EtOAc in hexanes", "p": "ester P ( 1 g )"})
+    words = [t.text for t in doc]
+    i, j = words.index("silica"), words.index(")")
+    silica = Mention("silica", ((doc[i].idx, doc[i + 4].idx + 1), (doc[j].idx, doc[j].idx + 1)))
+    doc._.mentions = [*doc._.mentions, silica]
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    got = {(r.head, r.tail) for r in relations_of(doc)}
+    assert {("p", "silica"), ("p", "eluent")} <= got

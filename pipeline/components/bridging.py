@@ -257,8 +257,12 @@ class BridgingResolver:
         walk, step, reach = _Walk(), -1, -1
         for m in views:
             if m.last <= reach:
-                continue  # "( 2a )" inside the range of a discontinuous mention: a label
-            reach = m.last
+                if low[m.first - 1] != "," or m.last - m.first < 2:
+                    # "( 2a )" inside the range of a discontinuous mention: a label; but in
+                    # "silica gel ( 120 g , 0-100% EtOAc in hexanes )" the eluent is used
+                    continue
+            else:
+                reach = m.last
             char = ctx.table.idx[m.first]
             m_step = bisect.bisect_right(headings, char)
             if m_step != step:
