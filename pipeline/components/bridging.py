@@ -68,6 +68,7 @@ class BridgingResolver:
         self.yield_words = frozenset(table["yield_words"])
         self.apposition_marks = frozenset(table["apposition_marks"])
         self.role_nouns = frozenset(table["role_nouns"])
+        self.role_modifiers = frozenset(table["role_modifiers"])
         self.target_before_of = frozenset(table["target_before_of"])
         self.material_heads = frozenset(table["material_heads"])
         self.coreferent_modifiers = frozenset(table["coreferent_modifiers"])
@@ -123,9 +124,12 @@ class BridgingResolver:
         before = low[m.first - 1] if m.first > 0 else ""
         if before == "of" and m.first > 1 and low[m.first - 2] in self.appositive_nouns:
             return SKIP  # "obtained in the form of a white solid": a description
+        role = self._role(m)
         if before in self.appositive_before:
             # "X as the elution solvent": the role noun re-names X and stands for it
-            return INPUT if m.head in self.role_nouns else SKIP
+            return INPUT if role else SKIP
+        if role and m.head not in self.role_nouns:
+            return INPUT  # "mobile phase": a role, not a layer
         after = low[m.last + 1] if m.last + 1 < len(low) else ""
         if after in self.apparatus_after or (
             after == "-" and m.last + 2 < len(low) and low[m.last + 2] in self.apparatus_after
@@ -187,6 +191,10 @@ class BridgingResolver:
         if not quantity and ctx.before_first_action(first_char) and self._titled(ctx.table, m):
             return SKIP  # a heading name, referred to by coreference only
         return INPUT
+
+    def _role(self, m: MentionView) -> bool:
+        """True for a noun naming a compound by its role ("eluent", "the mobile phase")."""
+        return m.head in self.role_nouns or not self.role_modifiers.isdisjoint(m.words)
 
     def _yielded(self, low: list[str], m: MentionView) -> bool:
         """True for a product named with its yield ("1.35 g ( 90% of theory )", "Yield : 0.9 g")
@@ -273,12 +281,12 @@ class BridgingResolver:
                 continue
             if kind == INPUT:
                 last = walk.pending[-1] if walk.pending else None
-                if last and m.first >= 2 and last.last == m.first - 2 and (
+                if last and m.first >= 2 and ((last.last == m.first - 2 and (
                     low[m.first - 1] == "("  # "diisopropylethylamine ( DIPEA )": the alias
                     or low[m.first - 1] in self.appositive_before  # "X as eluent"
                     or (low[m.first - 1] in self.apposition_marks
-                        and last.head in self.role_nouns)  # "eluent : X"
-                ):
+                        and self._role(last))  # "eluent : X"
+                )) or (last.last == m.first - 1 and self._role(last))):  # "mobile phase X"
                     walk.pending[-1] = m  # the later name of the same compound is used
                 else:
                     walk.pending.append(m)
