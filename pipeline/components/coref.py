@@ -116,6 +116,8 @@ class CorefResolver:
             name: None if r.get("confidence") is None else float(r["confidence"])
             for name, r in self.rules.items()
         }
+        # rules whose antecedent is the mention itself, not the latest member of its chain
+        self.direct = frozenset(n for n, r in self.rules.items() if r.get("link") == "direct")
         self.order: list[tuple[str, Callable]] = [
             (name, getattr(self, f"_rule_{name}")) for name in self.rules
         ]
@@ -185,7 +187,7 @@ class CorefResolver:
                     for j in reversed(chain):
                         # a label inside a name ("NAME 6b ( 75 mg )") is not what later
                         # mentions refer to: they refer to the name
-                        if j == ant.i or j not in inner:
+                        if j == ant.i or (j not in inner and name not in self.direct):
                             target = j
                             break
                 if _enclosed(ms, a):
