@@ -74,6 +74,8 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
          "The resulting white solid ( 316 mg , 94% )", "np_with_later_quantity", "state"),
         ("It was dissolved in a mixture of THF and toluene ( 5 mL / 5 mL ) .",
          "a mixture of THF and toluene ( 5 mL / 5 mL )", "mixture_of_components", "generic"),
+        ("To a solution of phenol ( 1 g ) in THF ( 10 mL ) was added water .", "THF ( 10 mL )",
+         "solvent_component", "chemical"),
         ("It was extracted with DCM(15 mL × 3 ) .", "DCM(15 mL × 3 )", "np_fused_quantity",
          "chemical"),
         ("Then saturated salt water(10 mL ) was added .", "saturated salt water(10 mL )",

@@ -807,6 +807,16 @@ class MentionDetector:
             "quantity": has_qp or bool(g["lead"]),
         }
         out.append((ranges, rule, attrs))
+        if rule == "np_in_solvent":
+            # "a solution of X in THF ( 10 mL )": the solvent is a mention of its own too
+            a, b = m.span("sol") if g["sol"] else m.span("sol2")
+            a += 2 if cs[a] == "J" else 1
+            if b > a and stop == m.end():
+                det = self._low[a] if cs[a] == "D" else ""
+                out.append((((a, b - 1),), "solvent_component", {
+                    "kind": "chemical", "head": self._low[b - 1], "sentence": sent_of[a],
+                    "tokens": (a, b - 1), "core": (a + (1 if det else 0), b - 1), "det": det,
+                    "quantity": "(" in cs[a:b]}))
         return out
 
     def _solvent_is_equipment(self, cs: str, m: re.Match) -> bool:
