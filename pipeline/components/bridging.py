@@ -68,6 +68,9 @@ class BridgingResolver:
         self.yield_words = frozenset(table["yield_words"])
         self.apposition_marks = frozenset(table["apposition_marks"])
         self.role_nouns = frozenset(table["role_nouns"])
+        self.replaced_before: dict[str, frozenset[str]] = {
+            last: frozenset(words) for last, words in table["not_used_before"].items()
+        }
         self.role_modifiers = frozenset(table["role_modifiers"])
         self.target_before_of = frozenset(table["target_before_of"])
         self.material_heads = frozenset(table["material_heads"])
@@ -147,8 +150,14 @@ class BridgingResolver:
             return SKIP
         if before == "of" and m.first > 1 and low[m.first - 2] in self.target_before_of:
             return SKIP  # "Synthesis of X is depicted in FIG. 9": the target, named as a title
-        if words[0] in self.procedure_words:
+        if words[0] in self.procedure_words or (
+                len(words) > 2 and words[1] == "of" and words[2] in self.procedure_words):
             return SKIP  # "Example 12", "step 2 of Example 1": a reference to a procedure
+        if (before in self.replaced_before and m.first > 1 and m.head not in self.state_heads
+                and low[m.first - 2] in self.replaced_before[before]):
+            # "using X instead of Y": Y is not used; "analogous to the process for preparing
+            # Compound 1": a reference to another procedure's product
+            return SKIP
         if m.head in self.material_heads and not self.coreferent_modifiers.isdisjoint(words):
             return SKIP  # "the starting material was consumed": the inputs again (coreference)
         if m.head in self.coreferent_heads and words[0] in self.determiners:
@@ -404,7 +413,8 @@ class BridgingResolver:
                 self._link(out, "ra_previous_state", m, prev)
             rule = "ra_product_source" if product else "ra_added_compound"
             for p in pending:
-                self._link(out, rule, m, p)
+                if not (product and m.words[: len(p.words)] == p.words):
+                    self._link(out, rule, m, p)  # not "Compound 8 ( 26 mg )" -> "Compound 8"
         elif prev:
             self._link(out, "transformed_condition_change", m, prev)
         walk.state, walk.pending, walk.parent, walk.inputs = m, deferred, prev, pending
