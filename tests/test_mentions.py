@@ -402,3 +402,10 @@ def test_trailing_words_kept_or_dropping_the_mention(nlp):
     assert {"The solid ppts", "a Celite filter agent"} <= set(found)
     found = mentions(nlp, "The flask was cooled in an ice bath under microwave irradiation .")
     assert set(found) == {"The flask"}
+
+
+def test_state_quantity_joins_a_product_with_an_amount(nlp):
+    found = mentions(nlp, "It gave 6 mg of the title compound as a white solid ( 0.010 mmol , "
+                          "yield : 82% ) .")
+    name = "6 mg of the title compound ( 0.010 mmol , yield : 82% )"
+    assert found[name][0] == "np_as_state_quantity" and "a white solid" in found

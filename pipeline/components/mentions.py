@@ -1094,7 +1094,10 @@ def _attach_state_quantities(
         ranges, _rule, attrs = out[i]
         end = ranges[-1][1]
         gap = cs[end + 1 : s0 - 1]
-        if attrs["quantity"] or len(ranges) != 1 or len(gap) > 5 or gap.strip("SW&"):
+        if (
+            (attrs["quantity"] and _rule != "amount_of_np") or len(ranges) != 1 or len(gap) > 5
+            or gap.strip("SW&")
+        ):
             continue
         out[i] = (
             (ranges[0], (q0, q1)),
