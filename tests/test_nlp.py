@@ -207,3 +207,11 @@ def test_raw_text_extra_spaces_inside_a_noun_phrase(nlp):
     d = annotate_text(nlp, "Then the\nreaction mixture was stirred.  The  residue was dried.")
     texts = [m.text for m in d.mentions]
     assert "the\nreaction mixture" in texts and "The  residue" in texts
+
+
+def test_to_document_sentences_are_the_docs_sentences(nlp):
+    doc = nlp("Water was added. The mixture was stirred. Step 2 To the residue was added THF.")
+    assert to_document(doc).sentences == [(s.start, s.end) for s in doc.sents]
+    # a ``sents`` hook (spaCy's way to override sentences) is followed too
+    doc.user_hooks["sents"] = lambda d: iter([d[:]])
+    assert to_document(doc).sentences == [(0, len(doc))]
