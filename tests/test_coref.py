@@ -324,3 +324,12 @@ def test_final_product_links_the_heading_compound_itself(nlp):
                         "Purification gave 4-bromo-benzoic acid ( 1.5 g , 80% ) ."])
     assert ("4-bromo-benzoic acid ( 1.5 g , 80% )", "4-bromo-2-methylbenzoic acid",
             "final_product") in found
+
+
+def test_the_raw_material_is_every_reactant_in_the_same_molar_amount(nlp):
+    found = links(nlp, ["Methyl 2,6-dichloronicotinate ( 2.06 g , 10 mmol ) and 4-chlorophenol"
+                        " ( 1.57 g , 10 mmol ) were dissolved in DMF ( 12 mL ) .",
+                        "Triethylamine ( 1.80 mL , 13 mmol ) was added .",
+                        "TLC showed that the raw material was consumed ."])
+    assert sorted(ant for ana, ant, _ in found if ana == "the raw material") == [
+        "4-chlorophenol ( 1.57 g , 10 mmol )", "Methyl 2,6-dichloronicotinate ( 2.06 g , 10 mmol )"]

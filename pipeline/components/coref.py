@@ -95,6 +95,16 @@ def _open_bracket(words: list[str], first: int) -> int:
     return -1
 
 
+_AMOUNT = re.compile(r"(\d+(?:\.\d+)?)\s*(mmole?|[uµμ]mol|mol)\b")
+_TO_MMOL = {"mmol": 1.0, "mmole": 1.0, "umol": 1e-3, "µmol": 1e-3, "μmol": 1e-3, "mol": 1e3}
+
+
+def _mmol(text: str) -> float:
+    """The first molar amount in ``text`` in mmol ("2.06 g , 10 mmol" -> 10.0), else 0."""
+    m = _AMOUNT.search(text)
+    return float(m.group(1)) * _TO_MMOL[m.group(2)] if m else 0.0
+
+
 def _enclosed(ms: list[_M], x: _M) -> bool:
     """Whether ``x`` lies in the gap of the discontinuous mention just before it."""
     if x.i == 0:
@@ -146,6 +156,7 @@ class CorefResolver:
         self.yield_verbs = frozenset(product.get("verbs_before", ()))
         material = self.rules.get("starting_material", {})
         self.material_anaphors = frozenset(material.get("anaphors", ()))
+        self.equimolar = float(material.get("equimolar", 0.0))
         self.definite_heads = frozenset(self.rules.get("definite_repeat", {}).get("heads", ()))
         following = self.rules.get("following_compounds", {})
         self.following = frozenset(following.get("heads", ()))
@@ -445,10 +456,19 @@ class CorefResolver:
     def _rule_starting_material(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.core not in self.material_anaphors:
             return None
+        found: list[_M] = []
+        first = 0.0
         for x in ms[: a.i]:
-            if x.kind in ("chemical", "reference") and x.m.attrs.get("quantity"):
-                return x
-        return None
+            if x.kind not in ("chemical", "reference") or not x.m.attrs.get("quantity"):
+                continue
+            if not found:
+                found.append(x)
+                first = _mmol(x.m.text)
+            elif first and abs(_mmol(x.m.text) - first) <= self.equimolar * first:
+                # the other reactant, in the same molar amount: "A ( 10 mmol ) and B
+                # ( 10 mmol ) ... the raw material" -> A and B (not the base, 13 mmol)
+                found.append(x)
+        return found or None
 
     def _rule_heading_label(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         # the title, or any chemical name of the heading ("Intermediate 74 : NAME Step A : ...")
