@@ -68,6 +68,8 @@ class BridgingResolver:
         self.yield_words = frozenset(table["yield_words"])
         self.apposition_marks = frozenset(table["apposition_marks"])
         self.role_nouns = frozenset(table["role_nouns"])
+        self.extracting_actions = frozenset(table["extracting_actions"])
+        self.gathering = frozenset(table["gathering_words"])
         self.replaced_before: dict[str, frozenset[str]] = {
             last: frozenset(words) for last, words in table["not_used_before"].items()
         }
@@ -376,7 +378,10 @@ class BridgingResolver:
         # compounds added since the previous state (not those added to this one) starts the work-up
         in_workup = in_workup or self._quenched(prev, pending)
         parent = walk.parent
-        if in_workup and prev is not None and parent is not None and self._parallel(m, prev):
+        if (in_workup and prev is not None and parent is not None and self._parallel(m, prev)
+                and (prev.id not in ctx.extracted or not self.gathering.isdisjoint(m.words))):
+            # (not "the water layer was extracted with DCM. The organic phase ...": made from
+            # that layer, unless the organic phases are combined with the first one)
             # "the aqueous layer was separated. The organic layer was ...": a sibling layer
             # comes from the mixture the other layer came from
             self._link(out, "workup_parallel_layer", m, parent)
@@ -449,6 +454,7 @@ class _Context:
         self.first_action: dict[int, int] = {}
         self.products: set[str] = set()
         self.removed: set[str] = set()
+        self.extracted: set[str] = set()  # objects of extractions ("the layer was extracted")
         self.thrown_away: set[str] = set()  # objects of "removed", "decanted" (not evaporated)
         self.workup_objects: set[str] = set()
         body = sorted((a for a in actions if a.label != HEADING), key=lambda a: a.start)
@@ -466,6 +472,8 @@ class _Context:
                     self.thrown_away.update(a.args.get("object", ()))
             if a.phase == "workup" and a.label in resolver.workup_subject_actions:
                 self.workup_objects.update(a.args.get("object", ()))
+            if a.label in resolver.extracting_actions:
+                self.extracted.update(a.args.get("object", ()))
 
     def workup_active(self, step: int, char: int, since: int = -1) -> bool:
         """True when the last action of ``step`` between ``since`` and ``char`` is a work-up."""
