@@ -400,6 +400,8 @@ def test_all_the_and_containing_fractions(nlp):
 def test_trailing_words_kept_or_dropping_the_mention(nlp):
     found = mentions(nlp, "The solid ppts were filtered through a Celite filter agent .")
     assert {"The solid ppts", "a Celite filter agent"} <= set(found)
+    found = mentions(nlp, "It was filtered through a Celite ™ 545 filter agent .")
+    assert "a Celite ™ 545 filter agent" in found  # the head stays on a noun, not on "545"
     found = mentions(nlp, "The flask was cooled in an ice bath under microwave irradiation .")
     assert set(found) == {"The flask"}
 

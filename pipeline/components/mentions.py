@@ -700,8 +700,8 @@ class MentionDetector:
         if trimmed and self._low[end] in NOT_A_COMPOUND_AFTER:
             return []
         head_i = end - 1
-        while head_i > c0 and cs[head_i] == "W" and self._low[head_i] in KEEP_TRAILING:
-            head_i -= 1  # "The solid ppts", "the Celite filter agent": the noun before
+        if cs[head_i] == "W" and self._low[head_i] in KEEP_TRAILING and cs[head_i - 1] in "CGKEb":
+            head_i -= 1  # "The solid ppts", "the nitrogen stream": the noun before
         ref = _ref_id(cs, c0, end)
         if ref:
             head_i = len(cs[: end - 1].rstrip("#")) - 1
