@@ -411,3 +411,12 @@ def test_state_quantity_joins_a_product_with_an_amount(nlp):
                           "yield : 82% ) .")
     name = "6 mg of the title compound ( 0.010 mmol , yield : 82% )"
     assert found[name][0] == "np_as_state_quantity" and "a white solid" in found
+
+
+def test_determiner_phrases_before_a_solution_and_a_name(nlp):
+    found = mentions(nlp, "To a cooled ( 0° C . ) solution of phenol ( 1 g ) in THF ( 8 mL ) was "
+                          "added An NMP ( 1 mL ) solution of pyridine ( 2 g ) .")
+    assert "a cooled ( 0° C . ) solution of phenol ( 1 g ) in THF ( 8 mL )" in found
+    assert "An NMP ( 1 mL ) solution of pyridine ( 2 g )" in found
+    found = mentions(nlp, "Then the produced solid was dissolved in the excess borane .")
+    assert {"the produced solid", "the excess borane"} <= set(found)

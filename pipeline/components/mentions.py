@@ -59,6 +59,9 @@ SOLUTION_LIST = (
 MORE_SOLVENTS = rf"(?:[&/](?=[bnkNAWCX]){LEAD}?{CORE}(?:{QPAREN})?)*"
 # "DCM(15 mL × 3 )", "acid(250 mg , 83.1% yield )": a name whose bracket opens in its token
 FUSED_QUANTITY = rf"(?P<fused>D?[W{_IN}]*V[^().]*\))"
+# "An NMP ( 1 mL ) solution of X", "a cooled ( 0° C . ) solution of X": a bracket between the
+# determiner and "solution of"
+SOLUTION_PREFIX = r"D[WCb]+\([^()]*\)(?=W*GO)"
 # "Yield : 530 mg ( 81% of theory )": a product stated by its yield
 YIELD_STATEMENT = r"(?P<ystat>Y:?[NAn]U+(?:\([^().]*\))?)"
 
@@ -71,7 +74,7 @@ def _mention_pattern(ratio: bool, mix: bool = True) -> re.Pattern[str]:
     ratio_group = rf"(?P<ratio>{RATIO})?" if ratio else r"(?P<ratio>(?!))?"
     mix_group = rf"(?P<mix>&(?=[bnkNAWCX]){LEAD}?{CORE})?" if mix else r"(?P<mix>(?!))?"
     return re.compile(
-        rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{FUSED_QUANTITY}|(?P<lead>{LEAD})?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
+        rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{FUSED_QUANTITY}|(?:(?P<lead>{LEAD})|(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
         rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
         rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
         rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[AN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
@@ -358,10 +361,12 @@ def _class_string(
         if c == "S":
             # "the combined organic layers", "the reaction mixture": a stop word after a
             # determiner that is also a modifier is a modifier.
-            if words[i].lower() in modifiers and (
-                prev in "DW" or (i + 1 < n and classes[i + 1] in "CWGb")
+            if (words[i].lower() in modifiers or prev == "D") and (
+                (prev in "DW" and words[i].lower() in modifiers)
+                or (i + 1 < n and classes[i + 1] in "CWGb")
             ):
-                # ... or before a name: "with concentrated HCl", "Combined organic layers"
+                # ... or before a name: "with concentrated HCl", "Combined organic layers";
+                # any stop word between a determiner and a name: "the produced solid"
                 classes[i] = "W"
         # "...carboxylic acid 8.0 ml (...) of": a number with a unit after a name starts a new NP
         elif c == "N":
@@ -729,7 +734,7 @@ class MentionDetector:
             and "C" not in core_cls.upper()
         ):
             return []
-        start = m.start() if g["lead"] else c0
+        start = m.start() if g["lead"] or g["svp"] else c0
         stop = end if trimmed else m.end()
         if g["frm"] and cs[m.start("frm") - 1] not in "Kk":
             # "a yellow solid from Compound 202": "from" names the source, not the compound
