@@ -445,3 +445,44 @@ def test_resume_on_a_finished_table_output_adds_nothing_twice(tmp_path, fmt):
     after = read_tables(out, fmt)
     assert all(a.equals(b) for a, b in zip(before, after, strict=True))
     assert not list(tmp_path.glob("*.arrows"))
+
+
+def make_spinner(doc_id: str) -> object:
+    """Stand-in pipeline that computes for 10 s (in Python) on one document."""
+    link = make_linker()
+
+    def spin(doc: Document) -> Document:
+        if doc.id == doc_id:
+            end = time.perf_counter() + 10
+            while time.perf_counter() < end:
+                pass
+        return link(doc)
+
+    return spin
+
+
+def test_the_time_limit_interrupts_a_document_on_a_worker_thread():
+    """Dask runs documents on worker threads, where no SIGALRM reaches them."""
+    import threading
+
+    from chemie.scale.worker import process_item
+
+    job = Job(f"{__name__}:make_spinner", "chemu", (("doc_id", "0002"),), timeout=0.2)
+    items = list(iter_items([SCALE / "snippets.jsonl"]))
+    outcomes: list = []
+
+    def work() -> None:
+        started = time.perf_counter()
+        outcomes.extend(process_item(job, item) for item in items)
+        outcomes.append(time.perf_counter() - started)
+        end = time.perf_counter() + 0.5  # no stale timeout may land after the documents
+        while time.perf_counter() < end:
+            pass
+        outcomes.append("clean")
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(30)
+    *results, seconds, clean = outcomes
+    assert [o.error for o in results] == [None, "timed out after 0.2 s", None, None]
+    assert seconds < 5 and clean == "clean"  # interrupted, not run for its 10 s

@@ -8,6 +8,7 @@ worker or a Dask worker pays the loading cost once. Every document yields one
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib
 import signal
 import sys
@@ -125,46 +126,78 @@ class DocumentTimeout(Exception):
     """One document took longer than the job's time limit."""
 
 
-def _alarm(signum: int, frame: object) -> None:
-    raise DocumentTimeout
-
-
 @contextlib.contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
     """Raise DocumentTimeout when the block takes longer than ``seconds`` (no limit for 0).
 
-    An alarm interrupts a long computation (on the main thread, where SIGALRM exists); an
-    alarm that lands in a finalizer (``__del__``) or a broad ``except`` is swallowed there,
-    so the elapsed time is checked again at the end, and such a swallowed alarm is never
-    printed ("Exception ignored in ...").
+    On the main thread an alarm (SIGALRM) interrupts a long computation; on another thread
+    (a Dask worker's) a timer raises the exception in that thread instead. Either lands at
+    the thread's next Python instruction (a single long C call finishes first). One that
+    lands in a finalizer (``__del__``) or a broad ``except`` is swallowed there, so the
+    elapsed time is checked again at the end.
     """
     if seconds <= 0:
         yield
         return
     started = time.perf_counter()
-    alarm = threading.current_thread() is threading.main_thread() and hasattr(
-        signal, "setitimer"
-    )
-    if not alarm:
+    main = threading.current_thread() is threading.main_thread()
+    with _alarm(seconds) if main and hasattr(signal, "setitimer") else _timer(seconds):
         yield
-    else:
-        previous = signal.signal(signal.SIGALRM, _alarm)
-        hook = sys.unraisablehook
-
-        def unraisable(info: sys.UnraisableHookArgs) -> None:
-            if not isinstance(info.exc_value, DocumentTimeout):
-                hook(info)
-
-        sys.unraisablehook = unraisable
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-            sys.unraisablehook = hook
     if time.perf_counter() - started > seconds:
         raise DocumentTimeout
+
+
+def _raise_timeout(signum: int, frame: object) -> None:
+    raise DocumentTimeout
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    """SIGALRM after ``seconds``; a swallowed alarm is never printed ("Exception ignored")."""
+    previous = signal.signal(signal.SIGALRM, _raise_timeout)
+    hook = sys.unraisablehook
+
+    def unraisable(info: sys.UnraisableHookArgs) -> None:
+        if not isinstance(info.exc_value, DocumentTimeout):
+            hook(info)
+
+    sys.unraisablehook = unraisable
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        sys.unraisablehook = hook
+
+
+@contextlib.contextmanager
+def _timer(seconds: float) -> Iterator[None]:
+    """DocumentTimeout raised asynchronously in this thread after ``seconds``
+    (``PyThreadState_SetAsyncExc``); one still pending when the block ends is dropped."""
+    thread = ctypes.c_ulong(threading.get_ident())
+    lock = threading.Lock()
+    state = {"active": True, "fired": False}
+
+    def fire() -> None:
+        with lock:
+            if state["active"]:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                    thread, ctypes.py_object(DocumentTimeout)
+                )
+                state["fired"] = True
+
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["active"] = False
+            if state["fired"]:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(thread, None)
+        timer.cancel()
 
 
 def process_item(job: Job, item: Item) -> Outcome:
