@@ -311,6 +311,9 @@ def test_the_solvent_is_no_reagent_and_no_solvent_of_an_earlier_step(nlp):
     found = links(nlp, ["Compound 5 ( 1.0 g ) was dissolved in DCM ( 1.2 mL ) and pyridine"
                         " ( 0.6 mL , 7.8 mmol ) was added .", "The solvent was removed ."])
     assert [ant for ana, ant, _ in found if ana == "The solvent"] == ["DCM ( 1.2 mL )"]
+    found = links(nlp, ["Compound 5 ( 1.0 g ) was dissolved in DCM ( 1.2 mL ) and dioxane"
+                        " ( 4M , 2 mL ) was added .", "The solvent was removed ."])
+    assert [ant for ana, ant, _ in found if ana == "The solvent"] == ["DCM ( 1.2 mL )"]
     found = links(nlp, ["Compound 5 ( 1.0 g ) in toluene ( 10 mL ) gave compound 6"
                         " ( 0.8 g , 80% ) .",
                         "Compound 6 ( 0.5 g ) was dissolved in methanol ( 5 mL ) .",

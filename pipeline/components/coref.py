@@ -151,7 +151,7 @@ class CorefResolver:
         self.not_solvent = frozenset(str(w).lower() for w in solvent.get("not_solvents", ()))
         units = "|".join(re.escape(str(u)) for u in solvent.get("reagent_units", ()))
         # "pyridine ( 0.098 mL , 1.23mmol )": the unit may stick to its number
-        self.reagent_amount = re.compile(rf"(?i)(?<![A-Za-z])(?:{units or '(?!)'})(?![A-Za-z])")
+        self.reagent_amount = re.compile(rf"\d\s*(?:{units or '(?!)'})(?![A-Za-z])")
         product = self.rules.get("final_product", {})
         self.yield_verbs = frozenset(product.get("verbs_before", ()))
         material = self.rules.get("starting_material", {})
