@@ -25,6 +25,7 @@ from chemie.components.actions import (
     HEADING,
     MentionView,
     TokenTable,
+    head_word,
     mention_views,
     token_table,
 )
@@ -180,8 +181,9 @@ class BridgingResolver:
                 return SKIP  # "a reaction ... was performed in a Parr autoclave": a venue
             return EQUIPMENT
         if m.head in self.state_heads:
-            if words[0] in self.indefinite and "of" in words:
-                return INPUT  # "a solution of X in Y"
+            if "of" in words and (words[0] in self.indefinite or head_word(
+                    words[words.index("of") + 1 :]) not in self.state_heads):
+                return INPUT  # "a solution of X in Y", "the THF solution of the compound 28"
             if words[0] in self.indefinite and m.head in self.workup_heads:
                 return STATE  # "to collect an organic phase"
             if (words[0] in self.indefinite and self._described(words, m.head)
