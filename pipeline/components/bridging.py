@@ -133,7 +133,16 @@ class BridgingResolver:
         role = self._role(m)
         if before in self.appositive_before:
             # "X as the elution solvent": the role noun re-names X and stands for it
-            return INPUT if role else SKIP
+            if role:
+                return INPUT
+            named = ctx.ending.get(m.first - 2)  # the mention before "as"
+            if (m.head in self.physical_states and self.has_quantity(ctx.table, m)
+                    and named is not None and named.id not in ctx.products
+                    and "title" not in named.words and not self._yielded(low, named)
+                    and any(w.endswith("%") for w in low[m.first : m.last + 1])):
+                return STATE  # "Compound 24 was synthesized from X and Y as a white solid (34.8
+                # mg, 31%)": the product, named by its appearance
+            return SKIP
         if role and m.head not in self.role_nouns:
             return INPUT  # "mobile phase": a role, not a layer
         after = low[m.last + 1] if m.last + 1 < len(low) else ""
@@ -271,6 +280,7 @@ class BridgingResolver:
         if not views:
             return doc
         ctx = _Context(actions_of(doc), token_table(doc), self)
+        ctx.ending = {v.last: v for v in views}
         low = ctx.table.lower
         headings = ctx.headings
         out = relations_of(doc)
@@ -449,6 +459,7 @@ class _Context:
     ) -> None:
         self.table = table
         self.stops = [i for i, w in enumerate(table.lower) if w == "."]  # full stops
+        self.ending: dict[int, MentionView] = {}  # mention by its last token
         self.setters = resolver.phase_setters  # action classes that set the phase
         self.adding = resolver.adding_actions
         self.step = 0
