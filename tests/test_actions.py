@@ -175,3 +175,9 @@ def test_addition_after_the_reaction_is_complete_is_work_up(nlp):
     assert acts[:2] == [("Add", "reaction"), ("Stir", "reaction")]  # not about the reaction
     assert acts[2:] == [("Complete", "reaction"), ("Add", "workup"), ("Stir", "workup"),
                         ("Heat", "reaction")]
+
+
+def test_step_word_before_a_verb_is_a_label(nlp):
+    doc = parse(nlp, ["Example 3 Amine A was dissolved in THF .",
+                      "Acid B Example 20A was then added ."])
+    assert [a.label for a in actions_of(doc) if a.label == HEADING] == [HEADING]

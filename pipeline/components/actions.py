@@ -237,6 +237,8 @@ class ActionParser:
             return False
         if i > 0 and table.lower[i - 1] in self.reference_before:
             return False  # "the compound from Example 8A": a reference, not a new step
+        if i + 2 < len(table.text) and table.lower[i + 2] in self.auxiliaries:
+            return False  # "... propan-1-ol Example 20A were then added": a compound's label
         nxt = table.text[i + 1] if i + 1 < len(table.text) else ""
         return bool(_DIGIT.match(nxt)) or (len(nxt) <= 3 and nxt.isalnum() and nxt.isupper())
 
