@@ -9,6 +9,7 @@ starts and ends on token boundaries.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from chemie.resources import lexicon_path
 
 EXACT_CLASSES = frozenset({"ABBREVIATION", "FORMULA", "IDENTIFIER"})
 _CHARGES = frozenset({"+", "-", "−", "2+", "3+"})
+_WHITESPACE = re.compile(r"\s")  # the characters str.isspace accepts
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ class LexiconIndex:
         # whitespace tokens become a sentinel character nothing matches across
         text = "".join(words)
         pieces = words
-        if any(map(str.isspace, words)):
+        if _WHITESPACE.search(text) is not None and any(map(str.isspace, words)):
             pieces = [w if not w.isspace() else "\x00" for w in words]
             text = "".join(pieces)
         hits = []

@@ -107,7 +107,9 @@ class SentenceSegmenter:
         if not n:
             return doc
         words = self._words(doc)
-        breaks = [i for i in compress(count(), map(str.isspace, words)) if "\n" in words[i]]
+        breaks = []
+        if "\n" in "".join(words):
+            breaks = [i for i in compress(count(), map(str.isspace, words)) if "\n" in words[i]]
         why = sentence_rules(words, breaks)
         arr = numpy.full((n, 1), _NOT_START, dtype="uint64")
         column = arr[:, 0]
