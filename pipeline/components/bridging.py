@@ -305,7 +305,9 @@ class BridgingResolver:
             if kind == INPUT:
                 last = walk.pending[-1] if walk.pending else None
                 if last and m.first >= 2 and ((last.last == m.first - 2 and (
-                    low[m.first - 1] == "("  # "diisopropylethylamine ( DIPEA )": the alias
+                    # "diisopropylethylamine ( DIPEA )": the alias (not "silica gel ( hexane / EtOAc
+                    # 4 : 1 )": an eluent of several words)
+                    (low[m.first - 1] == "(" and m.last - m.first < 2)
                     or low[m.first - 1] in self.appositive_before  # "X as eluent"
                     or (low[m.first - 1] in self.apposition_marks
                         and self._role(last))  # "eluent : X"
