@@ -90,6 +90,8 @@ class BridgingResolver:
         self.state_adjectives = frozenset(table["state_adjectives"])
         self.workup_heads = frozenset(table["workup_heads"])
         self.layer_heads = frozenset(table["layer_heads"])
+        self.filtrate_heads = frozenset(table["filtrate_heads"])
+        self.filtered_heads = frozenset(table["filtered_heads"])
         self.unrelated_words = frozenset(table["discarded"]) | frozenset(table["reference_words"])
         self.infinitives = frozenset(table["infinitives"])
         self.heading_anaphors = frozenset(table["heading_anaphors"])
@@ -444,7 +446,11 @@ class BridgingResolver:
         return prev is not None and any(self.quench_words.intersection(p.words) for p in pending)
 
     def _parallel(self, m: MentionView, prev: MentionView) -> bool:
-        """True for two layers of opposite sides ("the aqueous layer" / "the organic layer")."""
+        """True for two layers of opposite sides ("the aqueous layer" / "the organic layer") or
+        the filtrate after the solid filtered off ("The precipitated solid was filtered and the
+        filtrate was ...")."""
+        if m.head in self.filtrate_heads and prev.head in self.filtered_heads:
+            return True
         if m.head not in self.layer_heads or prev.head not in self.layer_heads:
             return False
         sides = self.layer_sides
