@@ -181,3 +181,11 @@ def test_step_word_before_a_verb_is_a_label(nlp):
     doc = parse(nlp, ["Example 3 Amine A was dissolved in THF .",
                       "Acid B Example 20A was then added ."])
     assert [a.label for a in actions_of(doc) if a.label == HEADING] == [HEADING]
+
+
+def test_head_word_skips_post_modifiers():
+    from chemie.components.actions import head_word
+
+    assert head_word(("the", "residue", "obtained", "thereby")) == "residue"
+    assert head_word(("the", "obtained", "residue")) == "residue"
+    assert head_word(("the", "organic", "layer", "thus", "obtained", "in", "step", "1")) == "layer"

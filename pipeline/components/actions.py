@@ -32,6 +32,9 @@ from chemie.resources import load_rules
 HEADING = "Heading"
 _PREPOSITIONS = frozenset({"(", ",", "of", "in", "with", "from", "containing", "[", "was", "were"})
 _DIGIT = regex.compile(r"\d")
+# Words after a head noun that do not head the phrase ("the residue obtained thereby", "the
+# organic layer thus obtained"): rules/actions.yaml, post_modifiers.
+_POST_MODIFIERS = frozenset(load_rules("actions.yaml")["post_modifiers"])
 
 
 @dataclass(slots=True)
@@ -184,12 +187,14 @@ def mention_views(doc: Doc) -> list[MentionView]:
 
 
 def head_word(words: tuple[str, ...]) -> str:
-    """The head of a noun phrase: the last word before a bracket, comma or preposition."""
+    """The head of a noun phrase: the last word before a bracket, comma or preposition that
+    is not a post-modifier ("the residue obtained thereby": residue)."""
     head = words[0] if words else ""
     for i, w in enumerate(words):
         if w in _PREPOSITIONS and i > 0:
             break
-        head = w
+        if w not in _POST_MODIFIERS or i == 0:
+            head = w
     return head
 
 
