@@ -189,3 +189,5 @@ def test_head_word_skips_post_modifiers():
     assert head_word(("the", "residue", "obtained", "thereby")) == "residue"
     assert head_word(("the", "obtained", "residue")) == "residue"
     assert head_word(("the", "organic", "layer", "thus", "obtained", "in", "step", "1")) == "layer"
+    assert head_word(("a", "large", "number", "of", "white", "solid")) == "solid"
+    assert head_word(("a", "solution", "of", "phenol")) == "solution"

@@ -35,6 +35,9 @@ _DIGIT = regex.compile(r"\d")
 # Words after a head noun that do not head the phrase ("the residue obtained thereby", "the
 # organic layer thus obtained"): rules/actions.yaml, post_modifiers.
 _POST_MODIFIERS = frozenset(load_rules("actions.yaml")["post_modifiers"])
+# Nouns of quantity before "of" that give the head to what follows ("a large number of white
+# solid", "a second crop of the product"): rules/actions.yaml, partitives.
+_PARTITIVES = frozenset(load_rules("actions.yaml")["partitives"])
 
 
 @dataclass(slots=True)
@@ -192,6 +195,8 @@ def head_word(words: tuple[str, ...]) -> str:
     head = words[0] if words else ""
     for i, w in enumerate(words):
         if w in _PREPOSITIONS and i > 0:
+            if w == "of" and head in _PARTITIVES:
+                continue  # "a large amount of white solid": the head is "solid"
             break
         if w not in _POST_MODIFIERS or i == 0:
             head = w
