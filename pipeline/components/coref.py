@@ -2,9 +2,12 @@
 
 Rules (``rules/coref.yaml``, in order; the first that resolves an anaphor wins) put each
 anaphor into the chain of an earlier mention. The links written to ``doc._.relations`` go
-from each anaphor to the closest earlier member of its chain (``mode="surface"``) or to the
-first member (``mode="atomic"``); each carries the name of the rule that resolved it and an id
-C1, C2 … (:func:`number_relations`; bridging links are B1 …).
+from each anaphor to the closest earlier member of its chain (``mode="surface"``; a label in
+the gap of a discontinuous name is skipped, and rules marked ``link: direct`` link the mention
+they name) or to the first member (``mode="atomic"``); each carries the name of the rule that
+resolved it and an id C1, C2 … (:func:`number_relations`; bridging links are B1 …). A rule may
+name several antecedents ("the solvent" -> the extraction and the reaction solvent): the
+anaphor joins the chain of the first and is also linked to the others.
 """
 
 from __future__ import annotations
@@ -288,7 +291,8 @@ class CorefResolver:
                 best = x
         return best
 
-    # --- rules: each takes (doc, mentions, anaphor, title) -> antecedent or None ---
+    # --- rules: each takes (doc, mentions, anaphor, title) -> antecedent, a list of
+    # antecedents (closest first) or None ---
 
     def _rule_bracketed_abbreviation(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if not (a.bracketed or a.m.attrs.get("abbreviation")):
