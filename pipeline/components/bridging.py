@@ -69,6 +69,7 @@ class BridgingResolver:
         self.yield_words = frozenset(table["yield_words"])
         self.apposition_marks = frozenset(table["apposition_marks"])
         self.role_nouns = frozenset(table["role_nouns"])
+        self.solvent_layers = frozenset(table["solvent_layers"])
         self.extracting_actions = frozenset(table["extracting_actions"])
         self.gathering = frozenset(table["gathering_words"])
         self.replaced_before: dict[str, frozenset[str]] = {
@@ -175,6 +176,8 @@ class BridgingResolver:
         if m.head in self.material_heads and not self.coreferent_modifiers.isdisjoint(words):
             return SKIP  # "the starting material was consumed": the inputs again (coreference)
         if m.head in self.coreferent_heads and words[0] in self.determiners:
+            if not self.solvent_layers.isdisjoint(words):
+                return STATE  # "The organic solvent was dried over MgSO4": the organic layer
             return SKIP  # "the solvent" names a compound already in the system (coreference)
         if m.head in self.event_heads and (
             before in self.event_before or self._event_predicate(low, m.last + 1)
