@@ -67,6 +67,8 @@ class BridgingResolver:
         self.indefinite = frozenset(table["indefinite"])
         self.restating = frozenset(table["restating"])
         self.yield_words = frozenset(table["yield_words"])
+        self.product_units = frozenset(table["product_units"])
+        self.input_units = frozenset(table["input_units"])
         self.apposition_marks = frozenset(table["apposition_marks"])
         self.role_nouns = frozenset(table["role_nouns"])
         self.solvent_layers = frozenset(table["solvent_layers"])
@@ -231,6 +233,13 @@ class BridgingResolver:
             return False  # "step 5 of Example 34 ( yield : 68% )": a procedure reference
         if not self.yield_words.isdisjoint(words):
             return True
+        if "(" in words:
+            # "Compound 2 ( 20.3 g , 76% )": a mass and a percentage, no amount of substance
+            inside = words[words.index("(") :]
+            if (any(w[:1].isdigit() and w.endswith("%") for w in inside)
+                    and not self.product_units.isdisjoint(inside)
+                    and self.input_units.isdisjoint(inside)):
+                return True
         k = m.first - 1 if words[0] == "(" else m.first - 2
         return (k >= 0 and low[k] == "." and low[k + 1] == "(" and words[-1] != "("
                 and all(w in "()" or w[:1].isdigit() and w.endswith("%") for w in words))
