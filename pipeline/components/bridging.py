@@ -88,6 +88,7 @@ class BridgingResolver:
         self.add_target_before = frozenset(table["add_target_before"])
         self.physical_states = frozenset(table["physical_states"])
         self.removing_actions = frozenset(table["removing_actions"])
+        self.target_actions = frozenset(table["target_actions"])
         self.adding_actions = frozenset(table["adding_actions"])
         self.workup_subject_actions = frozenset(table["workup_subject_actions"])
         self.state_adjectives = frozenset(table["state_adjectives"])
@@ -335,7 +336,7 @@ class BridgingResolver:
                     walk.workup_inputs.add(m.id)
                 continue
             if kind == EQUIPMENT:
-                self._equipment(m, walk, out)
+                self._equipment(m, walk, out, ctx)
                 continue
             in_workup = (
                 ctx.workup_active(step, char, walk.since)
@@ -357,7 +358,9 @@ class BridgingResolver:
         number_relations(out, first, "B")  # B1, B2 … in the order made (coreference: C1 …)
         return doc
 
-    def _equipment(self, m: MentionView, walk: _Walk, out: list[Relation]) -> None:
+    def _equipment(
+        self, m: MentionView, walk: _Walk, out: list[Relation], ctx: _Context
+    ) -> None:
         """A vessel holds the current mixture and the pending compounds, then stands for them.
 
         Only compounds it follows are linked: contents named after a fronted vessel ("Into a
@@ -368,7 +371,7 @@ class BridgingResolver:
         if walk.state is None and not walk.pending:
             return  # "Into a 200 mL flask were added X, Y ...": a fronted vessel
         sources = [s for s in ([walk.state] if walk.state else []) + walk.pending
-                   if s.head not in self.equipment_heads]
+                   if s.head not in self.equipment_heads  and not ctx.is_target(s)]
         for s in sources:
             self._link(out, "contained_contents", m, s)
         state = walk.state
@@ -487,6 +490,7 @@ class _Context:
         self.first_action: dict[int, int] = {}
         self.products: set[str] = set()
         self.removed: set[str] = set()
+        self.targets: set[str] = set()  # "X was prepared / synthesized ...": the step's target
         self.extracted: set[str] = set()  # objects of extractions ("the layer was extracted")
         self.thrown_away: set[str] = set()  # objects of "removed", "decanted" (not evaporated)
         self.workup_objects: set[str] = set()
@@ -498,6 +502,8 @@ class _Context:
         for a in body:
             self.first_action.setdefault(a.step, a.start)
             self.products.update(a.args.get("product", ()))
+            if a.label in resolver.target_actions:
+                self.targets.update(a.args.get("object", ()))
             if a.label in resolver.removing_actions:
                 self.removed.update(a.args.get("object", ()))
                 k = table.starting_at(a.start)
@@ -533,6 +539,11 @@ class _Context:
     def actions_between(self, lo: int, hi: int) -> int:
         """Number of actions starting between characters ``lo`` and ``hi``."""
         return bisect.bisect_left(self.starts, hi) - bisect.bisect_right(self.starts, lo)
+
+    def is_target(self, m: MentionView) -> bool:
+        """True for the step's target named before its first action ("Intermediate 1-a was
+        synthesized as illustrated in Scheme 1: ...")."""
+        return m.id in self.targets and self.before_first_action(self.table.idx[m.first])
 
     def before_first_action(self, char: int) -> bool:
         start = self.first_action.get(self.step)
