@@ -336,3 +336,13 @@ def test_the_raw_material_is_every_reactant_in_the_same_molar_amount(nlp):
                         "TLC showed that the raw material was consumed ."])
     assert sorted(ant for ana, ant, _ in found if ana == "the raw material") == [
         "4-chlorophenol ( 1.57 g , 10 mmol )", "Methyl 2,6-dichloronicotinate ( 2.06 g , 10 mmol )"]
+
+
+def test_an_amount_is_no_part_of_a_repeated_name(nlp):
+    # "50 mL CH2Cl2" twice: two portions of a solvent, not one specific compound
+    assert links(nlp, ["The mixture was extracted with 50 mL CH2Cl2 .",
+                       "The aqueous layer was washed with 50 mL CH2Cl2 ."]) == []
+    found = links(nlp, ["It was diluted with 50 mL 4-bromo-2-methylbenzoic acid .",
+                        "Then 20 mL 4-bromo-2-methylbenzoic acid was added ."])
+    assert ("20 mL 4-bromo-2-methylbenzoic acid", "50 mL 4-bromo-2-methylbenzoic acid",
+            "repeated_name") in found

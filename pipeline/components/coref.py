@@ -235,8 +235,12 @@ class CorefResolver:
         core_i = [i for i in range(c0, c1 + 1) if cs[i] not in _NOT_CORE]
         core_w = [low[i] for i in core_i]
         core = " ".join(core_w)
+        n_cs = len(cs)
         name = " ".join([
-            w for i, w in zip(core_i, core_w, strict=True) if cs[i] in _NAME_CLASSES or w == "acid"
+            w for i, w in zip(core_i, core_w, strict=True)
+            # an amount ("50 mL CH2Cl2") is no part of the name
+            if (cs[i] in _NAME_CLASSES and not (cs[i] == "N" and i + 1 < n_cs and cs[i + 1] == "U"))
+            or w == "acid"
         ])
         det = str(get("det", ""))
         kind = str(get("kind", ""))
