@@ -225,3 +225,22 @@ def test_ring_size_periods_glue_a_pretokenized_name():
     ner = ChemicalNER()
     words = "with 7 - oxabicyclo [ 2 . 2 . 1 ] heptane . The mixture".split()
     assert [(f.start, f.end, f.rule) for f in ner.find(words)] == [(1, 12, "locant_name")]
+
+
+def test_results_do_not_depend_on_the_string_caches(monkeypatch, corpus):
+    """The per-word and per-run caches only save work: emptied at every document (limit
+    0), the mentions found on ChEMU-Ref snippets (tokenized and pre-tokenized) are the same."""
+    import chemie.components.ner as ner_module
+
+    path = corpus("chemu-ref/train.jsonl")
+    with path.open(encoding="utf-8") as fh:
+        docs = [json.loads(next(fh)) for _ in range(30)]
+    tokenizer = blank(sentences=False)
+    inputs = [[w for s in d["sentences"] for w in s] for d in docs]
+    inputs += [[t.text for t in tokenizer(" ".join(words))] for words in inputs]
+    warm = ChemicalNER()
+    expected = [warm.find(words) for words in inputs + inputs]  # the second pass: warm caches
+    monkeypatch.setattr(ner_module, "_CACHE_MAX", -1)
+    cold = ChemicalNER()
+    assert [cold.find(words) for words in inputs + inputs] == expected
+    assert expected[: len(inputs)] == expected[len(inputs) :]

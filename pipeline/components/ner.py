@@ -80,7 +80,7 @@ _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
 _NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
 _MAX_RUN = 40
-_CACHE_MAX = 500_000  # entries a string-keyed cache keeps (then it starts over)
+_CACHE_MAX = 100_000  # entries a string-keyed cache keeps (then it starts over)
 _ABBR_VETO_BELOW = 0.9
 
 
@@ -375,7 +375,7 @@ class ChemicalNER:
         except KeyError:
             strings = doc.vocab.strings
             texts.update((h, strings[h]) for h in ids if h not in texts)
-            return list(map(texts.__getitem__, ids))
+            return list(map(strings.__getitem__, ids))
 
     def _check_vocab(self, doc: Doc) -> None:
         if self._vocab is not doc.vocab:
@@ -456,10 +456,13 @@ def _glue_string(words: Sequence[str]) -> str:
     except KeyError:
         if len(_glue_codes) > _CACHE_MAX:
             _glue_codes.clear()
+        codes = []
         for w in words:
-            if w not in _glue_codes:
-                _glue_codes[w] = _glue_code(w)
-        return "".join(map(_glue_codes.__getitem__, words))
+            code = _glue_codes.get(w)
+            if code is None:
+                code = _glue_codes[w] = _glue_code(w)
+            codes.append(code)
+        return "".join(codes)
 
 
 def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:

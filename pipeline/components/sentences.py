@@ -129,4 +129,4 @@ class SentenceSegmenter:
         except KeyError:
             strings = doc.vocab.strings
             texts.update((h, strings[h]) for h in ids if h not in texts)
-            return list(map(texts.__getitem__, ids))
+            return list(map(strings.__getitem__, ids))
