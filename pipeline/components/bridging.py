@@ -136,12 +136,12 @@ class BridgingResolver:
         before = low[m.first - 1] if m.first > 0 else ""
         if before == "of" and m.first > 1 and low[m.first - 2] in self.appositive_nouns:
             return SKIP  # "obtained in the form of a white solid": a description
-        role = self._role(m)
+        role = m.head in self.role_nouns or not self.role_modifiers.isdisjoint(words)
         if before in self.appositive_before:
             # "X as the elution solvent": the role noun re-names X and stands for it
             if role:
                 return INPUT
-            named = ctx.ending.get(m.first - 2)  # the mention before "as"
+            named = ctx.ending(m.first - 2)  # the mention before "as"
             if (m.head in self.physical_states and self.has_quantity(ctx.table, m)
                     and named is not None and named.id not in ctx.products
                     and "title" not in named.words and not self._yielded(low, named)
@@ -230,9 +230,12 @@ class BridgingResolver:
         """True for a product named with its yield ("1.35 g ( 90% of theory )", "Yield : 0.9 g")
         or a yield alone after a sentence ("were used . ( 92% )")."""
         words = m.words
+        named = not self.yield_words.isdisjoint(words)
+        if not named and "%" not in " ".join(words):
+            return False  # neither a yield word nor a percentage (most mentions)
         if not self.procedure_words.isdisjoint(words):
             return False  # "step 5 of Example 34 ( yield : 68% )": a procedure reference
-        if not self.yield_words.isdisjoint(words):
+        if named:
             return True
         if "(" in words:
             # "Compound 2 ( 20.3 g , 76% )": a mass and a percentage, no amount of substance
@@ -295,7 +298,7 @@ class BridgingResolver:
         if not views:
             return doc
         ctx = _Context(actions_of(doc), token_table(doc), self)
-        ctx.ending = {v.last: v for v in views}
+        ctx.views = views
         low = ctx.table.lower
         headings = ctx.headings
         out = relations_of(doc)
@@ -331,7 +334,7 @@ class BridgingResolver:
                 else:
                     walk.pending.append(m)
                 # "water was added to quench": the phase at the end of the sentence counts
-                end = min(ctx.table.sents[m.sentence][1], ctx.stop_after(m.last)) - 1
+                end = ctx.stop_after(m.last, ctx.table.sents[m.sentence][1]) - 1
                 if ctx.workup_active(step, ctx.table.idx[end] + 1, walk.since):
                     walk.workup_inputs.add(m.id)
                 continue
@@ -481,8 +484,8 @@ class _Context:
         self, actions: list[Action], table: TokenTable, resolver: BridgingResolver
     ) -> None:
         self.table = table
-        self.stops = [i for i, w in enumerate(table.lower) if w == "."]  # full stops
-        self.ending: dict[int, MentionView] = {}  # mention by its last token
+        self.views: list[MentionView] = []
+        self._ending: dict[int, MentionView] | None = None
         self.setters = resolver.phase_setters  # action classes that set the phase
         self.adding = resolver.adding_actions
         self.step = 0
@@ -525,10 +528,13 @@ class _Context:
             k -= 1
         return False
 
-    def stop_after(self, i: int) -> int:
-        """The token after the first full stop after token ``i`` (or past the end)."""
-        k = bisect.bisect_right(self.stops, i)
-        return self.stops[k] + 1 if k < len(self.stops) else len(self.table.lower)
+    def stop_after(self, i: int, end: int) -> int:
+        """The token after the first full stop after token ``i`` and before ``end`` (or
+        ``end``)."""
+        try:
+            return self.table.lower.index(".", i + 1, end) + 1
+        except ValueError:
+            return end
 
     def one_addition_between(self, lo: int, hi: int) -> bool:
         """True when exactly one action starts between characters ``lo`` and ``hi`` and it
@@ -539,6 +545,12 @@ class _Context:
     def actions_between(self, lo: int, hi: int) -> int:
         """Number of actions starting between characters ``lo`` and ``hi``."""
         return bisect.bisect_left(self.starts, hi) - bisect.bisect_right(self.starts, lo)
+
+    def ending(self, i: int) -> MentionView | None:
+        """The mention whose last token is ``i`` (the index is built on first use)."""
+        if self._ending is None:
+            self._ending = {v.last: v for v in self.views}
+        return self._ending.get(i)
 
     def is_target(self, m: MentionView) -> bool:
         """True for the step's target named before its first action ("Intermediate 1-a was
