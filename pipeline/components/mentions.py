@@ -18,7 +18,9 @@ after a reference head (Compound No. 5), X anything else.
 
 from __future__ import annotations
 
+import functools
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import numpy
@@ -66,15 +68,17 @@ SOLUTION_PREFIX = r"D[WCb]+\([^()]*\)(?=W*GO)"
 YIELD_STATEMENT = r"(?P<ystat>Y:?[NAn]U+(?:\([^().]*\))?)"
 
 
-def _mention_pattern(ratio: bool, mix: bool = True) -> re.Pattern[str]:
+def _mention_pattern(ratio: bool, mix: bool = True, fused: bool = False) -> re.Pattern[str]:
     """The mention pattern; without ``ratio`` it has no eluent-ratio branch (the fallback when
     a ratio match is no eluent: "DSC : 195"), without ``mix`` no second component after "of"
-    (the fallback when the noun before "of" is no mixture: "a period of X and Y")."""
+    (the fallback when the noun before "of" is no mixture: "a period of X and Y"); ``fused``
+    adds the fused-quantity branch (only for docs with such a token: it scans every run)."""
+    fused_branch = f"{FUSED_QUANTITY}|" if fused else ""
     ratio_core = rf"{RATIO_GUARD}{CORE}(?:[:/]{CORE})*(?={RATIO})|" if ratio else ""
     ratio_group = rf"(?P<ratio>{RATIO})?" if ratio else r"(?P<ratio>(?!))?"
     mix_group = rf"(?P<mix>&(?=[bnkNAWCX]){LEAD}?{CORE})?" if mix else r"(?P<mix>(?!))?"
     return re.compile(
-        rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{FUSED_QUANTITY}|(?:(?P<lead>{LEAD})|(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
+        rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{fused_branch}(?:(?P<lead>{LEAD})|(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
         rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
         rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
         rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[AN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
@@ -84,6 +88,7 @@ def _mention_pattern(ratio: bool, mix: bool = True) -> re.Pattern[str]:
 
 
 MENTION = _mention_pattern(ratio=True)
+MENTION_FUSED = _mention_pattern(ratio=True, fused=True)
 MENTION_NO_RATIO = _mention_pattern(ratio=False)
 MENTION_NO_MIX = {True: _mention_pattern(ratio=True, mix=False),
                   False: _mention_pattern(ratio=False, mix=False)}
@@ -339,19 +344,26 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
 
 # classes that no contextual rule of _class_string changes (skipped quickly)
 _NO_CONTEXT_RULE = frozenset(")OUAGEY:=/-&RFJQ")
+_BRACKET_COMMA_IN = frozenset("(PI")
+# the first word of a sentence after a heading without a full stop: the class that begins a NP
+_BEGIN = {"C": "b", "X": "b", "Z": "b", "K": "k", "N": "n"}
 
 
 def _class_string(
     doc: Doc, classify: TokenClassifier, tables: MentionTables
 ) -> tuple[list[str], str]:
     words, classes = classify.doc_classes(doc)
-    modifiers = tables.modifiers
+    modifiers = _any_case(tables.modifiers)
     n = len(classes)
     for i in range(1, n):
         c = classes[i]
         if c in _NO_CONTEXT_RULE:
             continue
         prev = classes[i - 1]
+        if c in _BRACKET_COMMA_IN:
+            if i + 1 < n and classes[i + 1] in "CXbG":
+                _split_name_context(words, classes, i, prev)
+            continue
         if prev in "Kk" and c in "SX" and words[i].lower() in NUMBER_SIGNS:
             # "Compound No. 5", "Example No . 12": the number sign joins head and number
             k = i + 2 if i + 2 < n and words[i + 1] == "." else i + 1
@@ -360,13 +372,13 @@ def _class_string(
             continue
         if c == "S":
             # "the combined organic layers", "the reaction mixture": a stop word after a
-            # determiner that is also a modifier is a modifier.
-            if (words[i].lower() in modifiers or prev == "D") and (
-                (prev in "DW" and words[i].lower() in modifiers)
-                or (i + 1 < n and classes[i + 1] in "CWGb")
+            # determiner that is also a modifier is a modifier; so is one before a name
+            # ("with concentrated HCl", "Combined organic layers") and any stop word between
+            # a determiner and a name ("the produced solid")
+            before_name = i + 1 < n and classes[i + 1] in "CWGb"
+            if (prev in "DW" or before_name) and (
+                (prev == "D" and before_name) or words[i] in modifiers
             ):
-                # ... or before a name: "with concentrated HCl", "Combined organic layers";
-                # any stop word between a determiner and a name: "the produced solid"
                 classes[i] = "W"
         # "...carboxylic acid 8.0 ml (...) of": a number with a unit after a name starts a new NP
         elif c == "N":
@@ -396,35 +408,11 @@ def _class_string(
                 and classes[i + 1] in "CWb"
             ):
                 classes[i - 1] = classes[i] = "W"
-        elif c == "(":
-            nxt = words[i + 1] if i + 1 < n else ""
-            if (
-                prev in "Cb" and i + 3 < n and classes[i + 2] == ")" and classes[i + 3] in "Cb"
-                and classes[i + 1] in "CXb" and nxt.endswith("yl")
-            ):
-                classes[i] = classes[i + 2] = "-"  # "tert-butyl ( 3-aminophenyl ) carbamate"
-            elif STEREO_REST.match(nxt) and classes[i + 1] in "CXb":
-                # "( E)-3-(4-...)acrylic acid": one name (a new one after "Example 6")
-                classes[i] = "b" if prev in "NZKk" else classes[i + 1]
-        elif c == "P":
-            # "2 , 3-Dichloropyridine", "...-1H-6 , 11b-(epiminoethano)-...": a locant list
-            # split at its comma
-            if (
-                i + 1 < n and classes[i + 1] in "Cb" and LOCANT_REST.match(words[i + 1])
-                and words[i - 1][-1:].isdigit() and words[i] == ","
-                and (prev in "Cb" or (prev == "N" and len(words[i - 1]) == 1
-                                      and (i < 2 or classes[i - 2] not in "KkUAN")))
-            ):
-                classes[i] = "-"
         elif c == "D":
             if prev in "Kk" and words[i] == "A":
                 classes[i] = "Z"  # "Compound A"
             elif prev == "D" and words[i - 1].lower() in ("all", "both"):
                 classes[i] = "W"  # "All the organic layers": one noun phrase
-        elif c == "I":
-            # "Product containing fractions", "the product - containing fractions"
-            if prev in "Kk-" and i + 1 < n and classes[i + 1] == "G" and words[i] == "containing":
-                classes[i] = "W"
         elif c == "x":
             if prev in "Kk":
                 classes[i] = "Z"  # "Compound x"
@@ -436,15 +424,13 @@ def _class_string(
                 classes[i] = "k"
         elif c in "Zb" and i > 1 and classes[i - 2] in "Kk" and prev in "NZ":
             classes[i] = "b"
-    if doc.has_annotation("SENT_START"):
+    starts = _sentence_starts(doc)
+    if len(starts) > 1:
         # the end of a heading without a full stop begins a new noun phrase
-        begin = {"C": "b", "X": "b", "Z": "b", "K": "k", "N": "n"}
-        for i, v in enumerate(doc.to_array(SENT_START).tolist()):
-            if v == 1 and i:
-                plain_word = words[i].isalpha() and words[i].islower()
-                if classes[i] in begin and classes[i - 1] in "CXZNb)" and not plain_word:
-                    classes[i] = begin[classes[i]]
-                break
+        i = starts[1]
+        plain_word = words[i].isalpha() and words[i].islower()
+        if classes[i] in _BEGIN and classes[i - 1] in "CXZNb)" and not plain_word:
+            classes[i] = _BEGIN[classes[i]]
     _heading_breaks(words, classes, tables.heading)
     chems = _chemical_spans(doc)
     if chems:
@@ -454,6 +440,46 @@ def _class_string(
                 if classes[i] in "WXZ":
                     classes[i] = "C"
     return words, "".join(classes)
+
+
+def _split_name_context(words: list[str], classes: list[str], i: int, prev: str) -> None:
+    """Context rules for a bracket, comma or "in"/"containing" token ``i`` (a separate function:
+    most tokens never need it)."""
+    c, n = classes[i], len(classes)
+    if c == "(":
+        if i + 1 == n or classes[i + 1] not in "CXb":
+            return
+        nxt = words[i + 1]
+        if (
+            prev in "Cb" and i + 3 < n and classes[i + 2] == ")" and classes[i + 3] in "Cb"
+            and nxt.endswith("yl")
+        ):
+            classes[i] = classes[i + 2] = "-"  # "tert-butyl ( 3-aminophenyl ) carbamate"
+        elif STEREO_REST.match(nxt):
+            # "( E)-3-(4-...)acrylic acid": one name (a new one after "Example 6")
+            classes[i] = "b" if prev in "NZKk" else classes[i + 1]
+    elif c == "P":
+        # "2 , 3-Dichloropyridine", "...-1H-6 , 11b-(epiminoethano)-...": a locant list
+        # split at its comma
+        if (
+            prev in "CbN" and i + 1 < n and classes[i + 1] in "Cb"
+            and LOCANT_REST.match(words[i + 1])
+            and words[i - 1][-1:].isdigit() and words[i] == ","
+            and (prev in "Cb" or (prev == "N" and len(words[i - 1]) == 1
+                                  and (i < 2 or classes[i - 2] not in "KkUAN")))
+        ):
+            classes[i] = "-"
+    else:  # "I"
+        # "Product containing fractions", "the product - containing fractions"
+        if prev in "Kk-" and i + 1 < n and classes[i + 1] == "G" and words[i] == "containing":
+            classes[i] = "W"
+
+
+@functools.cache
+def _any_case(words: frozenset[str]) -> frozenset[str]:
+    """``words`` as written in lower case, Capitalized and UPPER case (membership without
+    lowercasing every token)."""
+    return frozenset(v for w in words for v in (w, w.capitalize(), w.upper()))
 
 
 def _heading_breaks(words: list[str], classes: list[str], heading: frozenset[str]) -> None:
@@ -522,7 +548,7 @@ def _chemical_spans(doc: Doc) -> list[tuple[int, int, str]]:
     found = doc.user_data.get("chemie.chemicals")
     if found is None:
         spans = doc.spans.get("chemicals") if doc.spans is not None else None
-        found = [(sp.start, sp.end, sp.label_) for sp in spans] if spans else []
+        found = sorted((sp.start, sp.end, sp.label_) for sp in spans) if spans else []
         doc.user_data["chemie.chemicals"] = found
     return found
 
@@ -539,13 +565,36 @@ def _ner_confidence(doc: Doc, start: int, end: int) -> float:
     return 0.5 if conf is None else float(conf)
 
 
-def _sentence_of_tokens(doc: Doc) -> list[int]:
+class _SentenceIndex:
+    """``index[token]`` -> the sentence index of the token (a bisect over the sentence starts:
+    only the few tokens that begin a mention are looked up)."""
+
+    __slots__ = ("starts",)
+
+    def __init__(self, starts: list[int]):
+        self.starts = starts
+
+    def __getitem__(self, token: int) -> int:
+        return bisect_right(self.starts, token) - 1
+
+
+def _sentence_starts(doc: Doc) -> list[int]:
+    """The first token of every sentence, 0 first ([0] without sentence boundaries); cached in
+    ``doc.user_data``."""
+    starts = doc.user_data.get("chemie.sentence_starts")
+    if starts is None:
+        starts = [0]
+        if doc.has_annotation("SENT_START"):
+            starts = numpy.flatnonzero(doc.to_array(SENT_START) == 1).tolist()
+            if not starts or starts[0] != 0:
+                starts.insert(0, 0)
+        doc.user_data["chemie.sentence_starts"] = starts
+    return starts
+
+
+def _sentence_of_tokens(doc: Doc) -> _SentenceIndex:
     """The sentence index of every token (all 0 without sentence boundaries)."""
-    if not doc.has_annotation("SENT_START"):
-        return [0] * len(doc)
-    starts = doc.to_array(SENT_START) == 1
-    starts[0] = True
-    return (numpy.cumsum(starts) - 1).tolist()
+    return _SentenceIndex(_sentence_starts(doc))
 
 
 class MentionDetector:
@@ -562,14 +611,16 @@ class MentionDetector:
         if not len(doc):
             return doc
         doc.user_data.pop("chemie.chemicals", None)  # read the NER spans afresh
+        doc.user_data.pop("chemie.sentence_starts", None)
         words, cs = _class_string(doc, self.classify, self.tables)
         doc.user_data["chemie.token_info"] = (words, cs)
         self._words, self._low = words, [w.lower() for w in words]
         sent_of = _sentence_of_tokens(doc)
         found: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
         pos, n_tokens = 0, len(cs)
+        pattern = MENTION_FUSED if "V" in cs else MENTION
         while pos < n_tokens:
-            m = MENTION.search(cs, pos)
+            m = pattern.search(cs, pos)
             if m is None:
                 break
             if m.group("ratio") and not self._is_eluent(cs, m):
@@ -579,7 +630,7 @@ class MentionDetector:
                     pos = m.start() + 1
                     continue
             if m.group("mix") and self._low[cs.rfind("O", 0, m.start("mix")) - 1] not in MIX_HEADS:
-                m = MENTION_NO_MIX[m.re is MENTION].match(cs, m.start()) or m
+                m = MENTION_NO_MIX[m.re is not MENTION_NO_RATIO].match(cs, m.start()) or m
             got = self._validate(doc, cs, m, sent_of) if m.end() > m.start() else []
             found.extend(got)
             # a rejected or shortened match lets the next one start inside it
@@ -603,14 +654,26 @@ class MentionDetector:
         idx = doc.to_array(IDX).tolist()
         chem = _chemical_spans(doc)
         rule_conf = self.tables.confidence
+        chem_starts = [c[0] for c in chem] if chem else []
         for n, (ranges, rule, attrs) in enumerate(sorted(found, key=lambda f: f[0]), 1):
-            spans = tuple((idx[a], idx[b] + len(words[b])) for a, b in ranges)
-            text = " ".join(text_of_doc[a:b] for a, b in spans)
+            if len(ranges) == 1:
+                a, b = ranges[0]
+                spans: tuple[Range, ...] = ((idx[a], idx[b] + len(words[b])),)
+                text = text_of_doc[spans[0][0] : spans[0][1]]
+            else:
+                spans = tuple((idx[a], idx[b] + len(words[b])) for a, b in ranges)
+                text = " ".join(text_of_doc[a:b] for a, b in spans)
             attrs["ranges"] = ranges
             conf = rule_conf.get(rule, 0.5)
             if chem and attrs["kind"] == "chemical":
                 c0, c1 = attrs["core"]
-                inside = [c for c in chem if c[0] >= c0 and c[1] <= c1 + 1]
+                # NER spans (sorted by start) inside the name
+                k = bisect_left(chem_starts, c0)
+                inside = []
+                while k < len(chem) and chem[k][0] <= c1:
+                    if chem[k][1] <= c1 + 1:
+                        inside.append(chem[k])
+                    k += 1
                 if inside:
                     # the class of the longest NER span in the name; its NER confidence
                     best = max(inside, key=lambda c: (c[1] - c[0], -c[0]))
@@ -642,7 +705,7 @@ class MentionDetector:
         return NUMERIC_RATIO.search(" ".join(self._words[c1 - 1 : m.end("ratio")])) is not None
 
     def _validate(
-        self, doc: Doc, cs: str, m: re.Match, sent_of: list[int]
+        self, doc: Doc, cs: str, m: re.Match, sent_of: _SentenceIndex
     ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
         """The mention(s) of one pattern match, or none when its head is not a compound."""
         if m.end() - m.start() == 1 and cs[m.start()] in "WNZXDUA":
@@ -655,7 +718,7 @@ class MentionDetector:
             attrs = {"kind": "chemical", "head": "yield", "sentence": sent_of[a],
                      "tokens": (a, b - 1), "core": (a, a), "det": "", "quantity": True}
             return [(((a, b - 1),), "yield_statement", attrs)]
-        if g["fused"]:
+        if g.get("fused"):
             a, b = m.span("fused")
             v = cs.index("V", a)
             det = self._low[a] if cs[a] == "D" else ""
@@ -833,7 +896,7 @@ class MentionDetector:
         return body.rstrip("WD")[-1:] == "E" or body[-1:] == "E"
 
     def _solution_list(
-        self, doc: Doc, cs: str, m: re.Match, sent_of: list[int]
+        self, doc: Doc, cs: str, m: re.Match, sent_of: _SentenceIndex
     ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
         a, b = m.span("soln")
         head = cs.index("G", a)
@@ -849,7 +912,7 @@ class MentionDetector:
         return ((a, b - 1),), "solution_of_list", attrs
 
     def _state(
-        self, doc: Doc, a: int, b: int, sent_of: list[int]
+        self, doc: Doc, a: int, b: int, sent_of: _SentenceIndex
     ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
         det = self._low[a] if self.classify(self._words[a]) == "D" else ""
         attrs = {
@@ -864,7 +927,7 @@ class MentionDetector:
         return ((a, b),), "generic_np", attrs
 
     def _abbrev(
-        self, doc: Doc, a: int, b: int, sent_of: list[int]
+        self, doc: Doc, a: int, b: int, sent_of: _SentenceIndex
     ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
         # "( COMPOUND 8 )" is a numbered reference; "( TFA )" a chemical
         ref = b > a and self.classify(self._words[a]) == "K"
