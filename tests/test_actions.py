@@ -191,3 +191,8 @@ def test_head_word_skips_post_modifiers():
     assert head_word(("the", "organic", "layer", "thus", "obtained", "in", "step", "1")) == "layer"
     assert head_word(("a", "large", "number", "of", "white", "solid")) == "solid"
     assert head_word(("a", "solution", "of", "phenol")) == "solution"
+
+
+def test_one_word_mention_does_not_hide_its_action(nlp):
+    doc = parse(nlp, ["Ammonia was added to terminate the reaction ."], {"t": "terminate"})
+    assert [a.label for a in actions_of(doc)] == ["Add", "Quench"]

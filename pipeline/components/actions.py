@@ -354,10 +354,12 @@ def _span_ends(mtable: MentionTable) -> dict[int, MentionView]:
 
 
 def _covered(n: int, mtable: MentionTable) -> bytearray:
-    """1 for each token inside a mention range (a trigger word in a chemical name)."""
+    """1 for each token inside a mention range of several tokens (a trigger word in a
+    chemical name); a one-token mention that is a trigger word ("to terminate" taken for a
+    name) does not hide the action."""
     covered = bytearray(n)
     for _, first, last, _ in mtable.ranges:
-        if first >= 0 and last >= first:
+        if first >= 0 and last > first:
             covered[first : last + 1] = b"\x01" * (last + 1 - first)
     return covered
 
