@@ -240,7 +240,9 @@ class BridgingResolver:
         if "(" in words:
             # "Compound 2 ( 20.3 g , 76% )": a mass and a percentage, no amount of substance
             inside = words[words.index("(") :]
-            if (any(w[:1].isdigit() and w.endswith("%") for w in inside)
+            if (any(w[:1].isdigit() and w.endswith("%") and nxt in (")", ",", ";")
+                    for w, nxt in zip(inside, (*inside[1:], ")"), strict=True))
+                    # (not "NaH ( 60% mineral oil dispersion , 75 mg )": a content)
                     and not self.product_units.isdisjoint(inside)
                     and self.input_units.isdisjoint(inside)):
                 return True
