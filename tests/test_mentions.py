@@ -230,6 +230,7 @@ RULE_SENTENCES = [
     "The resulting white solid was used without purification ( 316 mg , 94% ) .",
     "It was dissolved in a mixture of THF and toluene ( 5 mL / 5 mL ) .",
     "It was extracted with DCM(15 mL × 3 ) .",
+    "It was purified on silica gel ( 40 g , 0-100% EtOAc in hexanes ) .",
 ]
 
 
@@ -420,3 +421,13 @@ def test_determiner_phrases_before_a_solution_and_a_name(nlp):
     assert "An NMP ( 1 mL ) solution of pyridine ( 2 g )" in found
     found = mentions(nlp, "Then the produced solid was dissolved in the excess borane .")
     assert {"the produced solid", "the excess borane"} <= set(found)
+
+
+def test_quantity_eluent_note(nlp):
+    sentence = "It was purified on silica gel ( 40 g , 0-100% EtOAc in hexanes ) ."
+    text, tokens = tokens_from_words(sentence.split())
+    doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
+    by_rule = {m.rule: m for m in doc.mentions}
+    assert by_rule["quantity_eluent_note"].text == "silica gel ( 40 g )"
+    assert len(by_rule["quantity_eluent_note"].spans) == 2
+    assert by_rule["eluent_gradient"].text == "0-100% EtOAc in hexanes"

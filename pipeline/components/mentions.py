@@ -1017,6 +1017,8 @@ COMMA_AMOUNT = re.compile(r"P(?:NU|A)(?=[WS)P])")
 # "Compound 206 ( 85 mg ) in ethanol ( 1 mL ) and THF ( 1 mL ) solution": the solvents and
 # the word "solution" after them belong to the solution
 SOLUTION_SUFFIX = re.compile(rf"(?:[&P]{CORE}{QPAREN})*(?:P?&{CORE}{QPAREN})?G")
+# "0-100% EtOAc in hexanes" after a comma in a quantity bracket
+ELUENT_IN_BRACKET = re.compile(rf"(?:NS)?A{CORE}I{CORE}")
 SOURCE_NOTES = frozenset(["prepared", "purchased", "commercially", "cas", "synthesized"])
 AQ_SUFFIX = re.compile(r"\(W\)")  # "sat. NaHCO3 ( aq )"
 
@@ -1050,6 +1052,16 @@ def _attach_suffixes(
                 if cs[k] == "P" and words[k + 1].lower() in SOURCE_NOTES and k > a:
                     ranges = (*ranges[:-1], (a, k - 1), (end, end))
                     rule = "quantity_source_note"
+                    break
+                if cs[k] == "P" and k > a and ELUENT_IN_BRACKET.fullmatch(cs, k + 1, end):
+                    # "silica gel ( 40 g , 0-100% EtOAc in hexanes )": the eluent is a
+                    # mention of its own ("quantity_eluent_note")
+                    ranges = (*ranges[:-1], (a, k - 1), (end, end))
+                    rule = "quantity_eluent_note"
+                    out.append((((k + 1, end - 1),), "eluent_gradient", {
+                        **attrs, "kind": "chemical", "head": words[end - 1].lower(),
+                        "tokens": (k + 1, end - 1), "core": (k + 1, end - 1), "det": "",
+                        "quantity": False}))
                     break
         if new_end > end:
             ranges = (*ranges[:-1], (ranges[-1][0], new_end))
