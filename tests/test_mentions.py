@@ -431,3 +431,10 @@ def test_quantity_eluent_note(nlp):
     assert by_rule["quantity_eluent_note"].text == "silica gel ( 40 g )"
     assert len(by_rule["quantity_eluent_note"].spans) == 2
     assert by_rule["eluent_gradient"].text == "0-100% EtOAc in hexanes"
+
+
+def test_eluent_ratio_starts_at_the_solvents(nlp):
+    found = mentions(nlp, "It was purified ( eluent : cyclohexane / ethyl acetate 10 : 1 ) and "
+                          "with mobile phase hexane / EtOAc 5 : 1 .")
+    assert found["cyclohexane / ethyl acetate 10 : 1"][0] == "eluent_ratio"
+    assert found["hexane / EtOAc 5 : 1"][0] == "eluent_ratio"

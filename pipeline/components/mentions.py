@@ -735,6 +735,15 @@ class MentionDetector:
         of = cs.find("O", c0, c1)
         if of > c0 and cs[of - 1] in "WX" and self._low[of - 1] not in self.tables.partitives:
             c0 = of + 1  # non_partitive_of: "The pH of the solution" -> "the solution"
+        if g["ratio"] and cs[c0] in "GW":
+            # "eluent : hexane / EtOAc 10 : 1", "mobile phase hexane / EtOAc 5 : 1": the eluent
+            # is the ratio, not the word that announces it
+            k = c0
+            while k < c1 and cs[k] in "GW":
+                k += 1
+            k += cs[k] == ":"
+            if k < c1 and cs[k] in "Cb":
+                c0 = k
         has_qp = g["qp"] is not None or g["pid"] is not None or g["amt"] is not None
         sol = g["sol"] or g["sol2"]
         if sol and (self._solvent_is_equipment(cs, m) or not _has_name(cs, m)):
