@@ -13,7 +13,8 @@ Class letters: D determiner, W other lowercase word/modifier, C chemical word, G
 K reference head (compound, intermediate …), E equipment head, Z identifier (1b, F1304),
 N number, A fused amount (7.13g), U unit, O "of", I "in", S stop word, ``,`` comma → P,
 ``.`` / ``;`` → ``.``, brackets → ``(`` ``)``, ``/`` and ``-`` joiners, ``#`` a number sign
-after a reference head (Compound No. 5), X anything else.
+after a reference head (Compound No. 5), V a name fused with the opening of its quantity
+bracket ("DCM(15"), X anything else.
 """
 
 from __future__ import annotations
