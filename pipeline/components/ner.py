@@ -418,16 +418,17 @@ def _plausible(abbr: str, before: Sequence[str]) -> bool:
 _GLUE_CHARS = {"-": "-", "‐": "-", "–": "-", "(": "(", "[": "[", ")": ")", "]": ")",
                "'": "'", "′": "'", ",": ",", ".": ".", "+": "+"}
 # Where tokens j and j + 1 are linked (a one-character match at j), over the glue-run
-# characters; the alternatives exclude each other. Never across a charge "+"
+# characters; the alternatives exclude each other (each starts with its first token's
+# character, so a position fails fast). Never across a charge "+"
 # ("Na +" in BC5CDR). A period only between ring sizes in brackets: [ 4 . 3 . 0 ]. A
 # comma only in a locant list: 2 , 4 - dichloro. A connector first: linked, except the
 # possessive "aspirin ' s" and a closing bracket before a short lowercase word (") in").
 # A connector second: linked, except an opening bracket after a word ("didanosine ( ddI").
 _GLUE_LINK = re.compile(
-    r"[-(\[](?=[^.+,])|\)(?=[^.+,svw])|'(?=[^.+,s])"
-    r"|(?<=[\[.]n)\.(?=n)|(?<=[nL]),(?=[nL])"
+    r"[^-(\[)'.+,Av](?=[-(\[)'])|[Av](?=[-\[)'])"
+    r"|[-(\[](?=[^.+,])|\)(?=[^.+,svw])|'(?=[^.+,s])"
+    r"|\.(?<=[\[.]n\.)(?=n)|,(?<=[nL],)(?=[nL])"
     r"|n(?=\.n)(?<=[\[.]n)|[nL](?=,[nL])"
-    r"|[^-(\[)'.+,](?=[-\[)'])|[^-(\[)'.+,Av](?=\()"
 )
 _glue_codes: dict[str, str] = {}
 
