@@ -84,6 +84,7 @@ class BridgingResolver:
         self.appositive_nouns = frozenset(table["appositive_nouns"])
         self.discarding_triggers = frozenset(table["discarding_triggers"])
         self.equipment_heads = frozenset(table["equipment_heads"])
+        self.other_vessel_words = frozenset(table["other_vessel_words"])
         self.appositive_before = frozenset(table["appositive_before"])
         self.add_target_before = frozenset(table["add_target_before"])
         self.physical_states = frozenset(table["physical_states"])
@@ -375,8 +376,13 @@ class BridgingResolver:
         """
         if walk.state is None and not walk.pending:
             return  # "Into a 200 mL flask were added X, Y ...": a fronted vessel
-        sources = [s for s in ([walk.state] if walk.state else []) + walk.pending
-                   if s.head not in self.equipment_heads  and not ctx.is_target(s)]
+        held = ([walk.state] if walk.state else []) + walk.pending
+        if not self.other_vessel_words.isdisjoint(m.words):
+            # "In a separate flask", "X in another reaction vessel": not the system so far,
+            # only what its sentence puts in it ("The residue was added to a separate flask")
+            held = [s for s in held if s.sentence == m.sentence]
+        sources = [s for s in held
+                   if s.head not in self.equipment_heads and not ctx.is_target(s)]
         for s in sources:
             self._link(out, "contained_contents", m, s)
         state = walk.state
