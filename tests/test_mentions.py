@@ -438,3 +438,13 @@ def test_eluent_ratio_starts_at_the_solvents(nlp):
                           "with mobile phase hexane / EtOAc 5 : 1 .")
     assert found["cyclohexane / ethyl acetate 10 : 1"][0] == "eluent_ratio"
     assert found["hexane / EtOAc 5 : 1"][0] == "eluent_ratio"
+
+
+def test_infinitive_verb_filter(nlp):
+    names = [f["name"] for f in load_rules("mentions.yaml")["filters"]]
+    assert "infinitive_verb" in names
+    found = mentions(nlp, "Water was added to terminate the reaction , then ether was added to "
+                     "precipitate a solid . The precipitate was dried to concentrate .")
+    assert "terminate" not in found and "precipitate" not in found
+    assert "concentrate" not in found
+    assert {"Water", "a solid", "The precipitate"} <= set(found)

@@ -170,6 +170,7 @@ class MentionTables:
     # determined_head: heads, determiners, not_after
     determined_filter: tuple[frozenset[str], frozenset[str], frozenset[str]]
     partitives: frozenset[str]  # non_partitive_of: nouns that measure out what follows "of"
+    infinitive_verbs: frozenset[str]  # infinitive_verb: verbs that are no mention after "to"
 
     @classmethod
     def load(cls, name: str = "mentions.yaml") -> MentionTables:
@@ -190,6 +191,11 @@ class MentionTables:
                 str(w).lower()
                 for f in t.get("filters", []) if f["name"] == "non_partitive_of"
                 for w in f.get("partitives", ())
+            ),
+            frozenset(
+                str(w).lower()
+                for f in t.get("filters", []) if f["name"] == "infinitive_verb"
+                for w in f.get("verbs", ())
             ),
         )
 
@@ -646,10 +652,12 @@ class MentionDetector:
         found = _solution_components(cs, found)
         verbs, not_after = self.tables.reaction_filter
         heads, dets, not_after_det = self.tables.determined_filter
+        inf = self.tables.infinitive_verbs
         found = [
             f for f in found
             if _reaction_is_a_mixture(self._low, f, verbs, not_after)
             and (f[2]["head"] not in heads or _is_determined(self._low, f, dets, not_after_det))
+            and (f[2]["head"] not in inf or not _is_infinitive(self._low, f))
         ]
         text_of_doc = doc_text(doc, words)
         idx = doc.to_array(IDX).tolist()
@@ -1158,6 +1166,13 @@ def _is_determined(
     material only with a determiner ("As a result ,", "by precipitation" are no mentions)."""
     a = f[0][0][0]
     return f[2]["det"] in dets and (a == 0 or low[a - 1] not in not_after)
+
+
+def _is_infinitive(low: list[str], f: tuple) -> bool:
+    """``infinitive_verb``: a one-word mention after "to" that is a verb ("to terminate the
+    reaction", "to concentrate", "to precipitate a solid"), not a compound."""
+    (a, b), *rest = f[0]
+    return not rest and a == b and a > 0 and low[a - 1] == "to"
 
 
 def _attach_state_quantities(
