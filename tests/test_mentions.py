@@ -448,3 +448,10 @@ def test_infinitive_verb_filter(nlp):
     assert "terminate" not in found and "precipitate" not in found
     assert "concentrate" not in found
     assert {"Water", "a solid", "The precipitate"} <= set(found)
+
+
+def test_quantity_bracket_with_a_nested_bracket(nlp):
+    found = mentions(nlp, "It gave 2-isobutylpyridine-4-carbonitrile ( 15 g ( 32.5% yield ) ) and "
+                     "a product ( 73.5 mg ( 0.145 mmol ) , 94% yield ) .")
+    assert found["2-isobutylpyridine-4-carbonitrile ( 15 g ( 32.5% yield ) )"][0] == "np_quantity"
+    assert "a product ( 73.5 mg ( 0.145 mmol ) , 94% yield )" in found

@@ -40,7 +40,8 @@ CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}])|#+(?=[NZ]))*"
 RUN = rf"[Dbnk{_IN}/#-]*"
 # a ratio branch needs "=", ":", "/" or "(" right after (or inside) the core run
 RATIO_GUARD = rf"(?=[Dbnk{_IN}#-]*[=:/(])"
-QPAREN = r"\((?=[^().]*[AU])[^().]*\)"
+# "( 15 g ( 32.5% yield ) )", "( 73.5 mg ( 0.145 mmol ) , 94% yield )": one nested bracket
+QPAREN = r"\((?=[^().]*[AU])[^().]*(?:\([^().]*\)[^().]*)?\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
 LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
 FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
