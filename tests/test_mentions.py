@@ -455,3 +455,8 @@ def test_quantity_bracket_with_a_nested_bracket(nlp):
                      "a product ( 73.5 mg ( 0.145 mmol ) , 94% yield ) .")
     assert found["2-isobutylpyridine-4-carbonitrile ( 15 g ( 32.5% yield ) )"][0] == "np_quantity"
     assert "a product ( 73.5 mg ( 0.145 mmol ) , 94% yield )" in found
+
+
+def test_yield_after_in_a_is_no_solvent(nlp):
+    found = mentions(nlp, "This gave 5.5 g of a white solid in a yield of 46% .")
+    assert found["5.5 g of a white solid in a yield of 46%"][0] == "np_with_yield"
