@@ -460,3 +460,12 @@ def test_quantity_bracket_with_a_nested_bracket(nlp):
 def test_yield_after_in_a_is_no_solvent(nlp):
     found = mentions(nlp, "This gave 5.5 g of a white solid in a yield of 46% .")
     assert found["5.5 g of a white solid in a yield of 46%"][0] == "np_with_yield"
+
+
+def test_punct_quantity(nlp):
+    found = mentions(nlp, "Chromatography afforded Intermediate 1-a . ( 35.0 g , 79.7% ) and "
+                     "4-bromophenol , ( 1.59 g , 23% yield ) .")
+    assert found["Intermediate 1-a . ( 35.0 g , 79.7% )"][0] == "punct_quantity"
+    assert found["4-bromophenol , ( 1.59 g , 23% yield )"][0] == "punct_quantity"
+    found = mentions(nlp, "It was washed with water , ( 10 mL ) .")  # no yield: no product
+    assert "water" in found

@@ -1040,6 +1040,8 @@ SOLUTION_SUFFIX = re.compile(rf"(?:[&P]{CORE}{QPAREN})*(?:P?&{CORE}{QPAREN})?G")
 ELUENT_IN_BRACKET = re.compile(rf"(?:NS)?A{CORE}I{CORE}")
 SOURCE_NOTES = frozenset(["prepared", "purchased", "commercially", "cas", "synthesized"])
 AQ_SUFFIX = re.compile(r"\(W\)")  # "sat. NaHCO3 ( aq )"
+# "afforded Intermediate 1-a . ( 35.0 g , 79.7% )", "X , ( 1.59 g , 23% yield )"
+PUNCT_QUANTITY = re.compile(rf"[.P]{QPAREN}")
 
 
 def _attach_suffixes(
@@ -1047,7 +1049,8 @@ def _attach_suffixes(
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
     """Words after a mention that belong to it: ``np_comma_amount`` (an amount after a comma
     in a bracket), ``solution_suffix`` (more solvents and the word "solution" after a solution),
-    ``aq_suffix`` (``( aq )`` after a chemical)."""
+    ``aq_suffix`` (``( aq )`` after a chemical), ``punct_quantity`` (an amount with a yield
+    after a full stop or comma: "Intermediate 1-a . ( 35.0 g , 79.7% )")."""
     out = []
     for ranges, rule, attrs in found:
         first, end = ranges[0][0], ranges[-1][1]
@@ -1058,6 +1061,13 @@ def _attach_suffixes(
                 new_end, new_rule = m.end() - 1, "np_comma_amount"
             elif (m := AQ_SUFFIX.match(cs, end + 1)) and words[end + 2].lower() in ("aq", "aq."):
                 new_end, new_rule = m.end() - 1, "aq_suffix"
+        if (
+            new_end < 0 and len(ranges) == 1 and attrs["kind"] in ("chemical", "reference")
+            and not attrs["quantity"] and (m := PUNCT_QUANTITY.match(cs, end + 1))
+            and words[end + 1] in (".", ",") and any("%" in w for w in words[end + 2 : m.end()])
+        ):
+            # a product's amount and yield after a full stop or comma: one mention
+            new_end, new_rule = m.end() - 1, "punct_quantity"
         elif rule == "np_in_solvent" and (m := SOLUTION_SUFFIX.match(cs, end + 1)):
             if words[m.end() - 1].lower() == "solution":
                 new_end, new_rule = m.end() - 1, "solution_suffix"
