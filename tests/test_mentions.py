@@ -231,6 +231,7 @@ RULE_SENTENCES = [
     "It was dissolved in a mixture of THF and toluene ( 5 mL / 5 mL ) .",
     "It was extracted with DCM(15 mL × 3 ) .",
     "It was purified on silica gel ( 40 g , 0-100% EtOAc in hexanes ) .",
+    "Chromatography afforded Intermediate 1-a . ( 35.0 g , 79.7% ) .",
 ]
 
 
