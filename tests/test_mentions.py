@@ -232,6 +232,7 @@ RULE_SENTENCES = [
     "It was extracted with DCM(15 mL × 3 ) .",
     "It was purified on silica gel ( 40 g , 0-100% EtOAc in hexanes ) .",
     "Chromatography afforded Intermediate 1-a . ( 35.0 g , 79.7% ) .",
+    "The residue was applied onto a silica gel column .",
 ]
 
 
@@ -470,3 +471,11 @@ def test_punct_quantity(nlp):
     assert found["4-bromophenol , ( 1.59 g , 23% yield )"][0] == "punct_quantity"
     found = mentions(nlp, "It was washed with water , ( 10 mL ) .")  # no yield: no product
     assert "water" in found
+
+
+def test_column_packing(nlp):
+    found = mentions(nlp, "The residue was applied onto a silica gel column , purified by reverse "
+                     "phase silica gel column chromatography and by thin layer chromatography .")
+    assert found["silica gel"][0] == "column_packing"
+    assert "a silica gel" not in found and "reverse phase silica gel" not in found
+    assert not any("layer" in m for m in found)

@@ -651,6 +651,7 @@ class MentionDetector:
         found = _attach_yields(cs, found, self._low)
         found = _attach_suffixes(words, cs, found)
         found = _solution_components(cs, found)
+        found = _column_packings(self._low, cs, found)
         verbs, not_after = self.tables.reaction_filter
         heads, dets, not_after_det = self.tables.determined_filter
         inf = self.tables.infinitive_verbs
@@ -1150,6 +1151,36 @@ def _solution_components(
             **attrs, "kind": "chemical", "head": "", "tokens": (inner[0][0], inner[-1][1]),
             "core": (start, name_end), "det": "", "quantity": len(inner) > 1 or stop > name_end,
         }))
+    return out
+
+
+# "a silica gel column", "by thin layer chromatography": words a column packing comes before
+COLUMN_WORDS = frozenset(["column", "columns", "chromatography"])
+
+
+def _column_packings(
+    low: list[str], cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``column_packing``: before "column"/"chromatography" the mention is the packing alone:
+    its determiner and modifiers belong to the column ("onto a silica gel column" -> "silica
+    gel", "reverse phase silica gel column" -> "silica gel"); without a chemical word it is
+    no mention ("thin layer chromatography", "reverse phase column")."""
+    out = []
+    n = len(low)
+    for f in found:
+        ranges, rule, attrs = f
+        a, b = ranges[-1]
+        if len(ranges) > 1 or b + 1 >= n or low[b + 1] not in COLUMN_WORDS:
+            out.append(f)
+            continue
+        k = a
+        while k <= b and cs[k] in "DW-":
+            k += 1
+        if k == a:
+            out.append(f)
+        elif any(c in "CbX" for c in cs[k : b + 1]):
+            out.append((((k, b),), "column_packing", {
+                **attrs, "tokens": (k, b), "core": (k, b), "det": ""}))
     return out
 
 
