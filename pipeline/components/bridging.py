@@ -46,6 +46,7 @@ class _Walk:
     since: int = -1  # actions before this character belong to an earlier procedure
     workup_inputs: set[str] = field(default_factory=set)  # pending ids added in a work-up
     parent: MentionView | None = None  # the state the current state was made from
+    sibling: MentionView | None = None  # the layer the current (parallel) layer was split from
     inputs: list[MentionView] = field(default_factory=list)  # compounds the state was made with
 
 
@@ -419,19 +420,27 @@ class BridgingResolver:
         # "Water was added to the reaction mixture. The mixture ...": a quench liquid among the
         # compounds added since the previous state (not those added to this one) starts the work-up
         in_workup = in_workup or self._quenched(prev, pending)
-        parent = walk.parent
+        parent, sibling = walk.parent, walk.sibling
+        combined = prev is not None and prev.id in ctx.extracted and not self.gathering.isdisjoint(
+            m.words)
         if (in_workup and prev is not None and parent is not None and self._parallel(m, prev)
-                and (prev.id not in ctx.extracted or not self.gathering.isdisjoint(m.words))):
+                and (prev.id not in ctx.extracted or combined)):
             # (not "the water layer was extracted with DCM. The organic phase ...": made from
             # that layer, unless the organic phases are combined with the first one)
-            # "the aqueous layer was separated. The organic layer was ...": a sibling layer
-            # comes from the mixture the other layer came from
-            self._link(out, "workup_parallel_layer", m, parent)
-            for p in walk.inputs:  # "water and DCM were added, the aqueous layer was ..."
-                if p.id in walk.workup_inputs:
-                    self._link(out, "workup_parallel_layer", m, p)
+            earlier = sibling or parent
+            if combined and earlier.head in self.layer_heads and not self._opposite(m, earlier):
+                # "The organic layer was separated and the aqueous layer was extracted with
+                # EtOAc. The combined organic layers": the first organic layer joins them
+                self._link(out, "workup_combined_layers", m, earlier)
+            else:
+                # "the aqueous layer was separated. The organic layer was ...": a sibling layer
+                # comes from the mixture the other layer came from
+                self._link(out, "workup_parallel_layer", m, parent)
+                for p in walk.inputs:  # "water and DCM were added, the aqueous layer was ..."
+                    if p.id in walk.workup_inputs:
+                        self._link(out, "workup_parallel_layer", m, p)
             if not pending:
-                walk.state, walk.pending = m, deferred
+                walk.state, walk.pending, walk.sibling = m, deferred, prev
                 return in_workup
         if (in_workup and prev is not None and not pending and prev.head == m.head
                 and m.head in self.workup_heads):
@@ -465,11 +474,19 @@ class BridgingResolver:
         elif prev:
             self._link(out, "transformed_condition_change", m, prev)
         walk.state, walk.pending, walk.parent, walk.inputs = m, deferred, prev, pending
+        walk.sibling = None
         return in_workup
 
     def _quenched(self, prev: MentionView | None, pending: list[MentionView]) -> bool:
         """True when a quench or work-up liquid was among the compounds added to a mixture."""
         return prev is not None and any(self.quench_words.intersection(p.words) for p in pending)
+
+    def _opposite(self, m: MentionView, other: MentionView) -> bool:
+        """True when the two layers are named with sides, and the sides differ."""
+        sides = self.layer_sides
+        mine = {sides[w] for w in m.words if w in sides}
+        theirs = {sides[w] for w in other.words if w in sides}
+        return bool(mine) and bool(theirs) and mine != theirs
 
     def _parallel(self, m: MentionView, prev: MentionView) -> bool:
         """True for two layers of opposite sides ("the aqueous layer" / "the organic layer") or
