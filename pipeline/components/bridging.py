@@ -200,12 +200,15 @@ class BridgingResolver:
                 return SKIP  # "a reaction ... was performed in a Parr autoclave": a venue
             return EQUIPMENT
         if m.head in self.state_heads:
-            if "of" in words and (words[0] in self.indefinite or head_word(
-                    words[words.index("of") + 1 :]) not in self.state_heads):
+            of = words.index("of") if "of" in words else -1
+            # a partitive ("A large amount of white precipitates") names what follows "of"
+            named = words[of + 1 :] if of > 0 and m.head not in words[:of] else words
+            if of > 0 and named is words and (words[0] in self.indefinite or head_word(
+                    words[of + 1 :]) not in self.state_heads):
                 return INPUT  # "a solution of X in Y", "the THF solution of the compound 28"
             if words[0] in self.indefinite and m.head in self.workup_heads:
                 return STATE  # "to collect an organic phase"
-            if (words[0] in self.indefinite and self._described(words, m.head)
+            if (words[0] in self.indefinite and self._described(named, m.head)
                     and words[-1] in (m.head, ")")):
                 return STATE  # "A white hazy solution formed", "to remove a solid"
             if any(w in self.determiners for w in words[:3]):
