@@ -194,7 +194,7 @@ def test_attrs_contract(nlp):
 
 def test_conditions_are_not_mentions(nlp):
     found = mentions(nlp, "It was stirred at room temperature for 2 h under reduced pressure .")
-    assert not found
+    assert set(found) == {"It"}  # the pronoun (pronoun_subject), no condition
 
 
 def test_raw_text_ratios(nlp):
@@ -233,6 +233,7 @@ RULE_SENTENCES = [
     "It was purified on silica gel ( 40 g , 0-100% EtOAc in hexanes ) .",
     "Chromatography afforded Intermediate 1-a . ( 35.0 g , 79.7% ) .",
     "The residue was applied onto a silica gel column .",
+    "It was cooled to room temperature .",
 ]
 
 
@@ -479,3 +480,13 @@ def test_column_packing(nlp):
     assert found["silica gel"][0] == "column_packing"
     assert "a silica gel" not in found and "reverse phase silica gel" not in found
     assert not any("layer" in m for m in found)
+
+
+def test_pronoun_subject(nlp):
+    found = mentions(nlp, "The mixture was stirred for 2 h . It was cooled and then it warmed up "
+                     "to RT . It was confirmed that it is possible .")
+    assert found["It"][0] == "pronoun_subject" and found["It"][1]["kind"] == "generic"
+    assert "it" in found  # "it warmed up"
+    text, tokens = tokens_from_words("It was confirmed that it is possible .".split())
+    doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
+    assert doc.mentions == []

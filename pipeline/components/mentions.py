@@ -172,6 +172,7 @@ class MentionTables:
     determined_filter: tuple[frozenset[str], frozenset[str], frozenset[str]]
     partitives: frozenset[str]  # non_partitive_of: nouns that measure out what follows "of"
     infinitive_verbs: frozenset[str]  # infinitive_verb: verbs that are no mention after "to"
+    pronoun_verbs: frozenset[str]  # pronoun_subject: "it was <verb>" makes "it" a mention
 
     @classmethod
     def load(cls, name: str = "mentions.yaml") -> MentionTables:
@@ -198,6 +199,7 @@ class MentionTables:
                 for f in t.get("filters", []) if f["name"] == "infinitive_verb"
                 for w in f.get("verbs", ())
             ),
+            frozenset(str(w).lower() for w in t.get("pronoun_verbs", ())),
         )
 
 
@@ -647,6 +649,8 @@ class MentionDetector:
                 if r[-1][1] > end:
                     end = r[-1][1]
             pos = end + 1
+        if "it" in self._low:
+            found.extend(self._pronouns(sent_of))
         found = _attach_state_quantities(self._low, cs, found)
         found = _attach_yields(cs, found, self._low)
         found = _attach_suffixes(words, cs, found)
@@ -692,6 +696,22 @@ class MentionDetector:
                     conf = max(_ner_confidence(doc, c[0], c[1]) for c in inside)
             mentions.append(Mention(f"M{n}", spans, "ENTITY", text, rule, conf, attrs))
         return doc
+
+    def _pronouns(
+        self, sent_of: _SentenceIndex
+    ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+        """``pronoun_subject``: "it" as the subject of a process verb stands for the reaction
+        mixture ("It was cooled to room temperature", "it was diluted with water")."""
+        low, verbs, out = self._low, self.tables.pronoun_verbs, []
+        for i, w in enumerate(low):
+            if w != "it" or i + 2 >= len(low):
+                continue
+            nxt = low[i + 1]
+            if (nxt in ("was", "is") and low[i + 2] in verbs) or nxt in verbs:
+                out.append((((i, i),), "pronoun_subject", {
+                    "kind": "generic", "head": "it", "sentence": sent_of[i], "tokens": (i, i),
+                    "core": (i, i), "det": "", "quantity": False}))
+        return out
 
     def _adjective(self, word: str) -> bool:
         """``adjective_head``: a plain word with an adjective suffix (-ic, -ous, -al) that is
