@@ -62,6 +62,7 @@ class BridgingResolver:
             for name, r in self.rules.items()
         }
         self.state_heads = frozenset(table["state_heads"])
+        self.state_pronouns = frozenset(table["state_pronouns"])
         self.bare_state_heads = frozenset(table["bare_state_heads"])
         self.bare_state_qualifiers = frozenset(table["bare_state_qualifiers"])
         self.determiners = frozenset(table["determiners"])
@@ -193,6 +194,8 @@ class BridgingResolver:
             return SKIP  # "This compound was prepared from X": the heading compound (coreference)
         if m.id in ctx.products or "title" in words[:4] or self._yielded(low, m):
             return STATE
+        if len(words) == 1 and words[0] in self.state_pronouns:
+            return STATE  # "The mixture was stirred at reflux. It was cooled ...": the system
         if m.head in self.funnel_heads and self.holding_funnels.isdisjoint(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
         if m.head in self.equipment_heads:
