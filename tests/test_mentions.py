@@ -265,6 +265,8 @@ def test_reaction_as_subject_filter(nlp):
     assert "The reaction" in mentions(nlp, "The reaction was stirred for 2 h .")
     found = mentions(nlp, "After completion of the reaction , water was added .")
     assert "the reaction" not in found and "water" in found
+    found = mentions(nlp, "The reaction was stopped by adding water .")
+    assert "The reaction" not in found and "water" in found  # the process, not the material
 
 
 def test_eluent_ratio_needs_two_solvents_and_a_numeric_ratio(nlp):

@@ -166,7 +166,8 @@ class MentionTables:
     units: frozenset[str]
     heading: frozenset[str]
     confidence: dict[str, float]  # rule name -> mention confidence
-    reaction_filter: tuple[frozenset[str], frozenset[str]]  # reaction_as_subject: verbs, not_after
+    # reaction_as_subject: verbs, not_after, process (participles after the verb: no mention)
+    reaction_filter: tuple[frozenset[str], frozenset[str], frozenset[str]]
     adjective_filter: tuple[tuple[str, ...], tuple[str, ...]]  # adjective_head: suffixes, except
     # determined_head: heads, determiners, not_after
     determined_filter: tuple[frozenset[str], frozenset[str], frozenset[str]]
@@ -203,12 +204,16 @@ class MentionTables:
         )
 
 
-def _filter_words(t: dict, name: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The ``verbs`` and ``not_after`` word sets of the filter ``name`` in the rules table."""
+def _filter_words(
+    t: dict, name: str
+) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The ``verbs``, ``not_after`` and ``process`` word sets of the filter ``name`` in the
+    rules table."""
     f = next((x for x in t.get("filters", []) if x["name"] == name), {})
     return (
         frozenset(str(w).lower() for w in f.get("verbs", ())),
         frozenset(str(w).lower() for w in f.get("not_after", ())),
+        frozenset(str(w).lower() for w in f.get("process", ())),
     )
 
 
@@ -656,12 +661,12 @@ class MentionDetector:
         found = _attach_suffixes(words, cs, found)
         found = _solution_components(cs, found)
         found = _column_packings(self._low, cs, found)
-        verbs, not_after = self.tables.reaction_filter
+        verbs, not_after, process = self.tables.reaction_filter
         heads, dets, not_after_det = self.tables.determined_filter
         inf = self.tables.infinitive_verbs
         found = [
             f for f in found
-            if _reaction_is_a_mixture(self._low, f, verbs, not_after)
+            if _reaction_is_a_mixture(self._low, f, verbs, not_after, process)
             and (f[2]["head"] not in heads or _is_determined(self._low, f, dets, not_after_det))
             and (f[2]["head"] not in inf or not _is_infinitive(self._low, f))
         ]
@@ -1205,11 +1210,13 @@ def _column_packings(
 
 
 def _reaction_is_a_mixture(
-    low: list[str], f: tuple, verbs: frozenset[str], not_after: frozenset[str]
+    low: list[str], f: tuple, verbs: frozenset[str], not_after: frozenset[str],
+    process: frozenset[str],
 ) -> bool:
     """``reaction_as_subject``: a bare "(the) reaction" is a mention only as the subject of
     was/were/is ("the reaction was stirred"), not in "completion of the reaction", "reaction
-    scheme", "after the reaction ,"."""
+    scheme", "after the reaction ,", nor when the verb names the process itself ("the
+    reaction was stopped", "the reaction was carried out")."""
     ranges, _rule, attrs = f
     if attrs["head"] != "reaction" or len(ranges) > 1:
         return True
@@ -1218,7 +1225,8 @@ def _reaction_is_a_mixture(
         return True  # a longer phrase: "the reaction mixture" has another head anyway
     after = low[b + 1] if b + 1 < len(low) else ""
     before = low[a - 1] if a else ""
-    return after in verbs and before not in not_after
+    then = low[b + 2] if b + 2 < len(low) else ""
+    return after in verbs and before not in not_after and then not in process
 
 
 def _is_determined(
