@@ -492,3 +492,12 @@ def test_pronoun_subject(nlp):
     text, tokens = tokens_from_words("It was confirmed that it is possible .".split())
     doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
     assert doc.mentions == []
+
+
+def test_tlc_eluent_filter(nlp):
+    names = [f["name"] for f in load_rules("mentions.yaml")["filters"]]
+    assert "tlc_eluent" in names
+    found = mentions(nlp, "After TLC ( PE : EA = 10 : 1 ) showed completion , it was purified "
+                     "by chromatography ( PE : EA = 5 : 1 ) .")
+    assert list(found).count("PE : EA = 10 : 1") == 0
+    assert "PE : EA = 5 : 1" in found

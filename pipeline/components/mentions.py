@@ -664,6 +664,8 @@ class MentionDetector:
         verbs, not_after, process = self.tables.reaction_filter
         heads, dets, not_after_det = self.tables.determined_filter
         inf = self.tables.infinitive_verbs
+        if "tlc" in self._low:
+            found = [f for f in found if not _in_tlc_bracket(self._low, cs, f[0][0][0])]
         found = [
             f for f in found
             if _reaction_is_a_mixture(self._low, f, verbs, not_after, process)
@@ -1236,6 +1238,13 @@ def _is_determined(
     material only with a determiner ("As a result ,", "by precipitation" are no mentions)."""
     a = f[0][0][0]
     return f[2]["det"] in dets and (a == 0 or low[a - 1] not in not_after)
+
+
+def _in_tlc_bracket(low: list[str], cs: str, a: int) -> bool:
+    """``tlc_eluent``: the eluent of a TLC check is no compound of the reaction ("After TLC
+    ( PE : EA = 10 : 1 ) showed completion", "monitored by TLC ( hexane : EtOAc = 2 : 1 )")."""
+    k = cs.rfind("(", 0, a)
+    return k > 0 and low[k - 1] == "tlc" and ")" not in cs[k:a]
 
 
 def _is_infinitive(low: list[str], f: tuple) -> bool:
