@@ -234,6 +234,7 @@ RULE_SENTENCES = [
     "Chromatography afforded Intermediate 1-a . ( 35.0 g , 79.7% ) .",
     "The residue was applied onto a silica gel column .",
     "It was cooled to room temperature .",
+    "It was dissolved in ethanol ( 20 mL ) / water ( 5 mL ) .",
 ]
 
 
@@ -501,3 +502,10 @@ def test_tlc_eluent_filter(nlp):
                      "by chromatography ( PE : EA = 5 : 1 ) .")
     assert list(found).count("PE : EA = 10 : 1") == 0
     assert "PE : EA = 5 : 1" in found
+
+
+def test_solvent_pair(nlp):
+    found = mentions(nlp, "It was dissolved in ethanol ( 20 mL ) / water ( 5 mL ) and washed "
+                     "with water ( 5 mL ) .")
+    assert found["ethanol ( 20 mL ) / water ( 5 mL )"][0] == "solvent_pair"
+    assert "ethanol ( 20 mL )" not in found

@@ -661,6 +661,8 @@ class MentionDetector:
         found = _attach_suffixes(words, cs, found)
         found = _solution_components(cs, found)
         found = _column_packings(self._low, cs, found)
+        if "/" in cs:
+            found = _solvent_pairs(cs, found)
         verbs, not_after, process = self.tables.reaction_filter
         heads, dets, not_after_det = self.tables.determined_filter
         inf = self.tables.infinitive_verbs
@@ -1178,6 +1180,29 @@ def _solution_components(
             **attrs, "kind": "chemical", "head": "", "tokens": (inner[0][0], inner[-1][1]),
             "core": (start, name_end), "det": "", "quantity": len(inner) > 1 or stop > name_end,
         }))
+    return out
+
+
+def _solvent_pairs(
+    cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``solvent_pair``: two solvents with their volumes joined by "/" are one mention
+    ("dissolved in ethanol ( 20 mL ) / water ( 5 mL )", "a solvent of THF ( 200 ml ) / water
+    ( 50 ml )")."""
+    out: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
+    for f in sorted(found, key=lambda f: f[0]):
+        if out:
+            ranges, rule, attrs = out[-1]
+            (a, b), *rest = ranges
+            (c, d), *rest2 = f[0]
+            if (
+                not rest and not rest2 and c == b + 2 and cs[b] == ")" and cs[b + 1] == "/"
+                and cs[d] == ")" and attrs["quantity"] and f[2]["quantity"]
+                and f[2]["kind"] == "chemical"
+            ):
+                out[-1] = (((a, d),), "solvent_pair", {**attrs, "tokens": (a, d)})
+                continue
+        out.append(f)
     return out
 
 
