@@ -509,3 +509,12 @@ def test_solvent_pair(nlp):
                      "with water ( 5 mL ) .")
     assert found["ethanol ( 20 mL ) / water ( 5 mL )"][0] == "solvent_pair"
     assert "ethanol ( 20 mL )" not in found
+
+
+def test_eluent_ratio_after_a_comma_and_with_v_v(nlp):
+    found = mentions(nlp, "It was purified ( SiO2 , eluent : hexane / ethylacetate , 4 / 1 ) , "
+                     "then with MeOH : CH2Cl2 = 1 : 8 , v / v and with petroleum ether / ethyl "
+                     "acetate ( 6 / 1 , v / v ) .")
+    assert found["hexane / ethylacetate , 4 / 1"][0] == "eluent_ratio"
+    assert found["MeOH : CH2Cl2 = 1 : 8 , v / v"][0] == "eluent_ratio"
+    assert found["petroleum ether / ethyl acetate ( 6 / 1 , v / v )"][0] == "eluent_ratio"
