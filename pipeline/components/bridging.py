@@ -427,8 +427,8 @@ class BridgingResolver:
         # compounds added since the previous state (not those added to this one) starts the work-up
         in_workup = in_workup or self._quenched(prev, pending)
         parent, sibling = walk.parent, walk.sibling
-        combined = prev is not None and prev.id in ctx.extracted and not self.gathering.isdisjoint(
-            m.words)
+        combined = prev is not None and prev.id in ctx.extracted and (
+            not self.gathering.isdisjoint(m.words) or self._gathered(ctx.table.lower, m.last + 1))
         if (in_workup and prev is not None and parent is not None and self._parallel(m, prev)
                 and (prev.id not in ctx.extracted or combined)):
             # (not "the water layer was extracted with DCM. The organic phase ...": made from
@@ -486,6 +486,11 @@ class BridgingResolver:
     def _quenched(self, prev: MentionView | None, pending: list[MentionView]) -> bool:
         """True when a quench or work-up liquid was among the compounds added to a mixture."""
         return prev is not None and any(self.quench_words.intersection(p.words) for p in pending)
+
+    def _gathered(self, low: list[str], i: int) -> bool:
+        """True for "(The organic layers) were combined" from token ``i`` on."""
+        return (i + 1 < len(low) and low[i] in ("was", "were", "are", "is")
+                and low[i + 1] in self.gathering)
 
     def _opposite(self, m: MentionView, other: MentionView) -> bool:
         """True when the two layers are named with sides, and the sides differ."""
