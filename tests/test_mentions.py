@@ -518,3 +518,12 @@ def test_eluent_ratio_after_a_comma_and_with_v_v(nlp):
     assert found["hexane / ethylacetate , 4 / 1"][0] == "eluent_ratio"
     assert found["MeOH : CH2Cl2 = 1 : 8 , v / v"][0] == "eluent_ratio"
     assert found["petroleum ether / ethyl acetate ( 6 / 1 , v / v )"][0] == "eluent_ratio"
+
+
+def test_gram_like_label_before_a_new_name(nlp):
+    found = mentions(nlp, "Step 7 : preparation of intermediate ethyl 2-oxo-acetate ( 7g ) "
+                     "3-oxazol-2-yl-1,6-diazabicyclo[3.2.1]oct-3-en-7-one ( 122 mg ) was dissolved "
+                     "in water . Then Na2SO4 ( 5g ) was added .")
+    assert found["7g"][0] == "bracketed_abbreviation"
+    assert "intermediate ethyl 2-oxo-acetate" in found
+    assert found["Na2SO4 ( 5g )"][0] == "np_quantity"  # an amount before a verb

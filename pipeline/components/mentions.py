@@ -360,7 +360,9 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
 
 
 # classes that no contextual rule of _class_string changes (skipped quickly)
-_NO_CONTEXT_RULE = frozenset(")OUAGEY:=/-&RFJQ")
+_NO_CONTEXT_RULE = frozenset(")OUGEY:=/-&RFJQ")
+# "( 7g )", "( 1g )": a compound label that looks like an amount in grams
+GRAM_LABEL = re.compile(r"^\d{1,2}g$")
 _BRACKET_COMMA_IN = frozenset("(PI")
 # the first word of a sentence after a heading without a full stop: the class that begins a NP
 _BEGIN = {"C": "b", "X": "b", "Z": "b", "K": "k", "N": "n"}
@@ -430,6 +432,14 @@ def _class_string(
                 classes[i] = "Z"  # "Compound A"
             elif prev == "D" and words[i - 1].lower() in ("all", "both"):
                 classes[i] = "W"  # "All the organic layers": one noun phrase
+        elif c == "A":
+            # "...acetate ( 7g ) 3-oxazol-2-yl-...", "...carbamate ( 1g ) A solution": a label
+            # in grams' clothing, alone in its bracket before a new name
+            if (
+                prev == "(" and i + 2 < n and classes[i + 1] == ")" and GRAM_LABEL.match(words[i])
+                and (classes[i + 2] in "CXb" or words[i + 2][:1].isupper())
+            ):
+                classes[i] = "Z"
         elif c == "x":
             if prev in "Kk":
                 classes[i] = "Z"  # "Compound x"
