@@ -527,3 +527,9 @@ def test_gram_like_label_before_a_new_name(nlp):
     assert found["7g"][0] == "bracketed_abbreviation"
     assert "intermediate ethyl 2-oxo-acetate" in found
     assert found["Na2SO4 ( 5g )"][0] == "np_quantity"  # an amount before a verb
+
+
+def test_one_letter_compound_id(nlp):
+    found = mentions(nlp, "Compound l was condensed with Compound n to produce Compound f .")
+    assert {"Compound l", "Compound n", "Compound f"} <= set(found)
+    assert found["Compound l"][1]["kind"] == "reference"

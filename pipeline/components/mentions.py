@@ -360,7 +360,7 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
 
 
 # classes that no contextual rule of _class_string changes (skipped quickly)
-_NO_CONTEXT_RULE = frozenset(")OUGEY:=/-&RFJQ")
+_NO_CONTEXT_RULE = frozenset(")OGEY:=/-&RFJQ")
 # "( 7g )", "( 1g )": a compound label that looks like an amount in grams
 GRAM_LABEL = re.compile(r"^\d{1,2}g$")
 _BRACKET_COMMA_IN = frozenset("(PI")
@@ -382,6 +382,11 @@ def _class_string(
         if c in _BRACKET_COMMA_IN:
             if i + 1 < n and classes[i + 1] in "CXbG":
                 _split_name_context(words, classes, i, prev)
+            continue
+        if prev in "Kk" and c in "UDS" and len(words[i]) == 1 and words[i].islower():
+            classes[i] = "Z"  # "Compound l", "Compound n", "Compound a '": a one-letter id
+            continue
+        if c == "U":
             continue
         if prev in "Kk" and c in "SX" and words[i].lower() in NUMBER_SIGNS:
             # "Compound No. 5", "Example No . 12": the number sign joins head and number
