@@ -235,6 +235,7 @@ RULE_SENTENCES = [
     "The residue was applied onto a silica gel column .",
     "It was cooled to room temperature .",
     "It was dissolved in ethanol ( 20 mL ) / water ( 5 mL ) .",
+    "After 20 min , Solution 1 was added .",
 ]
 
 
@@ -533,3 +534,11 @@ def test_one_letter_compound_id(nlp):
     found = mentions(nlp, "Compound l was condensed with Compound n to produce Compound f .")
     assert {"Compound l", "Compound n", "Compound f"} <= set(found)
     assert found["Compound l"][1]["kind"] == "reference"
+
+
+def test_generic_with_id(nlp):
+    found = mentions(nlp, "After 20 min , Solution 1 was added and it was purified with elution "
+                     "system A . The mixture was washed 3 times .")
+    assert found["Solution 1"][0] == "generic_with_id"
+    assert found["Solution 1"][1]["head"] == "solution"
+    assert "elution system A" in found and "The mixture" in found

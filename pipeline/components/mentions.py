@@ -120,6 +120,7 @@ LOCANT_REST = re.compile(r"^\d+[a-zA-Z]?'?[,-]")
 # "N,N-diethyl", "N4-(", "[(2-"
 LOCANT_START = re.compile(r"^(?:\(?\d|\(\d*[RSEZ]\b|\[\(|N\d?[,-])")
 LABEL = re.compile(r"^\d{1,3}-?[a-z]{1,2}$")  # 1b, 34-d
+GENERIC_ID = re.compile(r"^(?:\d{1,2}|[A-Z])$")  # "Solution 1", "elution system A"
 NUMBERED_WORD = re.compile(r"^\(\d+\)[A-Za-z][a-z]+$")  # "(3)Preparation"
 CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)*[A-Z][a-z]{2,}")
 CHEMICAL_SHAPE = re.compile(
@@ -435,6 +436,8 @@ def _class_string(
         elif c == "D":
             if prev in "Kk" and words[i] == "A":
                 classes[i] = "Z"  # "Compound A"
+            elif prev == "G" and words[i] == "A" and (i + 1 == n or classes[i + 1] in ".P:)S"):
+                classes[i] = "Z"  # "elution system A to obtain": a label
             elif prev == "D" and words[i - 1].lower() in ("all", "both"):
                 classes[i] = "W"  # "All the organic layers": one noun phrase
         elif c == "A":
@@ -820,7 +823,14 @@ class MentionDetector:
             sol = None  # "X ( 410 mg ) in a mixture of A and B": the mixture is its own
         # trim trailing words that cannot be heads ("silica gel pad" keeps "silica gel")
         end = c1
-        if not has_qp and not g["ratio"] and not sol:
+        # "Solution 1 was added", "as Raw material 2 .", "elution system A": a generic head
+        # with its label (generic_with_id)
+        gid = (
+            end - c0 >= 2 and cs[end - 2] == "G" and cs[end - 1] in "NZ"
+            and GENERIC_ID.match(self._words[end - 1]) is not None
+            and (end == len(cs) or cs[end] in ".P:)S")
+        )
+        if not has_qp and not g["ratio"] and not sol and not gid:
             while (
                 end > c0
                 and cs[end - 1] in "WDnNU-/"
@@ -839,6 +849,8 @@ class MentionDetector:
         ref = _ref_id(cs, c0, end)
         if ref:
             head_i = len(cs[: end - 1].rstrip("#")) - 1
+        elif gid and not trimmed:
+            head_i = end - 2
         if "O" in cs[c0:end] and not ref:
             # "a solution of X": the head is the noun before "of" when it is generic
             of = cs.index("O", c0, end)
@@ -886,6 +898,8 @@ class MentionDetector:
             rule = "np_quantity"
         elif g["lead"]:
             rule = "amount_of_np"
+        elif gid and head_i == end - 2:
+            rule = "generic_with_id"
         else:
             rule = {"generic": "generic_np", "state": "generic_np", "equipment": "equipment_np",
                     "reference": "reference_np"}.get(kind, "chemical_np")
