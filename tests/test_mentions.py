@@ -534,6 +534,8 @@ def test_one_letter_compound_id(nlp):
     found = mentions(nlp, "Compound l was condensed with Compound n to produce Compound f .")
     assert {"Compound l", "Compound n", "Compound f"} <= set(found)
     assert found["Compound l"][1]["kind"] == "reference"
+    found = mentions(nlp, "The compound 64g ( 320 mg , 56% ) was obtained .")
+    assert found["The compound 64g ( 320 mg , 56% )"][0] == "np_quantity"  # 64g: no amount
 
 
 def test_generic_with_id(nlp):

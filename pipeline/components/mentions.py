@@ -364,6 +364,7 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
 _NO_CONTEXT_RULE = frozenset(")OGEY:=/-&RFJQ")
 # "( 7g )", "( 1g )": a compound label that looks like an amount in grams
 GRAM_LABEL = re.compile(r"^\d{1,2}g$")
+REF_LABEL = re.compile(r"^\d{1,3}[a-zA-Z]$")  # "compound 64g": a number with a letter
 _BRACKET_COMMA_IN = frozenset("(PI")
 # the first word of a sentence after a heading without a full stop: the class that begins a NP
 _BEGIN = {"C": "b", "X": "b", "Z": "b", "K": "k", "N": "n"}
@@ -441,6 +442,9 @@ def _class_string(
             elif prev == "D" and words[i - 1].lower() in ("all", "both"):
                 classes[i] = "W"  # "All the organic layers": one noun phrase
         elif c == "A":
+            if prev in "Kk" and REF_LABEL.match(words[i]):
+                classes[i] = "Z"  # "the compound 64g", "Compound 5m": a label, no amount
+                continue
             # "...acetate ( 7g ) 3-oxazol-2-yl-...", "...carbamate ( 1g ) A solution": a label
             # in grams' clothing, alone in its bracket before a new name
             if (
