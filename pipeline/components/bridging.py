@@ -497,7 +497,7 @@ class BridgingResolver:
         sides = self.layer_sides
         mine = {sides[w] for w in m.words if w in sides}
         theirs = {sides[w] for w in other.words if w in sides}
-        return bool(mine) and bool(theirs) and mine != theirs
+        return bool(mine) and bool(theirs) and mine.isdisjoint(theirs)
 
     def _parallel(self, m: MentionView, prev: MentionView) -> bool:
         """True for two layers of opposite sides ("the aqueous layer" / "the organic layer") or
