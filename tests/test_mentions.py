@@ -544,3 +544,9 @@ def test_generic_with_id(nlp):
     assert found["Solution 1"][0] == "generic_with_id"
     assert found["Solution 1"][1]["head"] == "solution"
     assert "elution system A" in found and "The mixture" in found
+
+
+def test_mixture_with_a_v_v_ratio_bracket(nlp):
+    found = mentions(nlp, "It was dissolved in 3.5 mL of a mixture of tetrahydrofuran and methanol "
+                     "( V / V = 6 : 1 ) , then water was added .")
+    assert "3.5 mL of a mixture of tetrahydrofuran and methanol ( V / V = 6 : 1 )" in found
