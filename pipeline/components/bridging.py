@@ -64,6 +64,7 @@ class BridgingResolver:
         self.state_heads = frozenset(table["state_heads"])
         self.state_pronouns = frozenset(table["state_pronouns"])
         self.bare_state_heads = frozenset(table["bare_state_heads"])
+        self.bare_mixture_heads = frozenset(table["bare_mixture_heads"])
         self.bare_state_qualifiers = frozenset(table["bare_state_qualifiers"])
         self.determiners = frozenset(table["determiners"])
         self.indefinite = frozenset(table["indefinite"])
@@ -216,7 +217,8 @@ class BridgingResolver:
                 return STATE  # "A white hazy solution formed", "to remove a solid"
             if any(w in self.determiners for w in words[:3]):
                 return STATE
-        if m.head in self.bare_state_heads:
+        if m.head in self.bare_state_heads or (
+                m.head in self.bare_mixture_heads and "/" not in words and ":" not in words):
             return STATE
         if words[0] in self.bare_state_qualifiers and not self.workup_heads.isdisjoint(words):
             return STATE  # "organic phase was separated", "Product containing fractions were ..."
