@@ -550,3 +550,11 @@ def test_mixture_with_a_v_v_ratio_bracket(nlp):
     found = mentions(nlp, "It was dissolved in 3.5 mL of a mixture of tetrahydrofuran and methanol "
                      "( V / V = 6 : 1 ) , then water was added .")
     assert "3.5 mL of a mixture of tetrahydrofuran and methanol ( V / V = 6 : 1 )" in found
+
+
+def test_source_and_rf_notes_leave_the_quantity_bracket(nlp):
+    found = mentions(nlp, "It gave acetal 1e ( 93.9 mg , 89% yield , Rf = 0.29 in 3 : 1 hexanes / "
+                     "EtOAc ) and 4-nitrophenyl chloroformate ( 3.47 g , 17.2 mmol , available "
+                     "from Sigma-Aldrich ) .")
+    assert found["acetal 1e ( 93.9 mg , 89% yield )"][0] == "quantity_source_note"
+    assert found["4-nitrophenyl chloroformate ( 3.47 g , 17.2 mmol )"][0] == "quantity_source_note"

@@ -1104,7 +1104,12 @@ COMMA_AMOUNT = re.compile(r"P(?:NU|A)(?=[WS)P])")
 SOLUTION_SUFFIX = re.compile(rf"(?:[&P]{CORE}{QPAREN})*(?:P?&{CORE}{QPAREN})?G")
 # "0-100% EtOAc in hexanes" after a comma in a quantity bracket
 ELUENT_IN_BRACKET = re.compile(rf"(?:NS)?A{CORE}I{CORE}")
-SOURCE_NOTES = frozenset(["prepared", "purchased", "commercially", "cas", "synthesized"])
+# notes in a quantity bracket that are no part of the compound: its source ("prepared by ...",
+# "available from Sigma-Aldrich", "international patent application ...") or its Rf
+SOURCE_NOTES = frozenset(
+    ["prepared", "purchased", "commercially", "cas", "synthesized", "available", "international",
+     "rf"]
+)
 AQ_SUFFIX = re.compile(r"\(W\)")  # "sat. NaHCO3 ( aq )"
 # "afforded Intermediate 1-a . ( 35.0 g , 79.7% )", "X , ( 1.59 g , 23% yield )"
 PUNCT_QUANTITY = re.compile(rf"[.P]{QPAREN}")
