@@ -245,7 +245,8 @@ class TokenClassifier:
     def __init__(self, tables: MentionTables):
         self.t = tables
         self.cache: dict[str, str] = {}
-        self.by_orth: dict[int, tuple[str, str]] = {}  # orth id -> (word, class)
+        # orth id -> (word, class, lowercased word)
+        self.by_orth: dict[int, tuple[str, str, str]] = {}
 
     def __call__(self, text: str) -> str:
         c = self.cache.get(text)
@@ -253,17 +254,18 @@ class TokenClassifier:
             c = self.cache[text] = self._classify(text)
         return c
 
-    def doc_classes(self, doc: Doc) -> tuple[list[str], list[str]]:
-        """The words and the class letter of every token, looked up by orth id (no Token
-        objects made, no string-store lookup for known orths)."""
+    def doc_classes(self, doc: Doc) -> tuple[list[str], list[str], list[str]]:
+        """The words, the class letter and the lowercased word of every token, looked up by
+        orth id (no Token objects made, no string-store lookup for known orths)."""
         by_orth = self.by_orth
-        pairs = [by_orth.get(o) or self._add(doc, o) for o in doc.to_array(ORTH).tolist()]
-        return [w for w, _ in pairs], [c for _, c in pairs]
+        triples = [by_orth.get(o) or self._add(doc, o) for o in doc.to_array(ORTH).tolist()]
+        words, classes, low = zip(*triples, strict=True) if triples else ((), (), ())
+        return list(words), list(classes), list(low)
 
-    def _add(self, doc: Doc, orth: int) -> tuple[str, str]:
+    def _add(self, doc: Doc, orth: int) -> tuple[str, str, str]:
         word = doc.vocab.strings[orth]
-        pair = self.by_orth[orth] = (word, self(word))
-        return pair
+        triple = self.by_orth[orth] = (word, self(word), word.lower())
+        return triple
 
     def _classify(self, text: str) -> str:
         if text in _PUNCT:
@@ -362,7 +364,7 @@ def class_string(doc: Doc, classify: TokenClassifier, tables: MentionTables) -> 
 
 
 # classes that no contextual rule of _class_string changes (skipped quickly)
-_NO_CONTEXT_RULE = frozenset(")OGEY:=/-&RFJQ")
+_NO_CONTEXT_RULE = frozenset(")OUAGEY:=/-&RFJQ")
 # "( 7g )", "( 1g )": a compound label that looks like an amount in grams
 GRAM_LABEL = re.compile(r"^\d{1,2}g$")
 REF_LABEL = re.compile(r"^\d{1,3}[a-zA-Z]$")  # "compound 64g": a number with a letter
@@ -374,9 +376,19 @@ _BEGIN = {"C": "b", "X": "b", "Z": "b", "K": "k", "N": "n"}
 def _class_string(
     doc: Doc, classify: TokenClassifier, tables: MentionTables
 ) -> tuple[list[str], str]:
-    words, classes = classify.doc_classes(doc)
+    """The words of ``doc`` and its class string."""
+    words, cs, _low = _class_string_low(doc, classify, tables)
+    return words, cs
+
+
+def _class_string_low(
+    doc: Doc, classify: TokenClassifier, tables: MentionTables
+) -> tuple[list[str], str, list[str]]:
+    """The words of ``doc``, its class string and the lowercased words."""
+    words, classes, low = classify.doc_classes(doc)
     modifiers = _any_case(tables.modifiers)
     n = len(classes)
+    _reference_ids(words, classes)
     for i in range(1, n):
         c = classes[i]
         if c in _NO_CONTEXT_RULE:
@@ -385,11 +397,14 @@ def _class_string(
         if c in _BRACKET_COMMA_IN:
             if i + 1 < n and classes[i + 1] in "CXbG":
                 _split_name_context(words, classes, i, prev)
-            continue
-        if prev in "Kk" and c in "UDS" and len(words[i]) == 1 and words[i].islower():
-            classes[i] = "Z"  # "Compound l", "Compound n", "Compound a '": a one-letter id
-            continue
-        if c == "U":
+            elif (
+                c == "(" and i + 3 < n and classes[i + 1] == "A" and classes[i + 2] == ")"
+                and GRAM_LABEL.match(words[i + 1])
+                and (classes[i + 3] in "CXb" or words[i + 3][:1].isupper())
+            ):
+                # "...acetate ( 7g ) 3-oxazol-2-yl-...", "...carbamate ( 1g ) A solution": a
+                # label in grams' clothing, alone in its bracket before a new name
+                classes[i + 1] = "Z"
             continue
         if prev in "Kk" and c in "SX" and words[i].lower() in NUMBER_SIGNS:
             # "Compound No. 5", "Example No . 12": the number sign joins head and number
@@ -442,17 +457,6 @@ def _class_string(
                 classes[i] = "Z"  # "elution system A to obtain": a label
             elif prev == "D" and words[i - 1].lower() in ("all", "both"):
                 classes[i] = "W"  # "All the organic layers": one noun phrase
-        elif c == "A":
-            if prev in "Kk" and REF_LABEL.match(words[i]):
-                classes[i] = "Z"  # "the compound 64g", "Compound 5m": a label, no amount
-                continue
-            # "...acetate ( 7g ) 3-oxazol-2-yl-...", "...carbamate ( 1g ) A solution": a label
-            # in grams' clothing, alone in its bracket before a new name
-            if (
-                prev == "(" and i + 2 < n and classes[i + 1] == ")" and GRAM_LABEL.match(words[i])
-                and (classes[i + 2] in "CXb" or words[i + 2][:1].isupper())
-            ):
-                classes[i] = "Z"
         elif c == "x":
             if prev in "Kk":
                 classes[i] = "Z"  # "Compound x"
@@ -479,7 +483,7 @@ def _class_string(
                 # NER promotes words to chemicals; numbers, units and stop words stay
                 if classes[i] in "WXZ":
                     classes[i] = "C"
-    return words, "".join(classes)
+    return words, "".join(classes), low
 
 
 def _split_name_context(words: list[str], classes: list[str], i: int, prev: str) -> None:
@@ -513,6 +517,21 @@ def _split_name_context(words: list[str], classes: list[str], i: int, prev: str)
         # "Product containing fractions", "the product - containing fractions"
         if prev in "Kk-" and i + 1 < n and classes[i + 1] == "G" and words[i] == "containing":
             classes[i] = "W"
+
+
+def _reference_ids(words: list[str], classes: list[str]) -> None:
+    """The token after a reference head that is its id although it looks like a unit, a stop
+    word, a determiner or an amount: "Compound l", "Compound n", "Compound a '", "the compound
+    64g" (found by a string search: reference heads are rare)."""
+    joined = "".join(classes)
+    k = joined.find("K")
+    while k != -1 and k + 1 < len(classes):
+        nxt, c = words[k + 1], classes[k + 1]
+        if (c in "UDS" and len(nxt) == 1 and nxt.islower()) or (
+            c == "A" and REF_LABEL.match(nxt)
+        ):
+            classes[k + 1] = "Z"
+        k = joined.find("K", k + 1)
 
 
 @functools.cache
@@ -598,9 +617,10 @@ def _chemical_spans(doc: Doc) -> list[tuple[int, int, str]]:
 NER_STORE = "chemie_ner"
 
 
-def _ner_confidence(doc: Doc, start: int, end: int) -> float:
-    """The NER confidence of the chemical span ``start:end`` (0.5 when unknown)."""
-    entry = doc.user_data.get(NER_STORE, {}).get(f"{start}:{end}")
+def _ner_confidence(store: dict, start: int, end: int) -> float:
+    """The NER confidence of the chemical span ``start:end`` in the doc's NER ``store`` (0.5
+    when unknown)."""
+    entry = store.get(f"{start}:{end}")
     conf = entry[1] if entry else None
     return 0.5 if conf is None else float(conf)
 
@@ -652,9 +672,9 @@ class MentionDetector:
             return doc
         doc.user_data.pop("chemie.chemicals", None)  # read the NER spans afresh
         doc.user_data.pop("chemie.sentence_starts", None)
-        words, cs = _class_string(doc, self.classify, self.tables)
+        words, cs, low = _class_string_low(doc, self.classify, self.tables)
         doc.user_data["chemie.token_info"] = (words, cs)
-        self._words, self._low = words, [w.lower() for w in words]
+        self._words, self._low = words, low
         sent_of = _sentence_of_tokens(doc)
         found: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
         pos, n_tokens = 0, len(cs)
@@ -663,6 +683,10 @@ class MentionDetector:
             m = pattern.search(cs, pos)
             if m is None:
                 break
+            start, stop = m.span()
+            if stop - start <= 1 and (stop == start or cs[start] in "WNZXDUA"):
+                pos = start + 1  # a lone word, number or identifier (no mention)
+                continue
             if m.group("ratio") and not self._is_eluent(cs, m):
                 # "DSC : 195", "pH = 8": no eluent; the same place without the ratio branch
                 m = MENTION_NO_RATIO.match(cs, m.start()) or m
@@ -679,31 +703,35 @@ class MentionDetector:
                 if r[-1][1] > end:
                     end = r[-1][1]
             pos = end + 1
-        if "it" in self._low:
+        low_set = set(self._low)  # the doc's words, for the guards of the rarer rules
+        if "it" in low_set:
             found.extend(self._pronouns(sent_of))
         found = _attach_state_quantities(self._low, cs, found)
         found = _attach_yields(cs, found, self._low)
         found = _attach_suffixes(words, cs, found)
         found = _solution_components(cs, found)
-        found = _column_packings(self._low, cs, found)
-        if "/" in cs:
+        if not COLUMN_WORDS.isdisjoint(low_set):
+            found = _column_packings(self._low, cs, found)
+        if ")/" in cs:
             found = _solvent_pairs(cs, found)
         verbs, not_after, process = self.tables.reaction_filter
         heads, dets, not_after_det = self.tables.determined_filter
         inf = self.tables.infinitive_verbs
-        if "tlc" in self._low:
+        if "tlc" in low_set:
             found = [f for f in found if not _in_tlc_bracket(self._low, cs, f[0][0][0])]
         found = [
             f for f in found
-            if _reaction_is_a_mixture(self._low, f, verbs, not_after, process)
-            and (f[2]["head"] not in heads or _is_determined(self._low, f, dets, not_after_det))
-            and (f[2]["head"] not in inf or not _is_infinitive(self._low, f))
+            if ((h := f[2]["head"]) != "reaction"
+                or _reaction_is_a_mixture(self._low, f, verbs, not_after, process))
+            and (h not in heads or _is_determined(self._low, f, dets, not_after_det))
+            and (h not in inf or not _is_infinitive(self._low, f))
         ]
         text_of_doc = doc_text(doc, words)
         idx = doc.to_array(IDX).tolist()
         chem = _chemical_spans(doc)
         rule_conf = self.tables.confidence
         chem_starts = [c[0] for c in chem] if chem else []
+        ner_store = doc.user_data.get(NER_STORE, {}) if chem else {}
         for n, (ranges, rule, attrs) in enumerate(sorted(found, key=lambda f: f[0]), 1):
             if len(ranges) == 1:
                 a, b = ranges[0]
@@ -727,7 +755,7 @@ class MentionDetector:
                     # the class of the longest NER span in the name; its NER confidence
                     best = max(inside, key=lambda c: (c[1] - c[0], -c[0]))
                     attrs["chemdner_class"] = best[2]
-                    conf = max(_ner_confidence(doc, c[0], c[1]) for c in inside)
+                    conf = max(_ner_confidence(ner_store, c[0], c[1]) for c in inside)
             mentions.append(Mention(f"M{n}", spans, "ENTITY", text, rule, conf, attrs))
         return doc
 
@@ -737,9 +765,14 @@ class MentionDetector:
         """``pronoun_subject``: "it" as the subject of a process verb stands for the reaction
         mixture ("It was cooled to room temperature", "it was diluted with water")."""
         low, verbs, out = self._low, self.tables.pronoun_verbs, []
-        for i, w in enumerate(low):
-            if w != "it" or i + 2 >= len(low):
-                continue
+        i = -1
+        while True:
+            try:
+                i = low.index("it", i + 1)
+            except ValueError:
+                break
+            if i + 2 >= len(low):
+                break
             nxt = low[i + 1]
             if (nxt in ("was", "is") and low[i + 2] in verbs) or nxt in verbs:
                 out.append((((i, i),), "pronoun_subject", {
@@ -1133,7 +1166,8 @@ def _attach_suffixes(
             elif (m := AQ_SUFFIX.match(cs, end + 1)) and words[end + 2].lower() in ("aq", "aq."):
                 new_end, new_rule = m.end() - 1, "aq_suffix"
         if (
-            new_end < 0 and len(ranges) == 1 and attrs["kind"] in ("chemical", "reference")
+            cs[end + 1 : end + 3] in (".(", "P(") and new_end < 0 and len(ranges) == 1
+            and attrs["kind"] in ("chemical", "reference")
             and not attrs["quantity"] and (m := PUNCT_QUANTITY.match(cs, end + 1))
             and words[end + 1] in (".", ",") and any("%" in w for w in words[end + 2 : m.end()])
         ):
