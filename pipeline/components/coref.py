@@ -291,7 +291,12 @@ class CorefResolver:
                 break
             if x.bracketed:
                 continue
-            if x.kind == "chemical" or (x.kind == "reference" and x.ident and x.head != "example"):
+            if x.kind == "chemical" or (
+                x.kind == "reference" and x.ident and x.head != "example"
+                # "... acid Compound l was condensed": the subject of the text's first verb
+                # does not replace the name of the heading
+                and not (best is not None and best.kind == "chemical" and x.last + 1 == stop)
+            ):
                 best = x
         return best
 
