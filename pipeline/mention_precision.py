@@ -11,9 +11,10 @@ A mention carries its rule's confidence, except a chemical mention whose name ho
 chemical spans: ``chemie_mentions`` gives it the NER confidence instead (and marks it with
 ``attrs["chemdner_class"]``). A rule's confidence is therefore measured on the mentions that
 carry it: the share of correct ones among the rule's mentions that do not take the NER
-confidence, rounded to two decimals. A rule whose mentions all take the NER confidence gets
-the share over all its mentions; a rule with no mention on the development part gets the
-precision of all the mentions that carry a rule confidence.
+confidence, shrunk towards the precision of all the mentions that carry a rule confidence
+(:func:`chemie.rule_precision.shrunk`: few mentions do not make a rule 0 or 1 by chance, none
+gives that pooled precision), rounded to two decimals. A rule whose mentions all take the NER
+confidence is judged on all its mentions instead.
 
 Prints one row per rule; ``--write`` stores the values as ``confidence:`` next to each rule in
 the ``rules:`` list of the table (``rules/mentions.yaml`` unless ``--table`` names a copy;
@@ -37,7 +38,7 @@ from chemie.corpora import data_dir
 from chemie.errors import atomic_write
 from chemie.model import Document, Mention
 from chemie.resources import rules_path
-from chemie.rule_precision import DEV, rule_names, set_confidences
+from chemie.rule_precision import DEV, rule_names, set_confidences, shrunk
 
 TABLE = "mentions.yaml"
 COLUMNS = ["rule", "mentions", "correct", "carriers", "carriers_correct", "precision",
@@ -74,12 +75,8 @@ def precision_table(outcomes: Sequence[tuple[str, bool, bool]], rules: list[str]
         mine = frame[frame["rule"] == name]
         own = mine[mine["carries"]]["correct"]
         precision = float(own.mean()) if len(own) else None
-        if precision is not None:
-            conf = precision
-        elif len(mine):
-            conf = float(mine["correct"].mean())
-        else:
-            conf = pooled
+        judged = own if len(own) else mine["correct"]
+        conf = shrunk(int(judged.sum()), len(judged), pooled)
         rows.append((name, len(mine), int(mine["correct"].sum()), len(own), int(own.sum()),
                      precision, round(conf, 2)))
     return pd.DataFrame(rows, columns=COLUMNS)

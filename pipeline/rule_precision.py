@@ -6,8 +6,9 @@ Runs the whole pipeline on documents 0-599 of ``chemu-ref/train.jsonl`` (by file
 development part: documents 600-899 are never read) and judges every predicted relation on
 its own: correct when gold has a relation of the same type with exactly the same anaphor and
 antecedent spans (gold coreference expanded transitively, as the scorer does). A rule's
-confidence is its share of correct relations, rounded to two decimals; a rule with no
-relation on the development part gets the precision of all the relations of its table.
+confidence is its share of correct relations shrunk towards the precision of all the
+relations of its table (:func:`shrunk`: a rule with few links is not 0 or 1 by chance, one
+with none gets the table's precision), rounded to two decimals.
 Prints one row per rule; ``--write`` stores the values as ``confidence:`` next to each rule
 in ``rules/coref.yaml`` and ``rules/bridging.yaml`` (comments and order kept; re-running
 gives identical files); ``--check`` exits with status 1 when the stored values differ.
@@ -72,6 +73,15 @@ def relation_outcomes(
     return out
 
 
+PRIOR_WEIGHT = 4  # pseudo-observations at the pooled precision added to a rule's own
+
+
+def shrunk(correct: int, n: int, pooled: float) -> float:
+    """``correct`` of ``n`` shrunk towards ``pooled``: ``(correct + w * pooled) / (n + w)``
+    with ``w`` = :data:`PRIOR_WEIGHT` (the pooled precision itself when ``n`` is 0)."""
+    return (correct + PRIOR_WEIGHT * pooled) / (n + PRIOR_WEIGHT)
+
+
 def precision_table(outcomes: Sequence[tuple[str, str, bool]]) -> pd.DataFrame:
     """One row per rule of both tables: table, rule, links, correct, precision, confidence."""
     frame = pd.DataFrame(outcomes, columns=["label", "rule", "correct"])
@@ -83,7 +93,7 @@ def precision_table(outcomes: Sequence[tuple[str, str, bool]]) -> pd.DataFrame:
         for name in rule_names(yaml.safe_load(rules_path(table).read_text(encoding="utf-8"))):
             hits = mine[mine["rule"] == name]["correct"]
             precision = float(hits.mean()) if len(hits) else None
-            conf = round(pooled if precision is None else precision, 2)
+            conf = round(shrunk(int(hits.sum()), len(hits), pooled), 2)
             rows.append((table, name, len(hits), int(hits.sum()), precision, conf))
     return pd.DataFrame(
         rows, columns=["table", "rule", "links", "correct", "precision", "confidence"]

@@ -73,12 +73,16 @@ def test_precision_is_measured_on_the_mentions_that_carry_the_rule_confidence():
     rules = ["chemical_np", "generic_np", "eluent_gradient", "np_trimmed", "aq_suffix"]
     frame = precision_table(outcomes, rules).set_index("rule")
     assert list(frame.index) == rules
-    assert frame.loc["generic_np", "confidence"] == 0.5
+    # confidences are shrunk towards the pooled precision of the carriers (1 of 4):
+    # (correct + 4 * 0.25) / (n + 4)
+    assert frame.loc["generic_np", "precision"] == 0.5
+    assert frame.loc["generic_np", "confidence"] == round(2 / 6, 2)
     # the NER-confidence mention does not count for its rule
     chemical = frame.loc["chemical_np"]
-    assert (chemical["mentions"], chemical["carriers"], chemical["confidence"]) == (2, 1, 0.0)
-    # no mention carries the rule confidence: the share over all its mentions
-    assert frame.loc["eluent_gradient", "confidence"] == 1.0
+    assert (chemical["mentions"], chemical["carriers"], chemical["precision"]) == (2, 1, 0.0)
+    assert chemical["confidence"] == 0.2
+    # no mention carries the rule confidence: judged on all its mentions (1 of 1)
+    assert frame.loc["eluent_gradient", "confidence"] == 0.4
     # no mention at all: all mentions that carry a rule confidence (1 of 4)
     assert frame.loc["aq_suffix", "mentions"] == 0
     assert frame.loc["aq_suffix", "confidence"] == 0.25

@@ -121,12 +121,25 @@ def test_outcomes_judge_each_relation_against_expanded_gold():
         ("WORK_UP", "", False),
     ]
     frame = precision_table(relation_outcomes([gold], [pred])).set_index("rule")
+    # one link each: the raw precision, and a confidence shrunk towards the table's pooled
+    # precision (coref 1 of 1, bridging 0 of 2): (correct + 4 * pooled) / (links + 4)
+    assert frame.loc["repeated_name", "precision"] == 1.0
     assert frame.loc["repeated_name", "confidence"] == 1.0
+    assert frame.loc["transformed_condition_change", "precision"] == 0.0
     assert frame.loc["transformed_condition_change", "confidence"] == 0.0
     # rules without a link take the pooled precision of their table
     assert frame.loc["title_compound", "links"] == 0
     assert frame.loc["title_compound", "confidence"] == 1.0
     assert frame.loc["ra_added_compound", "confidence"] == 0.0
+
+
+def test_few_links_are_shrunk_towards_the_pooled_precision():
+    from chemie.rule_precision import shrunk
+
+    assert shrunk(0, 0, 0.8) == 0.8
+    assert shrunk(3, 3, 0.8) == pytest.approx((3 + 3.2) / 7)
+    assert shrunk(0, 5, 0.8) == pytest.approx(3.2 / 9)
+    assert abs(shrunk(800, 1000, 0.5) - 0.8) < 0.002  # many links: their own precision
 
 
 @pytest.mark.parametrize("table", TABLES)
