@@ -26,7 +26,6 @@ when the stored values differ. The relation rules have their own script,
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -38,7 +37,7 @@ from chemie.corpora import data_dir
 from chemie.errors import atomic_write
 from chemie.model import Document, Mention
 from chemie.resources import rules_path
-from chemie.rule_precision import DEV, rule_names, set_confidences, shrunk
+from chemie.rule_precision import dev_predictions, rule_names, set_confidences, shrunk
 
 TABLE = "mentions.yaml"
 COLUMNS = ["rule", "mentions", "correct", "carriers", "carriers_correct", "precision",
@@ -109,15 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--write", action="store_true", help="store the values in the table")
     mode.add_argument("--check", action="store_true", help="exit 1 when the table differs")
     args = parser.parse_args(argv)
-
-    from chemie.formats.chemu import iter_chemu
-    from chemie.nlp import annotate, load
-
-    nlp = load()
-    gold = list(itertools.islice(iter_chemu(args.data), *DEV))
-    pred = [annotate(nlp, d) for d in gold]
     rules = rule_names(yaml.safe_load(args.table.read_text(encoding="utf-8")))
-    frame = precision_table(mention_outcomes(gold, pred), rules)
+    frame = precision_table(mention_outcomes(*dev_predictions(args.data)), rules)
     print(frame.round(4).to_string(index=False))
     values = dict(zip(frame["rule"], frame["confidence"].astype(float), strict=True))
     if args.write:

@@ -129,6 +129,16 @@ def stored_confidences(table: str) -> dict[str, float | None]:
     return {str(name): r.get("confidence") for name, r in items}
 
 
+def dev_predictions(data: Path) -> tuple[list[Document], list[Document]]:
+    """The gold development documents of ``data`` and the pipeline's output for them."""
+    from chemie.formats.chemu import iter_chemu
+    from chemie.nlp import annotate, load
+
+    nlp = load()
+    gold = list(itertools.islice(iter_chemu(data), *DEV))
+    return gold, [annotate(nlp, d) for d in gold]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the per-rule precision table; with --write store it, with --check compare."""
     parser = argparse.ArgumentParser(
@@ -139,14 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--write", action="store_true", help="store the values in rules/")
     mode.add_argument("--check", action="store_true", help="exit 1 when rules/ differs")
     args = parser.parse_args(argv)
-
-    from chemie.formats.chemu import iter_chemu
-    from chemie.nlp import annotate, load
-
-    nlp = load()
-    gold = list(itertools.islice(iter_chemu(args.data), *DEV))
-    pred = [annotate(nlp, d) for d in gold]
-    frame = precision_table(relation_outcomes(gold, pred))
+    frame = precision_table(relation_outcomes(*dev_predictions(args.data)))
     print(frame.round(4).to_string(index=False))
     status = 0
     for table in TABLES:

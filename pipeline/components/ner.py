@@ -41,6 +41,7 @@ from chemie.components.ner_rules import (
     rule,
     sequence_matches,
 )
+from chemie.components.words import cached_words
 from chemie.resources import load_lexicon
 
 SPANS_KEY = "chemicals"
@@ -368,14 +369,7 @@ class ChemicalNER:
     def _doc_words(self, doc: Doc) -> list[str]:
         """``doc_words(doc)`` through a per-vocabulary cache of orth id -> text."""
         self._check_vocab(doc)
-        ids = doc.to_array(ORTH).tolist()
-        texts = self._texts
-        try:
-            return list(map(texts.__getitem__, ids))
-        except KeyError:
-            strings = doc.vocab.strings
-            texts.update((h, strings[h]) for h in ids if h not in texts)
-            return list(map(strings.__getitem__, ids))
+        return cached_words(doc, self._texts)
 
     def _check_vocab(self, doc: Doc) -> None:
         if self._vocab is not doc.vocab:

@@ -15,10 +15,11 @@ from collections.abc import Iterable
 from itertools import compress, count
 
 import numpy
-from spacy.attrs import ORTH, SENT_START
+from spacy.attrs import SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from chemie.components.words import cached_words
 from chemie.resources import load_rules
 
 _HEADING_NUMBER = re.compile(r"^(?:[0-9]+[A-Za-z]?|[IVX]+|[A-Z]|\(?[0-9a-z]{1,3}\))[.:]?$")
@@ -122,11 +123,4 @@ class SentenceSegmenter:
         """The token texts, through a per-vocabulary cache of orth id -> text."""
         if self._vocab is not doc.vocab:
             self._vocab, self._texts = doc.vocab, {}
-        ids = doc.to_array(ORTH).tolist()
-        texts = self._texts
-        try:
-            return list(map(texts.__getitem__, ids))
-        except KeyError:
-            strings = doc.vocab.strings
-            texts.update((h, strings[h]) for h in ids if h not in texts)
-            return list(map(strings.__getitem__, ids))
+        return cached_words(doc, self._texts)
