@@ -25,13 +25,27 @@ ANAPHORA_LABELS: dict[str, str] = {
 JSONL_TO_LABEL: dict[str, str] = {v: k for k, v in ANAPHORA_LABELS.items()}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Token:
     """A token with its character offsets."""
 
     text: str
     start: int
     end: int
+
+
+_new_object = object.__new__
+_SET_TEXT, _SET_START, _SET_END = (Token.__dict__[f].__set__ for f in ("text", "start", "end"))
+
+
+def make_token(text: str, start: int, end: int) -> Token:
+    """``Token(text, start, end)`` without the frozen dataclass ``__init__`` (the slots are
+    set directly: about a third faster, for documents built token by token)."""
+    token = _new_object(Token)
+    _SET_TEXT(token, text)
+    _SET_START(token, start)
+    _SET_END(token, end)
+    return token
 
 
 @dataclass
@@ -109,7 +123,7 @@ def tokens_from_words(words: list[str]) -> tuple[str, list[Token]]:
     tokens: list[Token] = []
     pos = 0
     for w in words:
-        tokens.append(Token(w, pos, pos + len(w)))
+        tokens.append(make_token(w, pos, pos + len(w)))
         pos += len(w) + 1
     return " ".join(words), tokens
 

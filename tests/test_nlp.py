@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 from pathlib import Path
 
 import pytest
@@ -215,3 +217,16 @@ def test_to_document_sentences_are_the_docs_sentences(nlp):
     # a ``sents`` hook (spaCy's way to override sentences) is followed too
     doc.user_hooks["sents"] = lambda d: iter([d[:]])
     assert to_document(doc).sentences == [(0, len(doc))]
+
+
+def test_to_document_tokens_are_ordinary_frozen_tokens(nlp):
+    """Tokens built on the fast path equal, hash and copy like ``Token(...)`` ones."""
+    out = annotate_text(nlp, "The acid (2 g) was added.")
+    expected = [Token("The", 0, 3), Token("acid", 4, 8), Token("(", 9, 10)]
+    assert out.tokens[:3] == expected
+    assert {*out.tokens[:3]} == {*expected}
+    assert pickle.loads(pickle.dumps(out.tokens)) == out.tokens
+    assert dataclasses.asdict(out.tokens[1]) == {"text": "acid", "start": 4, "end": 8}
+    assert dataclasses.replace(out.tokens[1], end=5) == Token("acid", 4, 5)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        out.tokens[0].text = "A"  # type: ignore[misc]
