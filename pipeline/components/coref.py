@@ -60,7 +60,7 @@ def number_relations(relations: list[Relation], first: int, prefix: str) -> None
         r.id = f"{prefix}{n}"
 
 
-@dataclass
+@dataclass(slots=True)
 class _M:
     """A mention with what the rules compare."""
 
@@ -226,8 +226,7 @@ class CorefResolver:
         return doc
 
     def _view(self, words: list[str], cs: str, n: int, m: Mention) -> _M:
-        a = m.attrs
-        get = a.get
+        get = m.attrs.get
         low = self._words
         first, last = get("tokens", (0, 0))  # type: ignore[misc]
         ranges = list(get("ranges", ((first, last),)))  # type: ignore[arg-type]
@@ -236,12 +235,14 @@ class CorefResolver:
         core_w = [low[i] for i in core_i]
         core = " ".join(core_w)
         n_cs = len(cs)
-        name = " ".join([
-            w for i, w in zip(core_i, core_w, strict=True)
+        name_w = []
+        for i, w in zip(core_i, core_w, strict=True):
+            c = cs[i]
             # an amount ("50 mL CH2Cl2") is no part of the name
-            if (cs[i] in _NAME_CLASSES and not (cs[i] == "N" and i + 1 < n_cs and cs[i + 1] == "U"))
-            or w == "acid"
-        ])
+            if (
+                c in _NAME_CLASSES and not (c == "N" and i + 1 < n_cs and cs[i + 1] == "U")
+            ) or w == "acid":
+                name_w.append(w)
         det = str(get("det", ""))
         kind = str(get("kind", ""))
         before = low[first - 1] if first > 0 else ""
@@ -253,21 +254,22 @@ class CorefResolver:
         ):
             bracketed = True  # "NAME ( reaction scheme 3 , compound 142 )"
         ident = ""
-        if kind == "reference" and len(core_i) > 1 and cs[core_i[-1]] in "NZXCnb":
+        n_core = len(core_i)
+        if kind == "reference" and n_core > 1 and cs[core_i[-1]] in "NZXCnb":
             ident = core_w[-1]
             if core_w[-2] in ("example", "examples"):
                 ident = "example " + ident  # Example 7 is not Compound 7
-        elif (
-            len(core_i) == 1
-            and _ID.match(words[core_i[0]])
-            and (bracketed or (cs[core_i[0]] == "Z" and _HAS_DIGIT_AND_LETTER.search(
-                words[core_i[0]]) is not None))
-        ):
-            ident = core_w[0]
+        elif n_core == 1:
+            word = words[core_i[0]]
+            if _ID.match(word) and (
+                bracketed
+                or (cs[core_i[0]] == "Z" and _HAS_DIGIT_AND_LETTER.search(word) is not None)
+            ):
+                ident = core_w[0]
         return _M(
             m, n, first, last, core, f"{det} {core}".strip(), kind,
-            str(get("head", "")), det, int(get("sentence", 0)), ident, name, ranges,
-            before, bracketed,
+            str(get("head", "")), det, int(get("sentence", 0)), ident, " ".join(name_w),
+            ranges, before, bracketed,
         )
 
     def _title(self, words: list[str], cs: str, ms: list[_M]) -> _M | None:
