@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import weakref
 from dataclasses import dataclass
 
@@ -60,7 +61,7 @@ class TokenTable:
     lower: list[str]
     idx: list[int]  # character offset of each token
     ends: list[int]  # character offset after each token
-    sentence: list[int]  # sentence number of each token
+    starts: list[int]  # first token of each sentence, 0 first
     sents: list[tuple[int, int]]  # token ranges of the sentences, end exclusive
 
     def starting_at(self, char: int) -> int | None:
@@ -73,6 +74,10 @@ class TokenTable:
         i = bisect.bisect_right(self.ends, char) - 1
         return i if i >= 0 and self.ends[i] == char else None
 
+    def sentence_of(self, i: int) -> int:
+        """The sentence number of token ``i``."""
+        return bisect.bisect_right(self.starts, i) - 1
+
 
 def token_table(doc: Doc) -> TokenTable:
     """The doc's :class:`TokenTable` (computed once per Doc, from arrays, not Token objects)."""
@@ -81,35 +86,35 @@ def token_table(doc: Doc) -> TokenTable:
     if table is not None and len(table.text) == n:
         return table
     if not n:
-        table = TokenTable([], [], [], [], [], [])
+        table = TokenTable([], [], [], [], [0], [])
         _TABLES[doc] = table
         return table
-    arr = doc.to_array([ORTH, IDX, LENGTH])
     # the words chemie_mentions already read (by orth id, no string-store lookup)
     info = doc.user_data.get("chemie.token_info")
     if info is not None and len(info[0]) == n:
+        arr = doc.to_array([IDX, LENGTH])
         text = list(info[0])
     else:
+        arr = doc.to_array([IDX, LENGTH, ORTH])
         strings = doc.vocab.strings
-        text = [strings[o] for o in arr[:, 0].tolist()]
-    lower = [w.lower() for w in text]  # the LOWER attribute of the English vocab
-    idx = arr[:, 1].tolist()
-    ends = (arr[:, 1] + arr[:, 2]).tolist()
+        text = [strings[o] for o in arr[:, 2].tolist()]
+    lower = list(map(str.lower, text))  # the LOWER attribute of the English vocab
+    idx = arr[:, 0].tolist()
+    ends = (arr[:, 0] + arr[:, 1]).tolist()
     if "sents" in doc.user_hooks:
         sents = [(s.start, s.end) for s in doc.sents]
-        sentence = [0] * n
-        for k, (a, b) in enumerate(sents):
-            sentence[a:b] = [k] * (b - a)
+        starts = [a for a, _ in sents]
     else:
         # as Doc.has_annotation and Doc.sents: a sentence starts at token 0 and at every
-        # token marked as a start; without any mark the doc is one sentence
-        marks = doc.to_array(SENT_START) == 1
-        marks[0] = True
-        starts = numpy.flatnonzero(marks).tolist()
-        starts.append(n)
-        sents = list(itertools.pairwise(starts))
-        sentence = (numpy.cumsum(marks) - 1).tolist()
-    table = TokenTable(text, lower, idx, ends, sentence, sents)
+        # token marked as a start; without any mark the doc is one sentence (the starts
+        # chemie_mentions found, when it ran on this doc)
+        starts = doc.user_data.get("chemie.sentence_starts")
+        if starts is None:
+            starts = numpy.flatnonzero(doc.to_array(SENT_START) == 1).tolist()
+            if not starts or starts[0] != 0:
+                starts.insert(0, 0)
+        sents = list(itertools.pairwise([*starts, n]))
+    table = TokenTable(text, lower, idx, ends, starts, sents)
     _TABLES[doc] = table
     return table
 
@@ -121,6 +126,8 @@ _VIEWS: weakref.WeakKeyDictionary[Doc, tuple[list, int, MentionTable]] = (
     weakref.WeakKeyDictionary()
 )
 _MISSING = object()
+_POSITION = operator.attrgetter("first", "last")  # text order of mention views
+_HEADS: dict[tuple[str, ...], str] = {}  # head_word of the word tuples seen
 
 
 @dataclass(frozen=True)
@@ -141,10 +148,24 @@ def mention_table(doc: Doc) -> MentionTable:
         return cached[2]
     table = token_table(doc)
     start_of, end_of = table.starting_at, table.ending_at
-    lower, sentence = table.lower, table.sentence
+    idx, ends, lower, sentence_of = table.idx, table.ends, table.lower, table.sentence_of
     views, ranges = [], []
+    append, bisect_right = ranges.append, bisect.bisect_right
     for m in mentions:
         spans = m.spans
+        if len(spans) == 1:
+            # one range whose ends are token boundaries (the usual case): looked up inline
+            a, b = spans[0]
+            first = bisect_right(idx, a) - 1
+            last = bisect_right(ends, b) - 1
+            if first >= 0 and idx[first] == a and last >= 0 and ends[last] == b:
+                append((m.id, first, last, last))
+                if last < first:
+                    continue
+                words = tuple(lower[first : last + 1])
+                views.append(MentionView(m.id, first, last, sentence_of(first),
+                                         _head_word(words), words))
+                continue
         for a, b in spans:
             first, last = start_of(a), end_of(b)
             exact = -1 if last is None else last
@@ -152,13 +173,12 @@ def mention_table(doc: Doc) -> MentionTable:
                 span = doc.char_span(a, b, alignment_mode="expand")
                 if span is None:
                     if exact >= 0:
-                        ranges.append((m.id, -1, -1, exact))
+                        append((m.id, -1, -1, exact))
                     continue
                 first, last = span.start, span.end - 1
-            ranges.append((m.id, first, last, exact))
+            append((m.id, first, last, exact))
         if len(spans) == 1:
             # one range: its tokens are the view's (the expanded span unless it is empty)
-            lead_end = spans[0][1]
             if not ranges or ranges[-1][0] != m.id or ranges[-1][1] < 0:
                 continue
             _, first, last, exact = ranges[-1]
@@ -177,8 +197,8 @@ def mention_table(doc: Doc) -> MentionTable:
             lead = end_of(lead_end)
             lead_last = last if lead is None else lead
         words = tuple(lower[first : lead_last + 1])
-        views.append(MentionView(m.id, first, last, sentence[first], head_word(words), words))
-    views.sort(key=lambda v: (v.first, v.last))
+        views.append(MentionView(m.id, first, last, sentence_of(first), _head_word(words), words))
+    views.sort(key=_POSITION)
     out = MentionTable(views, ranges)
     _VIEWS[doc] = (mentions, len(mentions), out)
     return out
@@ -187,6 +207,16 @@ def mention_table(doc: Doc) -> MentionTable:
 def mention_views(doc: Doc) -> list[MentionView]:
     """Mentions of ``doc`` in text order with token positions, sentence and head word."""
     return mention_table(doc).views
+
+
+def _head_word(words: tuple[str, ...]) -> str:
+    """:func:`head_word`, memoised per word tuple."""
+    head = _HEADS.get(words)
+    if head is None:
+        head = head_word(words)
+        if len(_HEADS) < 100_000:
+            _HEADS[words] = head
+    return head
 
 
 def head_word(words: tuple[str, ...]) -> str:
@@ -254,8 +284,7 @@ class ActionParser:
 
     def _on_apparatus(self, lower: list[str], i: int, sent_start: int) -> bool:
         """True for "the ice bath was removed": an action on apparatus keeps the phase."""
-        window = lower[max(sent_start, i - 3) : i]
-        return any(w in self.apparatus for w in window)
+        return not self.apparatus.isdisjoint(lower[max(sent_start, i - 3) : i])
 
     def __call__(self, doc: Doc) -> Doc:
         actions = actions_of(doc)
@@ -267,40 +296,42 @@ class ActionParser:
         covered = _covered(len(table.text), mtable)
         step, phase, lower = 0, "reaction", table.lower
         ended = False  # the reaction was declared over (complete, quenched): additions are work-up
-        cache, classify = self._cache, self.classify
-        for k, (start, end) in enumerate(table.sents):
-            for i in range(start, end):
-                label = cache.get(lower[i], _MISSING)
+        classify, sents, starts = self.classify, table.sents, table.starts
+        # the class of every word from the memo (_MISSING: not classified yet); only the
+        # tokens with a class or none known yet are visited
+        labels = list(map(self._cache.get, lower, itertools.repeat(_MISSING)))
+        for i in itertools.compress(range(len(labels)), labels):
+            label = labels[i]
+            if label is _MISSING:
+                label = classify(lower[i])
                 if label is None:
                     continue
-                if label is _MISSING:
-                    label = classify(lower[i])
-                    if label is None:
-                        continue
-                char, word = table.idx[i], table.text[i]
-                if label == HEADING and self._is_heading(table, i):
-                    step, phase, ended = step + 1, "reaction", False
-                    actions.append(
-                        Action(HEADING, char, char + len(word), k, "heading:step",
-                               phase=phase, step=step)
-                    )
-                    continue
-                if label == HEADING or covered[i]:
-                    continue
-                near = self.near.get(label)
-                if near is not None and near.isdisjoint(lower[max(start, i - 3) : i + 4]):
-                    continue  # "completion" not about the reaction ("completion of the addition")
-                if ended and label in self.after_end:
-                    phase = "workup"  # "After completion of the reaction, water was added"
-                elif (self.phase[label] != "any" and not self._on_apparatus(lower, i, start)
-                        and not (i > start and lower[i - 1] in self.manner_before)):
-                    phase = self.phase[label]
-                    ended = ended and phase == "workup"
-                ended = ended or label in self.reaction_end
-                action = Action(label, char, char + len(word), k,
-                                f"trigger:{label}", phase=phase, step=step)
-                self._arguments(table, action, i, start, end, views, firsts, by_last)
-                actions.append(action)
+            k = bisect.bisect_right(starts, i) - 1
+            start, end = sents[k]
+            char, word = table.idx[i], table.text[i]
+            if label == HEADING and self._is_heading(table, i):
+                step, phase, ended = step + 1, "reaction", False
+                actions.append(
+                    Action(HEADING, char, char + len(word), k, "heading:step",
+                           phase=phase, step=step)
+                )
+                continue
+            if label == HEADING or covered[i]:
+                continue
+            near = self.near.get(label)
+            if near is not None and near.isdisjoint(lower[max(start, i - 3) : i + 4]):
+                continue  # "completion" not about the reaction ("completion of the addition")
+            if ended and label in self.after_end:
+                phase = "workup"  # "After completion of the reaction, water was added"
+            elif (self.phase[label] != "any" and not self._on_apparatus(lower, i, start)
+                    and not (i > start and lower[i - 1] in self.manner_before)):
+                phase = self.phase[label]
+                ended = ended and phase == "workup"
+            ended = ended or label in self.reaction_end
+            action = Action(label, char, char + len(word), k,
+                            f"trigger:{label}", phase=phase, step=step)
+            self._arguments(table, action, i, start, end, views, firsts, by_last)
+            actions.append(action)
         return doc
 
     def _arguments(
