@@ -665,6 +665,7 @@ class MentionDetector:
         self.classify = TokenClassifier(tables)
         self._words: list[str] = []  # the words of the doc being processed
         self._low: list[str] = []  # the same, lowercased
+        self._adjectives: dict[str, bool] = {}  # word -> adjective_head verdict (cache)
 
     def __call__(self, doc: Doc) -> Doc:
         mentions = mentions_of(doc)
@@ -782,15 +783,18 @@ class MentionDetector:
 
     def _adjective(self, word: str) -> bool:
         """``adjective_head``: a plain word with an adjective suffix (-ic, -ous, -al) that is
-        no chemical name ending ("butanal", "dimethyl acetal")."""
-        suffixes, except_suffixes = self.tables.adjective_filter
-        low = word.lower()
-        return (
-            word.isalpha()
-            and low.endswith(suffixes)
-            and not low.endswith(except_suffixes)
-            and (word.islower() or word[1:].islower())
-        )
+        no chemical name ending ("butanal", "dimethyl acetal"); cached per word."""
+        verdict = self._adjectives.get(word)
+        if verdict is None:
+            suffixes, except_suffixes = self.tables.adjective_filter
+            low = word.lower()
+            verdict = self._adjectives[word] = (
+                word.isalpha()
+                and low.endswith(suffixes)
+                and not low.endswith(except_suffixes)
+                and (word.islower() or word[1:].islower())
+            )
+        return verdict
 
     def _is_eluent(self, cs: str, m: re.Match) -> bool:
         """``eluent_ratio`` needs two solvent-like parts ("DCM / MeOH", "EtOAc : hexane", "a mixture
@@ -889,14 +893,11 @@ class MentionDetector:
             head_i = len(cs[: end - 1].rstrip("#")) - 1
         elif gid and not trimmed:
             head_i = end - 2
-        if "O" in cs[c0:end] and not ref:
-            # "a solution of X": the head is the noun before "of" when it is generic
-            of = cs.index("O", c0, end)
-            if cs[of - 1] == "G":
-                head_i = of - 1
+        if not ref and (of := cs.find("O", c0, end)) != -1 and cs[of - 1] == "G":
+            head_i = of - 1  # "a solution of X": the head is the noun before "of" when generic
         head_cls = cs[head_i].upper()
         head_low = self._low[head_i]
-        kind = {"G": "generic", "K": "reference", "E": "equipment"}.get(head_cls, "chemical")
+        kind = _KIND_OF_HEAD.get(head_cls, "chemical")
         if kind == "generic" and head_low in STATE_HEADS:
             kind = "state"
         if head_cls in "NUA" and not g["lead"] and not g["ratio"]:
@@ -1062,6 +1063,10 @@ class MentionDetector:
         return ((a, b),), "bracketed_abbreviation", attrs
 
 
+# the mention kind of a head's class letter (any other: "chemical")
+_KIND_OF_HEAD = {"G": "generic", "K": "reference", "E": "equipment"}
+
+
 def core_is_bare_reference(cs: str, c0: int, end: int) -> bool:
     """``compound``, ``the compound``: a reference head with no name or number."""
     return cs[c0:end].lstrip("DW") in ("K", "k")
@@ -1086,8 +1091,9 @@ def _has_name(cs: str, m: re.Match) -> bool:
 def _ref_id(cs: str, c0: int, end: int) -> bool:
     """``Compound 22``, ``intermediate 4a``, ``Compound No. 5``: a reference head followed by
     an identifier."""
-    head = cs[c0 : end - 1].rstrip("#")[-1:]
-    return end - c0 >= 2 and cs[end - 1] in "NZXCnb" and head in ("K", "k")
+    if end - c0 < 2 or cs[end - 1] not in "NZXCnb":
+        return False
+    return cs[c0 : end - 1].rstrip("#")[-1:] in ("K", "k")
 
 
 # "X was obtained with a yield of about 99.1%", "X ( 170 mg ) . Yield : 73%"
