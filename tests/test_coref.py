@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from chemie.components.coref import _M, _RULE_KINDS, CorefResolver
 from chemie.model import Document, Mention, tokens_from_words
 from chemie.nlp import annotate, load
 from chemie.resources import load_rules
@@ -346,3 +347,29 @@ def test_an_amount_is_no_part_of_a_repeated_name(nlp):
                         "Then 20 mL 4-bromo-2-methylbenzoic acid was added ."])
     assert ("20 mL 4-bromo-2-methylbenzoic acid", "50 mL 4-bromo-2-methylbenzoic acid",
             "repeated_name") in found
+
+
+def test_kind_limited_rules_are_rules_that_reject_other_kinds():
+    """The resolver skips a rule for anaphor kinds it lists; each such rule itself refuses a
+    mention of another kind (so skipping it changes nothing)."""
+    resolver = CorefResolver(load_rules("coref.yaml"))
+    assert set(_RULE_KINDS) <= set(resolver.rules)
+    ante = Mention("T1", ((0, 4),), text="NAME", attrs={"quantity": "1 g"})
+    anaphor = Mention("T2", ((10, 14),), text="NAME 5%", attrs={"quantity": "1 g"})
+
+    def view(m, i, kind):
+        return _M(m, i, i * 3, i * 3 + 1, "the name", "the name", kind, "solvent", "the", 0,
+                  "5", "name", [(i * 3, i * 3 + 1)], "as", True)
+
+    for name, kinds in _RULE_KINDS.items():
+        rule = getattr(resolver, f"_rule_{name}")
+        for kind in ("equipment", "generic", "state", "reference", "chemical"):
+            if kind in kinds:
+                continue
+            ms = [view(ante, 0, "chemical"), view(anaphor, 1, kind)]
+            resolver._words = ["x"] * 10
+            resolver._heading_end = 10
+            assert not rule(None, ms, ms[1], ms[0]), (name, kind)
+    assert [n for n, _ in resolver._rules_for("equipment")] == [
+        n for n in resolver.rules if n not in _RULE_KINDS
+    ]

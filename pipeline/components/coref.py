@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -35,6 +36,7 @@ _NOT_ABBREVIATION = re.compile(
     # "Tert-butyl ( 3-aminophenyl ) carbamate": a substituent inside a name
     r"|(?i:yl[\])]*$)"
 )
+_SPANS = attrgetter("spans")
 _LABEL_FILLERS = frozenset(("(", ")", "[", "]", "No", "no", "NO", "."))
 # an antecedent that is a substituent ("tert-butyl") or an NMR frequency ("400MHz ( CDCl3 )")
 _NOT_ABBREVIATED = re.compile(r"(?i)yl$|mhz$")
@@ -45,6 +47,19 @@ _WORD_NOT_ID = re.compile(r"^(?!(?:[IVX]+|No)$)[A-Za-z][a-z]+$")
 _HEADING_ID = re.compile(
     r"^[(\[]?(?:\d[\dA-Za-z]{0,3}|[A-Za-z]\d{0,3}|[IVX]{1,4})(?:[.-]\d+)?[a-z]?[)\].:]?$"
 )
+
+
+# rule -> the anaphor kinds it can resolve (its own first test; rules not listed: any kind).
+# The resolver tries only these rules on a mention of another kind.
+_RULE_KINDS: dict[str, frozenset[str]] = {
+    "following_compounds": frozenset(("chemical",)),
+    "as_physical_state": frozenset(("state",)),
+    "repeated_name": frozenset(("chemical",)),
+    "the_solvent": frozenset(("generic", "chemical")),
+    # the title is a chemical or a reference (_title)
+    "heading_label": frozenset(("chemical", "reference")),
+    "final_product": frozenset(("chemical", "reference", "state")),
+}
 
 
 def number_relations(relations: list[Relation], first: int, prefix: str) -> None:
@@ -134,6 +149,7 @@ class CorefResolver:
         self.order: list[tuple[str, Callable]] = [
             (name, getattr(self, f"_rule_{name}")) for name in self.rules
         ]
+        self._order_of_kind: dict[str, list[tuple[str, Callable]]] = {}
         title = self.rules.get("title_compound", {})
         self.title_phrases = frozenset(title.get("phrases", ()))
         self._title_tails = frozenset(
@@ -172,7 +188,7 @@ class CorefResolver:
         )
 
     def __call__(self, doc: Doc) -> Doc:
-        mentions = sorted(mentions_of(doc), key=lambda m: m.spans)
+        mentions = sorted(mentions_of(doc), key=_SPANS)
         if len(mentions) < 2:
             return doc
         words, cs = token_info(doc)
@@ -183,8 +199,12 @@ class CorefResolver:
         chain_of: dict[int, list[int]] = {}  # mention position -> its chain (text order)
         links: list[tuple[int, int, str]] = []
         inner: set[int] = set()  # labels in the gap of a discontinuous mention
-        order = self.order
+        orders = self._order_of_kind
+        surface, direct = self.mode == "surface", self.direct
         for a in ms:
+            order = orders.get(a.kind)
+            if order is None:
+                order = orders[a.kind] = self._rules_for(a.kind)
             for name, rule in order:
                 found = rule(doc, ms, a, title)
                 if not found:
@@ -197,11 +217,11 @@ class CorefResolver:
                 chain = chain_of.setdefault(ant.i, [ant.i])
                 # surface: the closest earlier member; atomic: the first one
                 target = chain[0]
-                if self.mode == "surface":
+                if surface:
                     for j in reversed(chain):
                         # a label inside a name ("NAME 6b ( 75 mg )") is not what later
                         # mentions refer to: they refer to the name
-                        if j == ant.i or (j not in inner and name not in self.direct):
+                        if j == ant.i or (j not in inner and name not in direct):
                             target = j
                             break
                 if _enclosed(ms, a):
@@ -212,7 +232,7 @@ class CorefResolver:
                 for x in more:
                     other = chain_of.get(x.i, [x.i])
                     if other is not chain:
-                        links.append((a.i, other[0] if self.mode == "atomic" else x.i, name))
+                        links.append((a.i, x.i if surface else other[0], name))
                 break
         relations = relations_of(doc)
         first = len(relations)
@@ -224,6 +244,10 @@ class CorefResolver:
             )
         number_relations(relations, first, "C")
         return doc
+
+    def _rules_for(self, kind: str) -> list[tuple[str, Callable]]:
+        """The rules (in order) that can resolve an anaphor of this kind."""
+        return [(n, rule) for n, rule in self.order if kind in _RULE_KINDS.get(n, (kind,))]
 
     def _view(self, words: list[str], cs: str, n: int, m: Mention) -> _M:
         get = m.attrs.get
@@ -316,11 +340,18 @@ class CorefResolver:
             return None
         # the unclosed "(" just before the anaphor, or -1
         opened = _open_bracket(self._words, a.first)
+        ends = (a.first - 1, a.first - 2, opened - 1)
+        first = a.first
         for x in reversed(ms[: a.i]):
-            if any(r1 in (a.first - 1, a.first - 2, opened - 1) for _, r1 in x.ranges) or (
-                len(x.ranges) > 1 and x.ranges[0][1] < a.first <= x.ranges[-1][0]
+            ranges = x.ranges
+            if len(ranges) == 1:
+                if ranges[0][1] not in ends:
+                    continue
+            elif not (
+                any(r1 in ends for _, r1 in ranges) or ranges[0][1] < first <= ranges[-1][0]
             ):
-                return None if _NOT_ABBREVIATED.search(x.m.text) else x
+                continue
+            return None if _NOT_ABBREVIATED.search(x.m.text) else x
         return None
 
     def _rule_referred_to_as(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
