@@ -15,6 +15,7 @@ whether anything was added choose the relation type. Linear in the number of men
 from __future__ import annotations
 
 import bisect
+import operator
 from dataclasses import dataclass, field
 
 import regex
@@ -35,6 +36,7 @@ from chemie.model import Action, Relation
 from chemie.resources import load_rules
 
 STATE, INPUT, EQUIPMENT, SKIP = "state", "input", "equipment", "skip"
+_START = operator.attrgetter("start")  # text order of actions
 
 
 @dataclass
@@ -124,45 +126,45 @@ class BridgingResolver:
         self.continuation = frozenset(table["continuation"])
         self.quantity = regex.compile(table["quantity"], regex.IGNORECASE)
         self._amounts: dict[str, bool] = {}
+        # rule -> (relation label, confidence), read once per link
+        self._made: dict[str, tuple[str, float | None]] = {
+            name: (r["label"], self.confidence[name]) for name, r in self.rules.items()
+        }
 
     def _link(self, out: list[Relation], rule: str, head: MentionView, tail: MentionView) -> None:
-        out.append(
-            Relation(
-                self.rules[rule]["label"], head.id, tail.id, rule=rule,
-                confidence=self.confidence[rule],
-            )
-        )
+        label, confidence = self._made[rule]
+        out.append(Relation(label, head.id, tail.id, rule=rule, confidence=confidence))
 
     def classify(self, doc: Doc, m: MentionView, ctx: _Context) -> str:
         """The mention's part in the walk: state, input, equipment or skip."""
-        words = m.words
+        words, head, first = m.words, m.head, m.first
         low = ctx.table.lower
-        before = low[m.first - 1] if m.first > 0 else ""
-        if before == "of" and m.first > 1 and low[m.first - 2] in self.appositive_nouns:
+        before = low[first - 1] if first > 0 else ""
+        if before == "of" and first > 1 and low[first - 2] in self.appositive_nouns:
             return SKIP  # "obtained in the form of a white solid": a description
-        role = m.head in self.role_nouns or not self.role_modifiers.isdisjoint(words)
+        role = head in self.role_nouns or not self.role_modifiers.isdisjoint(words)
         if before in self.appositive_before:
             # "X as the elution solvent": the role noun re-names X and stands for it
             if role:
                 return INPUT
-            named = ctx.ending(m.first - 2)  # the mention before "as"
-            if (m.head in self.physical_states and self.has_quantity(ctx.table, m)
+            named = ctx.ending(first - 2)  # the mention before "as"
+            if (head in self.physical_states and self.has_quantity(ctx.table, m)
                     and named is not None and named.id not in ctx.products
                     and "title" not in named.words and not self._yielded(low, named)
-                    and any(w.endswith("%") for w in low[m.first : m.last + 1])):
+                    and any(w.endswith("%") for w in low[first : m.last + 1])):
                 return STATE  # "Compound 24 was synthesized from X and Y as a white solid (34.8
                 # mg, 31%)": the product, named by its appearance
             return SKIP
-        if role and m.head not in self.role_nouns:
+        if role and head not in self.role_nouns:
             return INPUT  # "mobile phase": a role, not a layer
         after = low[m.last + 1] if m.last + 1 < len(low) else ""
         if after in self.apparatus_after or (
             after == "-" and m.last + 2 < len(low) and low[m.last + 2] in self.apparatus_after
         ):
             return SKIP  # "ice" in "an ice bath", "under ice - cooling": part of the apparatus
-        if m.head in self.non_compounds:
+        if head in self.non_compounds:
             return SKIP  # "inert atmosphere", "a period of": no compound
-        if m.head == "atmosphere" and self.empty_atmosphere.issuperset(words):
+        if head == "atmosphere" and self.empty_atmosphere.issuperset(words):
             return SKIP  # "the atmosphere in the flask was replaced": no gas named
         if before == "to" and len(words) == 1 and words[0] in self.infinitives:
             return SKIP  # "evaporated ... to concentrate": a verb taken for a name
@@ -170,65 +172,65 @@ class BridgingResolver:
             # reference_words: "the following Reaction Scheme" (a reference, not a material);
             # discarded: "the insoluble matter was filtered off" (not the system)
             return SKIP
-        if before == "of" and m.first > 1 and low[m.first - 2] in self.target_before_of:
+        if before == "of" and first > 1 and low[first - 2] in self.target_before_of:
             return SKIP  # "Synthesis of X is depicted in FIG. 9": the target, named as a title
         if words[0] in self.procedure_words or (
                 len(words) > 2 and words[1] == "of" and words[2] in self.procedure_words):
             return SKIP  # "Example 12", "step 2 of Example 1": a reference to a procedure
-        if (before in self.replaced_before and m.first > 1 and m.head not in self.state_heads
-                and low[m.first - 2] in self.replaced_before[before]):
+        if (before in self.replaced_before and first > 1 and head not in self.state_heads
+                and low[first - 2] in self.replaced_before[before]):
             # "using X instead of Y": Y is not used; "analogous to the process for preparing
             # Compound 1": a reference to another procedure's product
             return SKIP
-        if m.head in self.material_heads and not self.coreferent_modifiers.isdisjoint(words):
+        if head in self.material_heads and not self.coreferent_modifiers.isdisjoint(words):
             return SKIP  # "the starting material was consumed": the inputs again (coreference)
-        if m.head in self.coreferent_heads and words[0] in self.determiners:
+        if head in self.coreferent_heads and words[0] in self.determiners:
             if not self.solvent_layers.isdisjoint(words):
                 return STATE  # "The organic solvent was dried over MgSO4": the organic layer
             return SKIP  # "the solvent" names a compound already in the system (coreference)
-        if m.head in self.event_heads and (
+        if head in self.event_heads and (
             before in self.event_before or self._event_predicate(low, m.last + 1)
         ):
             return SKIP  # "after completion of the reaction": the event, not the material
         if " ".join(words) in self.heading_anaphors and ctx.before_first_action(
-                ctx.table.idx[m.first]):
+                ctx.table.idx[first]):
             return SKIP  # "This compound was prepared from X": the heading compound (coreference)
         if m.id in ctx.products or "title" in words[:4] or self._yielded(low, m):
             return STATE
         if len(words) == 1 and words[0] in self.state_pronouns:
             return STATE  # "The mixture was stirred at reflux. It was cooled ...": the system
-        if m.head in self.funnel_heads and self.holding_funnels.isdisjoint(words):
+        if head in self.funnel_heads and self.holding_funnels.isdisjoint(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
-        if m.head in self.equipment_heads:
-            if before == "in" and m.first > 1 and low[m.first - 2] in self.event_venue_before:
+        if head in self.equipment_heads:
+            if before == "in" and first > 1 and low[first - 2] in self.event_venue_before:
                 return SKIP  # "a reaction ... was performed in a Parr autoclave": a venue
             return EQUIPMENT
-        if m.head in self.state_heads:
+        if head in self.state_heads:
             of = words.index("of") if "of" in words else -1
             # a partitive ("A large amount of white precipitates") names what follows "of"
-            named = words[of + 1 :] if of > 0 and m.head not in words[:of] else words
+            named = words[of + 1 :] if of > 0 and head not in words[:of] else words
             if of > 0 and named is words and (words[0] in self.indefinite or head_word(
                     words[of + 1 :]) not in self.state_heads):
                 return INPUT  # "a solution of X in Y", "the THF solution of the compound 28"
-            if words[0] in self.indefinite and m.head in self.workup_heads:
+            if words[0] in self.indefinite and head in self.workup_heads:
                 return STATE  # "to collect an organic phase"
-            if (words[0] in self.indefinite and self._described(named, m.head)
-                    and words[-1] in (m.head, ")")):
+            if (words[0] in self.indefinite and self._described(named, head)
+                    and words[-1] in (head, ")")):
                 return STATE  # "A white hazy solution formed", "to remove a solid"
-            if any(w in self.determiners for w in words[:3]):
+            if not self.determiners.isdisjoint(words[:3]):
                 return STATE
-        if m.head in self.bare_state_heads or (
-                m.head in self.bare_mixture_heads and "/" not in words and ":" not in words):
+        if head in self.bare_state_heads or (
+                head in self.bare_mixture_heads and "/" not in words and ":" not in words):
             return STATE
         if words[0] in self.bare_state_qualifiers and not self.workup_heads.isdisjoint(words):
             return STATE  # "organic phase was separated", "Product containing fractions were ..."
         quantity = self.has_quantity(ctx.table, m)
-        if m.head in self.physical_states and quantity and self._described(words, m.head):
+        if head in self.physical_states and quantity and self._described(words, head):
             return STATE  # "Yellow amorphous solid (8 mg, 32%)", not "zinc powder (2.4 g)"
         if m.id in ctx.removed:
             return SKIP  # "the DMF was removed": a compound taken away (a state removed stays)
-        first_char = ctx.table.idx[m.first]
-        if not quantity and ctx.before_first_action(first_char) and self._titled(ctx.table, m):
+        if (not quantity and ctx.before_first_action(ctx.table.idx[first])
+                and self._titled(ctx.table, m)):
             return SKIP  # a heading name, referred to by coreference only
         return INPUT
 
@@ -535,25 +537,30 @@ class _Context:
         self.extracted: set[str] = set()  # objects of extractions ("the layer was extracted")
         self.thrown_away: set[str] = set()  # objects of "removed", "decanted" (not evaporated)
         self.workup_objects: set[str] = set()
-        body = sorted((a for a in actions if a.label != HEADING), key=lambda a: a.start)
+        body = sorted((a for a in actions if a.label != HEADING), key=_START)
         self.starts = [a.start for a in body]
         self.steps = [a.step for a in body]
         self.phases = [a.phase for a in body]
         self.labels = [a.label for a in body]
+        first_action = self.first_action
         for a in body:
-            self.first_action.setdefault(a.step, a.start)
-            self.products.update(a.args.get("product", ()))
-            if a.label in resolver.target_actions:
-                self.targets.update(a.args.get("object", ()))
-            if a.label in resolver.removing_actions:
-                self.removed.update(a.args.get("object", ()))
+            first_action.setdefault(a.step, a.start)
+            args = a.args
+            if not args:
+                continue  # no mention to record (an action without arguments)
+            label = a.label
+            self.products.update(args.get("product", ()))
+            if label in resolver.target_actions:
+                self.targets.update(args.get("object", ()))
+            if label in resolver.removing_actions:
+                self.removed.update(args.get("object", ()))
                 k = table.starting_at(a.start)
                 if k is not None and table.lower[k] in resolver.discarding_triggers:
-                    self.thrown_away.update(a.args.get("object", ()))
-            if a.phase == "workup" and a.label in resolver.workup_subject_actions:
-                self.workup_objects.update(a.args.get("object", ()))
-            if a.label in resolver.extracting_actions:
-                self.extracted.update(a.args.get("object", ()))
+                    self.thrown_away.update(args.get("object", ()))
+            if a.phase == "workup" and label in resolver.workup_subject_actions:
+                self.workup_objects.update(args.get("object", ()))
+            if label in resolver.extracting_actions:
+                self.extracted.update(args.get("object", ()))
 
     def workup_active(self, step: int, char: int, since: int = -1) -> bool:
         """True when the last action of ``step`` between ``since`` and ``char`` is a work-up."""
