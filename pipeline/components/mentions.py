@@ -38,6 +38,9 @@ CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}])|#+(?=[NZ]))*"
 # Speed guards (necessary conditions checked before a costly branch; they change no match):
 # the characters a core (with its joiners) can consume
 RUN = rf"[Dbnk{_IN}/#-]*"
+# every branch of the mention pattern starts at one of these classes (a determiner, a core
+# class, a lead amount, "Yield"): the search tests it before trying the branches
+START = rf"(?=[Dbnk{_IN}Y])"
 # a ratio branch needs "=", ":", "/" or "(" right after (or inside) the core run
 RATIO_GUARD = rf"(?=[Dbnk{_IN}#-]*[=:/(])"
 # "( 15 g ( 32.5% yield ) )", "( 73.5 mg ( 0.145 mmol ) , 94% yield )": one nested bracket
@@ -83,12 +86,12 @@ def _mention_pattern(ratio: bool, mix: bool = True, fused: bool = False) -> re.P
     ratio_group = rf"(?P<ratio>{RATIO})?" if ratio else r"(?P<ratio>(?!))?"
     mix_group = rf"(?P<mix>&(?=[bnkNAWCX]){LEAD}?{CORE})?" if mix else r"(?P<mix>(?!))?"
     return re.compile(
-        rf"{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{fused_branch}(?:(?P<lead>{LEAD})|(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
+        rf"{START}(?:{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{fused_branch}(?:(?P<lead>{LEAD})|(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
         rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
         rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
         rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
         rf"|(?P<sol2>(?!I(?:NU|[ADN])Y)I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
-        rf"(?P<yld>{YIELD})?"
+        rf"(?P<yld>{YIELD})?)"
     )
 
 
@@ -1113,10 +1116,11 @@ def _attach_yields(
     ``np_with_later_quantity`` (the subject of "was/were ..." and a later bracket with an amount
     and a yield: "X was used without further purification ( 316 mg , 94% )")."""
     out = []
-    starts = {f[0][0][0] for f in found}
+    starts: set[int] | None = None  # where the mentions start (made when first needed)
+    has_yield = "Y" in cs  # YIELD_AFTER needs a "yield" word
     for ranges, rule, attrs in found:
         end = ranges[-1][1]
-        m = YIELD_AFTER.match(cs, end + 1)
+        m = YIELD_AFTER.match(cs, end + 1) if has_yield else None
         if m and attrs["kind"] != "state":
             new_rule = "np_with_later_yield"
         elif (
@@ -1127,6 +1131,8 @@ def _attach_yields(
             new_rule = "np_with_later_quantity"
         else:
             m = None
+        if m and starts is None:
+            starts = {f[0][0][0] for f in found}
         if m and not starts.intersection(range(end + 1, m.end())):
             y0, y1 = m.span("y")
             ranges = (*ranges, (y0, y1 - 1))
@@ -1149,7 +1155,6 @@ SOURCE_NOTES = frozenset(
     ["prepared", "purchased", "commercially", "cas", "synthesized", "available", "international",
      "rf"]
 )
-AQ_SUFFIX = re.compile(r"\(W\)")  # "sat. NaHCO3 ( aq )"
 # "afforded Intermediate 1-a . ( 35.0 g , 79.7% )", "X , ( 1.59 g , 23% yield )"
 PUNCT_QUANTITY = re.compile(rf"[.P]{QPAREN}")
 
@@ -1169,8 +1174,8 @@ def _attach_suffixes(
             # only after a procedure word: "chromatography ( SiO2 , 40 g"
             if cs[first - 2 : first] == "S(" and (m := COMMA_AMOUNT.match(cs, end + 1)):
                 new_end, new_rule = m.end() - 1, "np_comma_amount"
-            elif (m := AQ_SUFFIX.match(cs, end + 1)) and words[end + 2].lower() in ("aq", "aq."):
-                new_end, new_rule = m.end() - 1, "aq_suffix"
+            elif cs.startswith("(W)", end + 1) and words[end + 2].lower() in ("aq", "aq."):
+                new_end, new_rule = end + 3, "aq_suffix"  # "sat. NaHCO3 ( aq )"
         if (
             cs[end + 1 : end + 3] in (".(", "P(") and new_end < 0 and len(ranges) == 1
             and attrs["kind"] in ("chemical", "reference")
