@@ -23,6 +23,7 @@ import functools
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy
 from spacy.attrs import IDX, ORTH, SENT_START, SPACY
@@ -242,6 +243,9 @@ def _adjective_suffixes(t: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
     )
 
 
+_FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
+
+
 class TokenClassifier:
     """Token text -> class letter, cached (context-free part of the classification)."""
 
@@ -262,8 +266,7 @@ class TokenClassifier:
         orth id (no Token objects made, no string-store lookup for known orths)."""
         by_orth = self.by_orth
         triples = [by_orth.get(o) or self._add(doc, o) for o in doc.to_array(ORTH).tolist()]
-        words, classes, low = zip(*triples, strict=True) if triples else ((), (), ())
-        return list(words), list(classes), list(low)
+        return list(map(_FIRST, triples)), list(map(_SECOND, triples)), list(map(_THIRD, triples))
 
     def _add(self, doc: Doc, orth: int) -> tuple[str, str, str]:
         word = doc.vocab.strings[orth]
@@ -755,7 +758,10 @@ class MentionDetector:
                     if chem[k][1] <= c1 + 1:
                         inside.append(chem[k])
                     k += 1
-                if inside:
+                if len(inside) == 1:
+                    attrs["chemdner_class"] = inside[0][2]
+                    conf = _ner_confidence(ner_store, inside[0][0], inside[0][1])
+                elif inside:
                     # the class of the longest NER span in the name; its NER confidence
                     best = max(inside, key=lambda c: (c[1] - c[0], -c[0]))
                     attrs["chemdner_class"] = best[2]
@@ -1190,15 +1196,16 @@ def _attach_suffixes(
         elif len(ranges) <= 2 and cs[end] == ")" and attrs["quantity"]:
             # "X ( 128 mg , 0.57 mmol , prepared by a method disclosed in ... )": the note on
             # where the compound comes from is no part of it ("quantity_source_note")
+            # the commas of the last bracket, from the right
             a = ranges[-1][0]
-            for k in range(end - 1, a, -1):
-                if cs[k] == "(":
-                    break
-                if cs[k] == "P" and words[k + 1].lower() in SOURCE_NOTES and k > a:
+            lo = max(cs.rfind("(", a + 1, end), a)
+            k = cs.rfind("P", lo + 1, end)
+            while k != -1:
+                if words[k + 1].lower() in SOURCE_NOTES:
                     ranges = (*ranges[:-1], (a, k - 1), (end, end))
                     rule = "quantity_source_note"
                     break
-                if cs[k] == "P" and k > a and ELUENT_IN_BRACKET.fullmatch(cs, k + 1, end):
+                if ELUENT_IN_BRACKET.fullmatch(cs, k + 1, end):
                     # "silica gel ( 40 g , 0-100% EtOAc in hexanes )": the eluent is a
                     # mention of its own ("quantity_eluent_note")
                     ranges = (*ranges[:-1], (a, k - 1), (end, end))
@@ -1208,6 +1215,7 @@ def _attach_suffixes(
                         "tokens": (k + 1, end - 1), "core": (k + 1, end - 1), "det": "",
                         "quantity": False}))
                     break
+                k = cs.rfind("P", lo + 1, k)
         if new_end > end:
             ranges = (*ranges[:-1], (ranges[-1][0], new_end))
             attrs = {**attrs, "tokens": (first, new_end), "quantity": True}
