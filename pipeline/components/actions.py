@@ -127,7 +127,6 @@ _VIEWS: weakref.WeakKeyDictionary[Doc, tuple[list, int, MentionTable]] = (
 )
 _MISSING = object()
 _POSITION = operator.attrgetter("first", "last")  # text order of mention views
-_HEADS: dict[tuple[str, ...], str] = {}  # head_word of the word tuples seen
 
 
 @dataclass(frozen=True)
@@ -149,6 +148,7 @@ def mention_table(doc: Doc) -> MentionTable:
     table = token_table(doc)
     start_of, end_of = table.starting_at, table.ending_at
     idx, ends, lower, sentence_of = table.idx, table.ends, table.lower, table.sentence_of
+    starts = table.starts
     views, ranges = [], []
     append, bisect_right = ranges.append, bisect.bisect_right
     for m in mentions:
@@ -163,8 +163,8 @@ def mention_table(doc: Doc) -> MentionTable:
                 if last < first:
                     continue
                 words = tuple(lower[first : last + 1])
-                views.append(MentionView(m.id, first, last, sentence_of(first),
-                                         _head_word(words), words))
+                views.append(MentionView(m.id, first, last, bisect_right(starts, first) - 1,
+                                         head_word(words), words))
                 continue
         for a, b in spans:
             first, last = start_of(a), end_of(b)
@@ -197,7 +197,7 @@ def mention_table(doc: Doc) -> MentionTable:
             lead = end_of(lead_end)
             lead_last = last if lead is None else lead
         words = tuple(lower[first : lead_last + 1])
-        views.append(MentionView(m.id, first, last, sentence_of(first), _head_word(words), words))
+        views.append(MentionView(m.id, first, last, sentence_of(first), head_word(words), words))
     views.sort(key=_POSITION)
     out = MentionTable(views, ranges)
     _VIEWS[doc] = (mentions, len(mentions), out)
@@ -207,16 +207,6 @@ def mention_table(doc: Doc) -> MentionTable:
 def mention_views(doc: Doc) -> list[MentionView]:
     """Mentions of ``doc`` in text order with token positions, sentence and head word."""
     return mention_table(doc).views
-
-
-def _head_word(words: tuple[str, ...]) -> str:
-    """:func:`head_word`, memoised per word tuple."""
-    head = _HEADS.get(words)
-    if head is None:
-        head = head_word(words)
-        if len(_HEADS) < 100_000:
-            _HEADS[words] = head
-    return head
 
 
 def head_word(words: tuple[str, ...]) -> str:
