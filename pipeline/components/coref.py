@@ -255,18 +255,22 @@ class CorefResolver:
         first, last = get("tokens", (0, 0))  # type: ignore[misc]
         ranges = list(get("ranges", ((first, last),)))  # type: ignore[arg-type]
         c0, c1 = get("core", (first, last))  # type: ignore[misc]
-        core_i = [i for i in range(c0, c1 + 1) if cs[i] not in _NOT_CORE]
-        core_w = [low[i] for i in core_i]
-        core = " ".join(core_w)
-        n_cs = len(cs)
-        name_w = []
-        for i, w in zip(core_i, core_w, strict=True):
+        core_w: list[str] = []  # the core's words (lowercased) and positions
+        core_i: list[int] = []
+        name_w: list[str] = []
+        for i in range(c0, c1 + 1):
             c = cs[i]
+            if c in _NOT_CORE:
+                continue
+            w = low[i]
+            core_w.append(w)
+            core_i.append(i)
             # an amount ("50 mL CH2Cl2") is no part of the name
             if (
-                c in _NAME_CLASSES and not (c == "N" and i + 1 < n_cs and cs[i + 1] == "U")
+                c in _NAME_CLASSES and not (c == "N" and cs[i + 1 : i + 2] == "U")
             ) or w == "acid":
                 name_w.append(w)
+        core = " ".join(core_w)
         det = str(get("det", ""))
         kind = str(get("kind", ""))
         before = low[first - 1] if first > 0 else ""
@@ -291,7 +295,7 @@ class CorefResolver:
             ):
                 ident = core_w[0]
         return _M(
-            m, n, first, last, core, f"{det} {core}".strip(), kind,
+            m, n, first, last, core, f"{det} {core}".strip() if det else core.strip(), kind,
             str(get("head", "")), det, int(get("sentence", 0)), ident, " ".join(name_w),
             ranges, before, bracketed,
         )
