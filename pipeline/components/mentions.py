@@ -739,7 +739,7 @@ class MentionDetector:
         rule_conf = self.tables.confidence
         chem_starts = [c[0] for c in chem] if chem else []
         ner_store = doc.user_data.get(NER_STORE, {}) if chem else {}
-        for n, (ranges, rule, attrs) in enumerate(sorted(found, key=lambda f: f[0]), 1):
+        for n, (ranges, rule, attrs) in enumerate(sorted(found, key=_FIRST), 1):
             if len(ranges) == 1:
                 a, b = ranges[0]
                 spans: tuple[Range, ...] = ((idx[a], idx[b] + len(words[b])),)
@@ -822,6 +822,7 @@ class MentionDetector:
         if m.end() - m.start() == 1 and cs[m.start()] in "WNZXDUA":
             return []  # a lone word, number or identifier
         g = m.groupdict()
+        words, low = self._words, self._low
         if g["soln"]:
             return [self._solution_list(doc, cs, m, sent_of)]
         if g["ystat"]:
@@ -832,19 +833,19 @@ class MentionDetector:
         if g.get("fused"):
             a, b = m.span("fused")
             v = cs.index("V", a)
-            det = self._low[a] if cs[a] == "D" else ""
-            attrs = {"kind": "chemical", "head": self._low[v].partition("(")[0],
+            det = low[a] if cs[a] == "D" else ""
+            attrs = {"kind": "chemical", "head": low[v].partition("(")[0],
                      "sentence": sent_of[a], "tokens": (a, b - 1),
                      "core": (a + (1 if det else 0), v), "det": det, "quantity": True}
             return [(((a, b - 1),), "np_fused_quantity", attrs)]
         if g["grad"]:
             a, b = m.span("grad")
-            attrs = {"kind": "chemical", "head": self._low[b - 1], "sentence": sent_of[a],
+            attrs = {"kind": "chemical", "head": low[b - 1], "sentence": sent_of[a],
                      "tokens": (a, b - 1), "core": (a, b - 1), "det": "", "quantity": False}
             return [(((a, b - 1),), "eluent_gradient", attrs)]
         c0, c1 = m.span("core")
         of = cs.find("O", c0, c1)
-        if of > c0 and cs[of - 1] in "WX" and self._low[of - 1] not in self.tables.partitives:
+        if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
             c0 = of + 1  # non_partitive_of: "The pH of the solution" -> "the solution"
         if g["ratio"] and cs[c0] in "GW":
             # "eluent : hexane / EtOAc 10 : 1", "mobile phase hexane / EtOAc 5 : 1": the eluent
@@ -859,7 +860,6 @@ class MentionDetector:
         sol = g["sol"] or g["sol2"]
         if sol and (self._solvent_is_equipment(cs, m) or not _has_name(cs, m)):
             sol = None
-        words, low = self._words, self._low
         if g["sol2"] and not (
             _is_solution(words, low, cs, m.start("core"), m.end("core"))
             # "Fractions containing the desired compound"
@@ -867,7 +867,7 @@ class MentionDetector:
         ):
             sol = None
         if sol and g["sol"] and "O" in g["sol"] and not (
-            g["lead"] or _is_solution(self._words, self._low, cs, m.start("core"), m.end("core"))
+            g["lead"] or _is_solution(words, low, cs, m.start("core"), m.end("core"))
         ):
             sol = None  # "X ( 4.5 g ) in 380 ml of THF": two mentions
         if sol and cs[m.end() : m.end() + 1] == "O":
@@ -878,7 +878,7 @@ class MentionDetector:
         # with its label (generic_with_id)
         gid = (
             end - c0 >= 2 and cs[end - 2] == "G" and cs[end - 1] in "NZ"
-            and GENERIC_ID.match(self._words[end - 1]) is not None
+            and GENERIC_ID.match(words[end - 1]) is not None
             and (end == len(cs) or cs[end] in ".P:)S")
         )
         if not has_qp and not g["ratio"] and not sol and not gid:
@@ -886,16 +886,16 @@ class MentionDetector:
                 end > c0
                 and cs[end - 1] in "WDnNU-/"
                 and not _ref_id(cs, c0, end)
-                and self._low[end - 1] not in KEEP_TRAILING
+                and low[end - 1] not in KEEP_TRAILING
             ):
                 end -= 1
         if end == c0 or (end == c0 + 1 and cs[c0] == "D"):
             return []
         trimmed = end != c1
-        if trimmed and self._low[end] in NOT_A_COMPOUND_AFTER:
+        if trimmed and low[end] in NOT_A_COMPOUND_AFTER:
             return []
         head_i = end - 1
-        if cs[head_i] == "W" and self._low[head_i] in KEEP_TRAILING and cs[head_i - 1] in "CGKEb":
+        if cs[head_i] == "W" and low[head_i] in KEEP_TRAILING and cs[head_i - 1] in "CGKEb":
             head_i -= 1  # "The solid ppts", "the nitrogen stream": the noun before
         ref = _ref_id(cs, c0, end)
         if ref:
@@ -905,7 +905,7 @@ class MentionDetector:
         if not ref and (of := cs.find("O", c0, end)) != -1 and cs[of - 1] == "G":
             head_i = of - 1  # "a solution of X": the head is the noun before "of" when generic
         head_cls = cs[head_i].upper()
-        head_low = self._low[head_i]
+        head_low = low[head_i]
         kind = _KIND_OF_HEAD.get(head_cls, "chemical")
         if kind == "generic" and head_low in STATE_HEADS:
             kind = "state"
@@ -961,7 +961,7 @@ class MentionDetector:
             out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
         if (
             g["qp"] and not trimmed and not g["idp"] and end - c0 >= 2
-            and cs[end - 2] in "Cb" and cs[end - 1] == "Z" and LABEL.match(self._words[end - 1])
+            and cs[end - 2] in "Cb" and cs[end - 1] == "Z" and LABEL.match(words[end - 1])
             and not _ref_id(cs, c0, end)
         ):
             # "...sulfonate 1b ( 128 mg )": the label is a mention of its own
@@ -973,7 +973,7 @@ class MentionDetector:
             # of its own and the quantity bracket goes around it
             q0, q1 = m.span("qp")
             k = cs.find("P", q0, q1)
-            while k != -1 and self._low[k + 1] != "as":
+            while k != -1 and low[k + 1] != "as":
                 k = cs.find("P", k + 1, q1)
             close = cs.find(")", k + 1, q1) if k != -1 else -1
             if k != -1 and close > k + 2 and cs[close - 1] == "G":
@@ -983,7 +983,7 @@ class MentionDetector:
             # "compound ( 3d )": the bracket is the compound's number, one mention
             end = m.end("idp")
         for group in ("idp", "idp2"):
-            if m.group(group) is None or trimmed or (group == "idp" and end == m.end("idp")):
+            if g[group] is None or trimmed or (group == "idp" and end == m.end("idp")):
                 continue
             a, b = m.span(group)
             if group == "idp" and has_qp:
@@ -999,7 +999,7 @@ class MentionDetector:
             "sentence": sent_of[ranges[0][0]],
             "tokens": (ranges[0][0], ranges[-1][1]),
             "core": (c0 + (1 if cs[c0] == "D" else 0), end - 1),
-            "det": self._low[c0] if cs[c0] == "D" else "",
+            "det": low[c0] if cs[c0] == "D" else "",
             "quantity": has_qp or bool(g["lead"]),
         }
         out.append((ranges, rule, attrs))
@@ -1008,9 +1008,9 @@ class MentionDetector:
             a, b = m.span("sol") if g["sol"] else m.span("sol2")
             a += 2 if cs[a] == "J" else 1
             if b > a and stop == m.end():
-                det = self._low[a] if cs[a] == "D" else ""
+                det = low[a] if cs[a] == "D" else ""
                 out.append((((a, b - 1),), "solvent_component", {
-                    "kind": "chemical", "head": self._low[b - 1], "sentence": sent_of[a],
+                    "kind": "chemical", "head": low[b - 1], "sentence": sent_of[a],
                     "tokens": (a, b - 1), "core": (a + (1 if det else 0), b - 1), "det": det,
                     "quantity": "(" in cs[a:b]}))
         return out
@@ -1284,7 +1284,7 @@ def _solvent_pairs(
     ("dissolved in ethanol ( 20 mL ) / water ( 5 mL )", "a solvent of THF ( 200 ml ) / water
     ( 50 ml )")."""
     out: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
-    for f in sorted(found, key=lambda f: f[0]):
+    for f in sorted(found, key=_FIRST):
         if out:
             ranges, rule, attrs = out[-1]
             (a, b), *rest = ranges
@@ -1378,7 +1378,7 @@ def _attach_state_quantities(
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
     """``the title compound (was obtained) as a white solid (0.25 g, 77%)``: the quantity
     belongs to the compound (a discontinuous mention); ``a white solid`` stays a mention."""
-    out = sorted(found, key=lambda f: f[0])
+    out = sorted(found, key=_FIRST)
     for j, (s_ranges, s_rule, s_attrs) in enumerate(out):
         if s_attrs["kind"] != "state" or not s_attrs["quantity"] or len(s_ranges) != 1:
             continue
