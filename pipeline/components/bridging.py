@@ -287,7 +287,8 @@ class BridgingResolver:
             for w in text[i + 1 : i + 14]:
                 if w == ")":
                     break
-                if amount(w):
+                hit = known.get(w)
+                if hit or (hit is None and amount(w)):
                     return True
         return False
 
