@@ -37,6 +37,7 @@ _NOT_ABBREVIATION = re.compile(
     r"|(?i:yl[\])]*$)"
 )
 _SPANS = attrgetter("spans")
+_THIS_HEADS = frozenset(("product", "compound", "material"))  # "this product" (this_product)
 _LABEL_FILLERS = frozenset(("(", ")", "[", "]", "No", "no", "NO", "."))
 # an antecedent that is a substituent ("tert-butyl") or an NMR frequency ("400MHz ( CDCl3 )")
 _NOT_ABBREVIATED = re.compile(r"(?i)yl$|mhz$")
@@ -149,7 +150,8 @@ class CorefResolver:
         self.order: list[tuple[str, Callable]] = [
             (name, getattr(self, f"_rule_{name}")) for name in self.rules
         ]
-        self._order_of_kind: dict[str, list[tuple[str, Callable]]] = {}
+        # anaphor features (_rules_for's arguments) -> the rules to try
+        self._orders: dict[tuple, list[tuple[str, Callable]]] = {}
         title = self.rules.get("title_compound", {})
         self.title_phrases = frozenset(title.get("phrases", ()))
         self._title_tails = frozenset(
@@ -163,6 +165,7 @@ class CorefResolver:
         ]
         self._words: list[str] = []
         self._heading_end = 0  # first token after the heading (set by _title)
+        self._product = -2  # _last_product of the current doc (-2: not computed yet)
         solvent = self.rules.get("the_solvent", {})
         self.solvent_anaphors = frozenset(solvent.get("anaphors", ()))
         self.solvents = tuple(str(s).lower() for s in solvent.get("solvents", ()))
@@ -199,12 +202,20 @@ class CorefResolver:
         chain_of: dict[int, list[int]] = {}  # mention position -> its chain (text order)
         links: list[tuple[int, int, str]] = []
         inner: set[int] = set()  # labels in the gap of a discontinuous mention
-        orders = self._order_of_kind
+        orders = self._orders
         surface, direct = self.mode == "surface", self.direct
         for a in ms:
-            order = orders.get(a.kind)
+            head = a.head
+            key = (
+                a.kind, a.det, a.before == "as", a.core in self.material_anaphors,
+                a.bracketed or bool(a.m.attrs.get("abbreviation")),
+                bool(a.ident) and not a.ident.startswith("example"),
+                head in self.role_heads, head in self.solvent_anaphors,
+                head in self.definite_heads, head in _THIS_HEADS,
+            )
+            order = orders.get(key)
             if order is None:
-                order = orders[a.kind] = self._rules_for(a.kind)
+                order = orders[key] = self._rules_for(*key)
             for name, rule in order:
                 found = rule(doc, ms, a, title)
                 if not found:
@@ -245,9 +256,26 @@ class CorefResolver:
         number_relations(relations, first, "C")
         return doc
 
-    def _rules_for(self, kind: str) -> list[tuple[str, Callable]]:
-        """The rules (in order) that can resolve an anaphor of this kind."""
-        return [(n, rule) for n, rule in self.order if kind in _RULE_KINDS.get(n, (kind,))]
+    def _rules_for(
+        self, kind: str, det: str, after_as: bool, material: bool, bracketed: bool,
+        ident: bool, role_head: bool, solvent_head: bool, definite_head: bool, this_head: bool,
+    ) -> list[tuple[str, Callable]]:
+        """The rules (in order) that can resolve an anaphor with these features: each rule
+        left out rejects it by its own first test."""
+        can = {
+            "bracketed_abbreviation": bracketed,
+            "referred_to_as": after_as,
+            "as_eluent": role_head,
+            "this_product": det in ("this", "these") and this_head,
+            "compound_number": ident,
+            "the_solvent": solvent_head and det in ("the", ""),
+            "starting_material": material,
+            "definite_repeat": det == "the" and definite_head,
+        }
+        return [
+            (n, rule) for n, rule in self.order
+            if can.get(n, True) and kind in _RULE_KINDS.get(n, (kind,))
+        ]
 
     def _view(self, words: list[str], cs: str, n: int, m: Mention) -> _M:
         get = m.attrs.get
@@ -315,6 +343,7 @@ class CorefResolver:
                 stop = i
                 break
         self._heading_end = stop
+        self._product = -2
         best = None
         for x in ms:
             if x.first >= stop or x.m.attrs.get("quantity") or cs[x.first] in "NnA":
@@ -422,7 +451,7 @@ class CorefResolver:
         return None
 
     def _rule_this_product(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if a.det not in ("this", "these") or a.head not in ("product", "compound", "material"):
+        if a.det not in ("this", "these") or a.head not in _THIS_HEADS:
             return None
         for x in reversed(ms[: a.i]):
             if x.sentence < a.sentence - 1:
@@ -536,8 +565,11 @@ class CorefResolver:
     def _rule_final_product(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if title is None or a.i <= title.i or a.kind not in ("chemical", "reference", "state"):
             return None
-        if "%" in a.m.text and a.i == self._last_product(doc, ms):
-            return title
+        if "%" in a.m.text:
+            if self._product == -2:
+                self._product = self._last_product(doc, ms)  # once per doc
+            if a.i == self._product:
+                return title
         # "to produce Compound ( 4 ) : NAME ( 25 mg , yield 31% )": the label of the product
         if (
             self._label_of_next(ms, a)
