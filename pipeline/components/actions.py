@@ -272,10 +272,6 @@ class ActionParser:
         nxt = table.text[i + 1] if i + 1 < len(table.text) else ""
         return bool(_DIGIT.match(nxt)) or (len(nxt) <= 3 and nxt.isalnum() and nxt.isupper())
 
-    def _on_apparatus(self, lower: list[str], i: int, sent_start: int) -> bool:
-        """True for "the ice bath was removed": an action on apparatus keeps the phase."""
-        return not self.apparatus.isdisjoint(lower[max(sent_start, i - 3) : i])
-
     def __call__(self, doc: Doc) -> Doc:
         actions = actions_of(doc)
         table = token_table(doc)
@@ -287,6 +283,9 @@ class ActionParser:
         step, phase, lower = 0, "reaction", table.lower
         ended = False  # the reaction was declared over (complete, quenched): additions are work-up
         classify, sents, starts = self.classify, table.sents, table.starts
+        idx, text, near_words, phases = table.idx, table.text, self.near, self.phase
+        after_end, reaction_end = self.after_end, self.reaction_end
+        apparatus, manner_before = self.apparatus, self.manner_before
         # the class of every word from the memo (_MISSING: not classified yet); only the
         # tokens with a class or none known yet are visited
         labels = list(map(self._cache.get, lower, itertools.repeat(_MISSING)))
@@ -298,27 +297,30 @@ class ActionParser:
                     continue
             k = bisect.bisect_right(starts, i) - 1
             start, end = sents[k]
-            char, word = table.idx[i], table.text[i]
-            if label == HEADING and self._is_heading(table, i):
-                step, phase, ended = step + 1, "reaction", False
-                actions.append(
-                    Action(HEADING, char, char + len(word), k, "heading:step",
-                           phase=phase, step=step)
-                )
+            char = idx[i]
+            if label == HEADING:
+                if self._is_heading(table, i):
+                    step, phase, ended = step + 1, "reaction", False
+                    actions.append(
+                        Action(HEADING, char, char + len(text[i]), k, "heading:step",
+                               phase=phase, step=step)
+                    )
                 continue
-            if label == HEADING or covered[i]:
+            if covered[i]:
                 continue
-            near = self.near.get(label)
+            near = near_words.get(label)
             if near is not None and near.isdisjoint(lower[max(start, i - 3) : i + 4]):
                 continue  # "completion" not about the reaction ("completion of the addition")
-            if ended and label in self.after_end:
+            if ended and label in after_end:
                 phase = "workup"  # "After completion of the reaction, water was added"
-            elif (self.phase[label] != "any" and not self._on_apparatus(lower, i, start)
-                    and not (i > start and lower[i - 1] in self.manner_before)):
-                phase = self.phase[label]
+            elif (phases[label] != "any"
+                    # "the ice bath was removed": an action on apparatus keeps the phase
+                    and apparatus.isdisjoint(lower[max(start, i - 3) : i])
+                    and not (i > start and lower[i - 1] in manner_before)):
+                phase = phases[label]
                 ended = ended and phase == "workup"
-            ended = ended or label in self.reaction_end
-            action = Action(label, char, char + len(word), k,
+            ended = ended or label in reaction_end
+            action = Action(label, char, char + len(text[i]), k,
                             f"trigger:{label}", phase=phase, step=step)
             self._arguments(table, action, i, start, end, views, firsts, by_last)
             actions.append(action)
@@ -336,23 +338,24 @@ class ActionParser:
         by_last: dict[int, MentionView],
     ) -> None:
         """Fill ``action.args`` from the mentions around trigger token ``i``."""
-        low = table.lower
-        passive = i > sent_start and low[i - 1] in self.auxiliaries
-        if passive or (i > sent_start + 1 and low[i - 2] in self.auxiliaries
+        low, auxiliaries, args = table.lower, self.auxiliaries, action.args
+        passive = i > sent_start and low[i - 1] in auxiliaries
+        if passive or (i > sent_start + 1 and low[i - 2] in auxiliaries
                        and low[i - 1].endswith("ly")):
-            aux = i - 1 if low[i - 1] in self.auxiliaries else i - 2
+            aux = i - 1 if low[i - 1] in auxiliaries else i - 2
             subject = by_last.get(aux - 1)
             if subject is not None:
                 role = "product" if action.label == "Yield" else "object"
-                action.args.setdefault(role, []).append(subject.id)
+                args.setdefault(role, []).append(subject.id)
         else:
             j = bisect.bisect_left(firsts, i + 1)
             if j < len(views) and views[j].first <= i + 2 and views[j].first < sent_end:
                 role = "product" if action.label == "Yield" else "object"
-                action.args.setdefault(role, []).append(views[j].id)
+                args.setdefault(role, []).append(views[j].id)
         # prepositional arguments: "with X", "in X", "over X", "into X" within the clause
+        roles = self.roles
         for p in range(i + 1, min(sent_end, i + 6)):
-            role = self.roles.get(low[p])
+            role = roles.get(low[p])
             if role is None:
                 continue
             j = bisect.bisect_left(firsts, p + 1)
@@ -360,7 +363,7 @@ class ActionParser:
                 v = views[j]
                 if role in ("solvent", "target") and v.head in self.containers:
                     role = "container"
-                action.args.setdefault(role, []).append(v.id)
+                args.setdefault(role, []).append(v.id)
             break
 
 
