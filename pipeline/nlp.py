@@ -27,7 +27,7 @@ from spacy.tokens import Doc
 from chemie import components
 from chemie.components.mentions import doc_text
 from chemie.extensions import actions_of, mentions_of, relations_of
-from chemie.model import Document, Mention, Range, make_token
+from chemie.model import Document, Mention, Range, make_tokens
 
 # Pipeline order; each entry is (component name, factory name).
 PIPELINE: tuple[str, ...] = (
@@ -258,7 +258,7 @@ def to_document(doc: Doc) -> Document:
         new_index: list[int] | None = list(accumulate(kept, initial=0))
     else:
         words_kept, new_index = words, None
-    tokens = list(map(make_token, words_kept, starts, map(add, starts, map(len, words_kept))))
+    tokens = make_tokens(words_kept, starts, map(add, starts, map(len, words_kept)))
     sentences = []
     for a, b in _sentence_bounds(doc):
         if new_index is not None:

@@ -10,7 +10,7 @@ import pytest
 
 import chemie
 from chemie.formats.chemu import read_chemu
-from chemie.model import Document, Token
+from chemie.model import Document, Token, make_tokens
 from chemie.nlp import (
     RELATION_COLUMNS,
     annotate,
@@ -230,3 +230,5 @@ def test_to_document_tokens_are_ordinary_frozen_tokens(nlp):
     assert dataclasses.replace(out.tokens[1], end=5) == Token("acid", 4, 5)
     with pytest.raises(dataclasses.FrozenInstanceError):
         out.tokens[0].text = "A"  # type: ignore[misc]
+    assert make_tokens(["a", "bc"], [0, 2], iter([1, 4])) == [Token("a", 0, 1), Token("bc", 2, 4)]
+    assert make_tokens([], [], []) == []
