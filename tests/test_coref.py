@@ -359,7 +359,7 @@ def test_rules_left_out_for_a_kind_reject_that_kind():
 
     def view(m, i, kind):
         return _M(m, i, i * 3, i * 3 + 1, "the name", "the name", kind, "solvent", "the", 0,
-                  "5", "name", [(i * 3, i * 3 + 1)], "as", True)
+                  "5", "name", [(i * 3, i * 3 + 1)], "as", True, "name")
 
     for name, kinds in _RULE_KINDS.items():
         rule = getattr(resolver, f"_rule_{name}")

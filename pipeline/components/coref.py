@@ -95,6 +95,7 @@ class _M:
     ranges: list[tuple[int, int]]  # token ranges (inclusive), one per piece
     before: str  # lowercased token before the mention ("" at the start)
     bracketed: bool  # directly inside "(" … ")" or "(" … ","
+    name_key: str  # name without spaces (what repeated_name compares)
 
 
 _NOT_CORE = frozenset("().P:=#")  # token classes left out of a mention's core text
@@ -170,6 +171,7 @@ class CorefResolver:
         self.solvent_anaphors = frozenset(solvent.get("anaphors", ()))
         self.solvents = tuple(str(s).lower() for s in solvent.get("solvents", ()))
         self.solvent_set = frozenset(self.solvents)
+        self._solvent_tails = tuple(" " + s for s in self.solvents)  # "dry thf", "the dmf"
         self.not_solvent = frozenset(str(w).lower() for w in solvent.get("not_solvents", ()))
         units = "|".join(re.escape(str(u)) for u in solvent.get("reagent_units", ()))
         # "pyridine ( 0.098 mL , 1.23mmol )": the unit may stick to its number
@@ -299,6 +301,7 @@ class CorefResolver:
             ) or w == "acid":
                 name_w.append(w)
         core = " ".join(core_w)
+        name = " ".join(name_w)
         det = str(get("det", ""))
         kind = str(get("kind", ""))
         before = low[first - 1] if first > 0 else ""
@@ -324,8 +327,8 @@ class CorefResolver:
                 ident = core_w[0]
         return _M(
             m, n, first, last, core, f"{det} {core}".strip() if det else core.strip(), kind,
-            str(get("head", "")), det, int(get("sentence", 0)), ident, " ".join(name_w),
-            ranges, before, bracketed,
+            str(get("head", "")), det, int(get("sentence", 0)), ident, name, ranges, before,
+            bracketed, name.replace(" ", ""),
         )
 
     def _title(self, words: list[str], cs: str, ms: list[_M]) -> _M | None:
@@ -499,10 +502,10 @@ class CorefResolver:
         )
         if not specific and a.det not in ("the", "this", "said"):
             return None
-        key = a.name.replace(" ", "")
+        key = a.name_key
         for x in reversed(ms[: a.i]):
             # a solution that contains the name is no antecedent of it
-            if x.name.replace(" ", "") == key and not x.first <= a.first <= x.last:
+            if x.name_key == key and not x.first <= a.first <= x.last:
                 return x
         return None
 
@@ -520,7 +523,7 @@ class CorefResolver:
             if self.not_solvent.intersection(x.core.split()):
                 continue
             if x.kind == "chemical" and (
-                any(x.name == s or x.name.endswith(" " + s) for s in self.solvents)
+                x.name in self.solvent_set or x.name.endswith(self._solvent_tails)
                 or (x.before in ("in", "with") and x.m.attrs.get("quantity"))
             ):
                 if self.reagent_amount.search(x.m.text) is not None:
