@@ -302,8 +302,18 @@ class CorefResolver:
                 name_w.append(w)
         core = " ".join(core_w)
         name = " ".join(name_w)
-        det = str(get("det", ""))
-        kind = str(get("kind", ""))
+        det = get("det", "")
+        if det.__class__ is not str:
+            det = str(det)
+        kind = get("kind", "")
+        if kind.__class__ is not str:
+            kind = str(kind)
+        head = get("head", "")
+        if head.__class__ is not str:
+            head = str(head)
+        sentence = get("sentence", 0)
+        if sentence.__class__ is not int:
+            sentence = int(sentence)  # type: ignore[call-overload]
         before = low[first - 1] if first > 0 else ""
         after = words[last + 1] if last + 1 < len(words) else ""
         bracketed = before in ("(", "[") and after in (")", "]", ",")
@@ -327,7 +337,7 @@ class CorefResolver:
                 ident = core_w[0]
         return _M(
             m, n, first, last, core, f"{det} {core}".strip() if det else core.strip(), kind,
-            str(get("head", "")), det, int(get("sentence", 0)), ident, name, ranges, before,
+            head, det, sentence, ident, name, ranges, before,
             bracketed, name.replace(" ", ""),
         )
 
