@@ -374,3 +374,11 @@ def test_rules_left_out_for_a_kind_reject_that_kind():
     assert featureless == ["label_colon_name", "title_compound"]
     everything = [n for n, _ in resolver._rules_for("chemical", "the", *[True] * 8)]
     assert "definite_repeat" in everything and "the_solvent" in everything
+
+
+def test_a_numbered_raw_material_is_the_role_of_the_compound_before_as(nlp):
+    found = links(nlp, ["The product ( 1.6 g , yield : 65% ) as a white solid was obtained by"
+                        " using 4-bromophenol as Raw material 2 ."])
+    assert ("Raw material 2", "4-bromophenol", "as_eluent") in found
+    assert not any(ana == "Raw material 2" and rule == "as_physical_state"
+                   for ana, _, rule in found)

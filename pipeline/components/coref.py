@@ -212,7 +212,8 @@ class CorefResolver:
                 a.kind, a.det, a.before == "as", a.core in self.material_anaphors,
                 a.bracketed or bool(a.m.attrs.get("abbreviation")),
                 bool(a.ident) and not a.ident.startswith("example"),
-                head in self.role_heads, head in self.solvent_anaphors,
+                head in self.role_heads or self._material_role(a.core),
+                head in self.solvent_anaphors,
                 head in self.definite_heads, head in _THIS_HEADS,
             )
             order = orders.get(key)
@@ -425,8 +426,13 @@ class CorefResolver:
             return None
         return x
 
+    def _material_role(self, core: str) -> bool:
+        """Whether ``core`` names a numbered reactant role ("raw material 2")."""
+        return core[-1:].isdigit() and core.rsplit(" ", 1)[0] in self.material_anaphors
+
     def _rule_as_eluent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if a.head not in self.role_heads or a.first < 1:
+        # "using hexane as eluent", "using 1.45 g of X as Raw material 2": the role of X
+        if not (a.head in self.role_heads or self._material_role(a.core)) or a.first < 1:
             return None
         words = self._words
         if a.before != "as" and words[max(0, a.first - 2) : a.first] != ["as", "the"]:
