@@ -897,7 +897,7 @@ class MentionDetector:
         head_i = end - 1
         if cs[head_i] == "W" and low[head_i] in KEEP_TRAILING and cs[head_i - 1] in "CGKEb":
             head_i -= 1  # "The solid ppts", "the nitrogen stream": the noun before
-        ref = _ref_id(cs, c0, end)
+        ref = cs[end - 1] in "NZXCnb" and _ref_id(cs, c0, end)
         if ref:
             head_i = len(cs[: end - 1].rstrip("#")) - 1
         elif gid and not trimmed:
@@ -949,8 +949,7 @@ class MentionDetector:
         elif gid and head_i == end - 2:
             rule = "generic_with_id"
         else:
-            rule = {"generic": "generic_np", "state": "generic_np", "equipment": "equipment_np",
-                    "reference": "reference_np"}.get(kind, "chemical_np")
+            rule = _RULE_OF_KIND.get(kind, "chemical_np")
         ranges: tuple[tuple[int, int], ...] = ((start, stop - 1),)
         out = []
         if g["pid"] and not trimmed:
@@ -962,7 +961,7 @@ class MentionDetector:
         if (
             g["qp"] and not trimmed and not g["idp"] and end - c0 >= 2
             and cs[end - 2] in "Cb" and cs[end - 1] == "Z" and LABEL.match(words[end - 1])
-            and not _ref_id(cs, c0, end)
+            and not ref
         ):
             # "...sulfonate 1b ( 128 mg )": the label is a mention of its own
             ranges = ((start, end - 2), (m.start("qp"), stop - 1))
@@ -982,7 +981,7 @@ class MentionDetector:
         if g["idp"] and not trimmed and core_is_bare_reference(cs, c0, end):
             # "compound ( 3d )": the bracket is the compound's number, one mention
             end = m.end("idp")
-        for group in ("idp", "idp2"):
+        for group in ("idp", "idp2") if g["idp"] or g["idp2"] else ():
             if g[group] is None or trimmed or (group == "idp" and end == m.end("idp")):
                 continue
             a, b = m.span(group)
@@ -996,7 +995,7 @@ class MentionDetector:
         attrs = {
             "kind": kind,
             "head": head_low,
-            "sentence": sent_of[ranges[0][0]],
+            "sentence": bisect_right(sent_of.starts, ranges[0][0]) - 1,
             "tokens": (ranges[0][0], ranges[-1][1]),
             "core": (c0 + (1 if cs[c0] == "D" else 0), end - 1),
             "det": low[c0] if cs[c0] == "D" else "",
@@ -1074,6 +1073,9 @@ class MentionDetector:
 
 # the mention kind of a head's class letter (any other: "chemical")
 _KIND_OF_HEAD = {"G": "generic", "K": "reference", "E": "equipment"}
+# the rule of a plain noun phrase by its kind (any other: "chemical_np")
+_RULE_OF_KIND = {"generic": "generic_np", "state": "generic_np", "equipment": "equipment_np",
+                 "reference": "reference_np"}
 
 
 def core_is_bare_reference(cs: str, c0: int, end: int) -> bool:
