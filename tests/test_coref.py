@@ -382,3 +382,12 @@ def test_a_numbered_raw_material_is_the_role_of_the_compound_before_as(nlp):
     assert ("Raw material 2", "4-bromophenol", "as_eluent") in found
     assert not any(ana == "Raw material 2" and rule == "as_physical_state"
                    for ana, _, rule in found)
+
+
+def test_the_solvent_after_an_aqueous_work_up(nlp):
+    # water was added after the reaction in DMF: the DMF went with the aqueous phase
+    found = links(nlp, ["Compound 5 ( 1.0 g ) was dissolved in DMF ( 10 mL ) .",
+                        "Water was added and the mixture was extracted with ethyl acetate"
+                        " ( 20 mL ) and ethyl acetate ( 10 mL ) .", "The solvent was evaporated ."])
+    assert sorted(ant for ana, ant, _ in found if ana == "The solvent") == [
+        "ethyl acetate ( 10 mL )", "ethyl acetate ( 20 mL )"]

@@ -37,6 +37,7 @@ _NOT_ABBREVIATION = re.compile(
     r"|(?i:yl[\])]*$)"
 )
 _SPANS = attrgetter("spans")
+_AQUEOUS = frozenset(("water", "brine", "aqueous"))  # an aqueous work-up (the_solvent)
 _THIS_HEADS = frozenset(("product", "compound", "material"))  # "this product" (this_product)
 _LABEL_FILLERS = frozenset(("(", ")", "[", "]", "No", "no", "NO", "."))
 # an antecedent that is a substituent ("tert-butyl") or an NMR frequency ("400MHz ( CDCl3 )")
@@ -531,12 +532,19 @@ class CorefResolver:
         if a.det not in ("the", "") or (a.det == "" and a.core not in self.solvent_anaphors):
             return None
         found: list[_M] = []
+        washed = False
         for x in reversed(ms[: a.i]):
             if found and (
                 (x.kind == "generic" and x.head in self.solvent_anaphors) or "%" in x.m.text
             ):
                 break  # the solvents before an earlier "the solvent" or a product are gone
-            if self.not_solvent.intersection(x.core.split()):
+            words = x.core.split()
+            if self.not_solvent.intersection(words):
+                # an aqueous work-up: the solvents of the reaction before it went with the
+                # aqueous phase; only more portions of the closest solvent are "the solvent"
+                washed = washed or (bool(found) and not _AQUEOUS.isdisjoint(words))
+                continue
+            if washed and x.name_key != found[0].name_key:
                 continue
             if x.kind == "chemical" and (
                 x.name in self.solvent_set or x.name.endswith(self._solvent_tails)
