@@ -821,6 +821,12 @@ class MentionDetector:
         """The mention(s) of one pattern match, or none when its head is not a compound."""
         if m.end() - m.start() == 1 and cs[m.start()] in "WNZXDUA":
             return []  # a lone word, number or identifier
+        c0, c1 = m.span("core")
+        if (
+            c0 == m.start() and c1 == m.end()
+            and m.group("mix") is None and m.group("frm") is None
+        ):
+            return self._bare_np(cs, c0, c1, sent_of)
         g = m.groupdict()
         words, low = self._words, self._low
         if g["soln"]:
@@ -843,7 +849,6 @@ class MentionDetector:
             attrs = {"kind": "chemical", "head": low[b - 1], "sentence": sent_of[a],
                      "tokens": (a, b - 1), "core": (a, b - 1), "det": "", "quantity": False}
             return [(((a, b - 1),), "eluent_gradient", attrs)]
-        c0, c1 = m.span("core")
         of = cs.find("O", c0, c1)
         if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
             c0 = of + 1  # non_partitive_of: "The pH of the solution" -> "the solution"
@@ -1013,6 +1018,74 @@ class MentionDetector:
                     "tokens": (a, b - 1), "core": (a + (1 if det else 0), b - 1), "det": det,
                     "quantity": "(" in cs[a:b]}))
         return out
+
+    def _bare_np(
+        self, cs: str, c0: int, c1: int, sent_of: _SentenceIndex
+    ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+        """:meth:`_validate` of a match that is its core alone (no lead amount, quantity,
+        ratio, solvent, id bracket, "from" or second component: the common case), with the
+        branches for those left out."""
+        words, low = self._words, self._low
+        of = cs.find("O", c0, c1)
+        if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
+            c0 = of + 1  # non_partitive_of
+        end = c1
+        gid = (
+            end - c0 >= 2 and cs[end - 2] == "G" and cs[end - 1] in "NZ"
+            and GENERIC_ID.match(words[end - 1]) is not None
+            and (end == len(cs) or cs[end] in ".P:)S")
+        )
+        if not gid:
+            while (
+                end > c0
+                and cs[end - 1] in "WDnNU-/"
+                and not _ref_id(cs, c0, end)
+                and low[end - 1] not in KEEP_TRAILING
+            ):
+                end -= 1
+        if end == c0 or (end == c0 + 1 and cs[c0] == "D"):
+            return []
+        trimmed = end != c1
+        if trimmed and low[end] in NOT_A_COMPOUND_AFTER:
+            return []
+        head_i = end - 1
+        if cs[head_i] == "W" and low[head_i] in KEEP_TRAILING and cs[head_i - 1] in "CGKEb":
+            head_i -= 1
+        ref = cs[end - 1] in "NZXCnb" and _ref_id(cs, c0, end)
+        if ref:
+            head_i = len(cs[: end - 1].rstrip("#")) - 1
+        elif gid and not trimmed:
+            head_i = end - 2
+        if not ref and (of := cs.find("O", c0, end)) != -1 and cs[of - 1] == "G":
+            head_i = of - 1
+        head_cls = cs[head_i].upper()
+        if head_cls in "NUA":
+            return []
+        if cs[head_i] in "CXb" and self._adjective(words[head_i]):
+            return []  # adjective_head
+        head_low = low[head_i]
+        kind = _KIND_OF_HEAD.get(head_cls, "chemical")
+        if kind == "generic" and head_low in STATE_HEADS:
+            kind = "state"
+        if head_cls in "WXZ" and kind == "chemical" and "C" not in cs[c0:end].upper():
+            return []
+        if trimmed:
+            rule = "np_trimmed"
+        elif gid and head_i == end - 2:
+            rule = "generic_with_id"
+        else:
+            rule = _RULE_OF_KIND.get(kind, "chemical_np")
+        det = cs[c0] == "D"
+        attrs = {
+            "kind": kind,
+            "head": head_low,
+            "sentence": bisect_right(sent_of.starts, c0) - 1,
+            "tokens": (c0, end - 1),
+            "core": (c0 + 1 if det else c0, end - 1),
+            "det": low[c0] if det else "",
+            "quantity": False,
+        }
+        return [(((c0, end - 1),), rule, attrs)]
 
     def _solvent_is_equipment(self, cs: str, m: re.Match) -> bool:
         """``... in a flask``: equipment after "in" is not part of the solution."""
