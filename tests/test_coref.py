@@ -225,6 +225,9 @@ def test_marked_mentions_fire_the_abbreviation_rule(nlp):
     "{ Tert-butyl } ( { 3-aminophenyl } ) carbamate was added .",  # substituents of a name
     "It was quenched with { NH4Cl } ( { saturated solution } ) .",  # a state, no abbreviation
     "It was extracted with { diethyl ether } ( { 3x75ml } ) .",  # an amount
+    # an eluent of solvents and a stationary phase in brackets
+    "It was purified on { NH silica gel } ( { chloroform / methanol } ) .",
+    "{ the residue } ( { silica gel } ) was purified .",
 ])
 def test_bracketed_words_that_are_no_abbreviation(nlp, sentence):
     assert marked_links(nlp, [sentence]) == []

@@ -35,6 +35,8 @@ _NOT_ABBREVIATION = re.compile(
     r"|(?i:\bsolution\b|\d\s*m?l$|\bvol\.?$)"
     # "Tert-butyl ( 3-aminophenyl ) carbamate": a substituent inside a name
     r"|(?i:yl[\])]*$)"
+    # "the residue ( silica gel )": the stationary phase
+    r"|^(?i:silica gel)$"
 )
 _SPANS = attrgetter("spans")
 _AQUEOUS = frozenset(("water", "brine", "aqueous"))  # an aqueous work-up (the_solvent)
@@ -385,6 +387,10 @@ class CorefResolver:
             # "NAME ( Compound No . 1 )", "NAME ( compound ( IU ) )": a label of three words
             text = " ".join(w for w in text.split() if w not in _LABEL_FILLERS)
         if _NOT_ABBREVIATION.search(text):
+            return None
+        # "NH silica gel ( chloroform / methanol )": an eluent of solvents, no abbreviation
+        parts = a.core.split(" / ")
+        if len(parts) > 1 and self.solvent_set.issuperset(parts):
             return None
         # the unclosed "(" just before the anaphor, or -1
         opened = _open_bracket(self._words, a.first)
