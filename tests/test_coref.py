@@ -394,3 +394,8 @@ def test_the_solvent_after_an_aqueous_work_up(nlp):
                         " ( 20 mL ) and ethyl acetate ( 10 mL ) .", "The solvent was evaporated ."])
     assert sorted(ant for ana, ant, _ in found if ana == "The solvent") == [
         "ethyl acetate ( 10 mL )", "ethyl acetate ( 20 mL )"]
+
+
+def test_a_compound_used_as_catalyst(nlp):
+    found = links(nlp, ["Ruthenium complex 1a ( 1.2 mg , 0.002 mmol ) was used as catalyst ."])
+    assert ("catalyst", "Ruthenium complex 1a ( 1.2 mg , 0.002 mmol )", "as_eluent") in found
