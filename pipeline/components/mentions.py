@@ -25,8 +25,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from operator import itemgetter
 
-import numpy
-from spacy.attrs import IDX, ORTH, SENT_START, SPACY
+from spacy.attrs import IDX, ORTH, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -613,7 +612,7 @@ def _chemical_spans(doc: Doc) -> list[tuple[int, int, str]]:
     found = doc.user_data.get("chemie.chemicals")
     if found is None:
         spans = doc.spans.get("chemicals") if doc.spans is not None else None
-        found = sorted((sp.start, sp.end, sp.label_) for sp in spans) if spans else []
+        found = sorted([(sp.start, sp.end, sp.label_) for sp in spans]) if spans else []
         doc.user_data["chemie.chemicals"] = found
     return found
 
@@ -651,9 +650,8 @@ def _sentence_starts(doc: Doc) -> list[int]:
     if starts is None:
         starts = [0]
         if doc.has_annotation("SENT_START"):
-            starts = numpy.flatnonzero(doc.to_array(SENT_START) == 1).tolist()
-            if not starts or starts[0] != 0:
-                starts.insert(0, 0)
+            # Doc.sents starts at token 0 and wherever sent_start is 1
+            starts = [sent.start for sent in doc.sents] or [0]
         doc.user_data["chemie.sentence_starts"] = starts
     return starts
 
