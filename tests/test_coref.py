@@ -399,3 +399,10 @@ def test_the_solvent_after_an_aqueous_work_up(nlp):
 def test_a_compound_used_as_catalyst(nlp):
     found = links(nlp, ["Ruthenium complex 1a ( 1.2 mg , 0.002 mmol ) was used as catalyst ."])
     assert ("catalyst", "Ruthenium complex 1a ( 1.2 mg , 0.002 mmol )", "as_eluent") in found
+
+
+def test_a_solvent_weighed_in_grams_is_a_reagent(nlp):
+    found = links(nlp, ["Compound 5 ( 1.0 g ) and pyridine ( 0.48 g ) were dissolved in"
+                        " dichloromethane ( 15 mL ) .", "The solvent was evaporated ."])
+    assert sorted(ant for ana, ant, _ in found if ana == "The solvent") == [
+        "dichloromethane ( 15 mL )"]
