@@ -406,3 +406,11 @@ def test_a_solvent_weighed_in_grams_is_a_reagent(nlp):
                         " dichloromethane ( 15 mL ) .", "The solvent was evaporated ."])
     assert sorted(ant for ana, ant, _ in found if ana == "The solvent") == [
         "dichloromethane ( 15 mL )"]
+
+
+def test_a_concentration_is_no_yield_of_the_final_product(nlp):
+    found = links(nlp, [HEADING, "Purification on silica gel with 0-15% ethyl acetate / hexane"
+                        " gave the title compound ( 1.5 g ) ."])
+    assert not any(rule == "final_product" for _, _, rule in found), found
+    title = ("the title compound ( 1.5 g )", "4-bromo-2-methylbenzoic acid", "title_compound")
+    assert title in found

@@ -39,6 +39,8 @@ _NOT_ABBREVIATION = re.compile(
     r"|^(?i:silica gel)$"
 )
 _SPANS = attrgetter("spans")
+# "0-15% ethyl acetate / hexane", "10% Pd / C": a concentration, not a yield
+_CONCENTRATION = re.compile(r"\d+(?:\.\d+)?(?:\s*[-–~]\s*\d+(?:\.\d+)?)?\s*%\s*[A-Za-z]")
 _AQUEOUS = frozenset(("water", "brine", "aqueous"))  # an aqueous work-up (the_solvent)
 _THIS_HEADS = frozenset(("product", "compound", "material"))  # "this product" (this_product)
 _LABEL_FILLERS = frozenset(("(", ")", "[", "]", "No", "no", "NO", "."))
@@ -634,7 +636,7 @@ class CorefResolver:
         words = token_info(doc)[0]
         for x in reversed(ms):
             around = words[max(0, x.first - 3) : x.first] + words[x.last + 1 : x.last + 4]
-            if "%" in x.m.text and (
+            if "%" in x.m.text and _CONCENTRATION.match(x.m.text) is None and (
                 any(w.lower() in self.yield_verbs for w in around)
                 # a sentence of its own: "Yellow solid ( 22 mg , 55% )"
                 or (x.kind == "state" and x.before in ("", ".", ":", ";"))
