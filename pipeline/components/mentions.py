@@ -433,7 +433,8 @@ def _class_string_low(
                 classes[i] = "n"
         elif c in "CXW":
             # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
-            if prev in "CZXKWNb" and CAPITALIZED.match(words[i]):
+            # (a word without capitals is its own lowercase form: no regex needed)
+            if prev in "CZXKWNb" and words[i] != low[i] and CAPITALIZED.match(words[i]):
                 classes[i] = "b"
             # "the reaction mixture butyl vinyl ether ( 1 mL )": a name after a mixture
             elif c == "C" and prev == "G" and words[i - 1].lower() in MIXTURE_HEADS:
@@ -691,6 +692,13 @@ class MentionDetector:
             start, stop = m.span()
             if stop - start <= 1 and (stop == start or cs[start] in "WNZXDUA"):
                 pos = start + 1  # a lone word, number or identifier (no mention)
+                continue
+            c0, c1 = m.span("core")
+            if c0 == start and c1 == stop and m.group("mix") is None and m.group("frm") is None:
+                # a bare noun phrase (the common case): no ratio, mixture or quantity
+                got = self._bare_np(cs, c0, c1, sent_of)
+                found.extend(got)
+                pos = max(got[0][0][-1][1], start) + 1 if got else start + 1
                 continue
             if m.group("ratio") and not self._is_eluent(cs, m):
                 # "DSC : 195", "pH = 8": no eluent; the same place without the ratio branch
