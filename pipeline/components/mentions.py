@@ -908,7 +908,8 @@ class MentionDetector:
         head_i = end - 1
         if cs[head_i] == "W" and low[head_i] in KEEP_TRAILING and cs[head_i - 1] in "CGKEb":
             head_i -= 1  # "The solid ppts", "the nitrogen stream": the noun before
-        ref = cs[end - 1] in "NZXCnb" and _ref_id(cs, c0, end)
+        # (cheap necessary conditions first: an id right after a reference head or number sign)
+        ref = cs[end - 1] in "NZXCnb" and cs[end - 2] in "Kk#" and _ref_id(cs, c0, end)
         if ref:
             head_i = len(cs[: end - 1].rstrip("#")) - 1
         elif gid and not trimmed:
@@ -1057,7 +1058,8 @@ class MentionDetector:
         head_i = end - 1
         if cs[head_i] == "W" and low[head_i] in KEEP_TRAILING and cs[head_i - 1] in "CGKEb":
             head_i -= 1
-        ref = cs[end - 1] in "NZXCnb" and _ref_id(cs, c0, end)
+        # (cheap necessary conditions first: an id right after a reference head or number sign)
+        ref = cs[end - 1] in "NZXCnb" and cs[end - 2] in "Kk#" and _ref_id(cs, c0, end)
         if ref:
             head_i = len(cs[: end - 1].rstrip("#")) - 1
         elif gid and not trimmed:
