@@ -883,39 +883,10 @@ class MentionDetector:
             sol = None  # "X ( 4.5 g ) in 380 ml of THF": two mentions
         if sol and cs[m.end() : m.end() + 1] == "O":
             sol = None  # "X ( 410 mg ) in a mixture of A and B": the mixture is its own
-        # trim trailing words that cannot be heads ("silica gel pad" keeps "silica gel")
-        end = c1
-        # "Solution 1 was added", "as Raw material 2 .", "elution system A": a generic head
-        # with its label (generic_with_id)
-        gid = (
-            end - c0 >= 2 and cs[end - 2] == "G" and cs[end - 1] in "NZ"
-            and GENERIC_ID.match(words[end - 1]) is not None
-            and (end == len(cs) or cs[end] in ".P:)S")
-        )
-        if not has_qp and not g["ratio"] and not sol and not gid:
-            while (
-                end > c0
-                and cs[end - 1] in "WDnNU-/"
-                and not _ref_id(cs, c0, end)
-                and low[end - 1] not in KEEP_TRAILING
-            ):
-                end -= 1
-        if end == c0 or (end == c0 + 1 and cs[c0] == "D"):
+        core = self._core_head(cs, c0, c1, not has_qp and not g["ratio"] and not sol)
+        if core is None:
             return []
-        trimmed = end != c1
-        if trimmed and low[end] in NOT_A_COMPOUND_AFTER:
-            return []
-        head_i = end - 1
-        if cs[head_i] == "W" and low[head_i] in KEEP_TRAILING and cs[head_i - 1] in "CGKEb":
-            head_i -= 1  # "The solid ppts", "the nitrogen stream": the noun before
-        # (cheap necessary conditions first: an id right after a reference head or number sign)
-        ref = cs[end - 1] in "NZXCnb" and cs[end - 2] in "Kk#" and _ref_id(cs, c0, end)
-        if ref:
-            head_i = len(cs[: end - 1].rstrip("#")) - 1
-        elif gid and not trimmed:
-            head_i = end - 2
-        if not ref and (of := cs.find("O", c0, end)) != -1 and cs[of - 1] == "G":
-            head_i = of - 1  # "a solution of X": the head is the noun before "of" when generic
+        end, head_i, trimmed, gid, ref = core
         head_cls = cs[head_i].upper()
         head_low = low[head_i]
         kind = _KIND_OF_HEAD.get(head_cls, "chemical")
@@ -1026,6 +997,47 @@ class MentionDetector:
                     "quantity": "(" in cs[a:b]}))
         return out
 
+    def _core_head(
+        self, cs: str, c0: int, c1: int, may_trim: bool
+    ) -> tuple[int, int, bool, bool, bool] | None:
+        """The end of the core ``c0:c1`` and its head token: ``(end, head_i, trimmed, gid,
+        ref)`` (``ref``: the core ends with a reference id, "Compound 4");
+        None when no mention is left. With ``may_trim`` trailing words that cannot be heads
+        are cut ("silica gel pad" keeps "silica gel"); ``gid``: a generic head with its label
+        ("Solution 1 was added", "as Raw material 2 .", "elution system A": generic_with_id)."""
+        words, low = self._words, self._low
+        end = c1
+        gid = (
+            end - c0 >= 2 and cs[end - 2] == "G" and cs[end - 1] in "NZ"
+            and GENERIC_ID.match(words[end - 1]) is not None
+            and (end == len(cs) or cs[end] in ".P:)S")
+        )
+        if may_trim and not gid:
+            while (
+                end > c0
+                and cs[end - 1] in "WDnNU-/"
+                and not _ref_id(cs, c0, end)
+                and low[end - 1] not in KEEP_TRAILING
+            ):
+                end -= 1
+        if end == c0 or (end == c0 + 1 and cs[c0] == "D"):
+            return None
+        trimmed = end != c1
+        if trimmed and low[end] in NOT_A_COMPOUND_AFTER:
+            return None
+        head_i = end - 1
+        if cs[head_i] == "W" and low[head_i] in KEEP_TRAILING and cs[head_i - 1] in "CGKEb":
+            head_i -= 1  # "The solid ppts", "the nitrogen stream": the noun before
+        # (cheap necessary conditions first: an id right after a reference head or number sign)
+        ref = cs[end - 1] in "NZXCnb" and cs[end - 2] in "Kk#" and _ref_id(cs, c0, end)
+        if ref:
+            head_i = len(cs[: end - 1].rstrip("#")) - 1
+        elif gid and not trimmed:
+            head_i = end - 2
+        if not ref and (of := cs.find("O", c0, end)) != -1 and cs[of - 1] == "G":
+            head_i = of - 1  # "a solution of X": the head is the noun before "of" when generic
+        return end, head_i, trimmed, gid, ref
+
     def _bare_np(
         self, cs: str, c0: int, c1: int, sent_of: _SentenceIndex
     ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
@@ -1036,36 +1048,10 @@ class MentionDetector:
         of = cs.find("O", c0, c1)
         if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
             c0 = of + 1  # non_partitive_of
-        end = c1
-        gid = (
-            end - c0 >= 2 and cs[end - 2] == "G" and cs[end - 1] in "NZ"
-            and GENERIC_ID.match(words[end - 1]) is not None
-            and (end == len(cs) or cs[end] in ".P:)S")
-        )
-        if not gid:
-            while (
-                end > c0
-                and cs[end - 1] in "WDnNU-/"
-                and not _ref_id(cs, c0, end)
-                and low[end - 1] not in KEEP_TRAILING
-            ):
-                end -= 1
-        if end == c0 or (end == c0 + 1 and cs[c0] == "D"):
+        core = self._core_head(cs, c0, c1, True)
+        if core is None:
             return []
-        trimmed = end != c1
-        if trimmed and low[end] in NOT_A_COMPOUND_AFTER:
-            return []
-        head_i = end - 1
-        if cs[head_i] == "W" and low[head_i] in KEEP_TRAILING and cs[head_i - 1] in "CGKEb":
-            head_i -= 1
-        # (cheap necessary conditions first: an id right after a reference head or number sign)
-        ref = cs[end - 1] in "NZXCnb" and cs[end - 2] in "Kk#" and _ref_id(cs, c0, end)
-        if ref:
-            head_i = len(cs[: end - 1].rstrip("#")) - 1
-        elif gid and not trimmed:
-            head_i = end - 2
-        if not ref and (of := cs.find("O", c0, end)) != -1 and cs[of - 1] == "G":
-            head_i = of - 1
+        end, head_i, trimmed, gid, _ = core
         head_cls = cs[head_i].upper()
         if head_cls in "NUA":
             return []
