@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from itertools import islice
+
 import pytest
 
 from chemie.components.coref import _M, _RULE_KINDS, CorefResolver
+from chemie.extensions import relations_of
+from chemie.formats.chemu import iter_chemu
 from chemie.model import Document, Mention, tokens_from_words
-from chemie.nlp import annotate, load
+from chemie.nlp import SENTENCE_COMPONENTS, annotate, doc_from_document, load
 from chemie.resources import load_rules
 
 
@@ -361,7 +365,7 @@ def test_rules_left_out_for_a_kind_reject_that_kind():
     anaphor = Mention("T2", ((10, 14),), text="NAME 5%", attrs={"quantity": "1 g"})
 
     def view(m, i, kind):
-        return _M(m, i, i * 3, i * 3 + 1, "the name", "the name", kind, "solvent", "the", 0,
+        return _M(m, i, i * 3, i * 3 + 1, "the name", kind, "solvent", "the", 0,
                   "5", "name", [(i * 3, i * 3 + 1)], "as", True, "name")
 
     for name, kinds in _RULE_KINDS.items():
@@ -373,10 +377,38 @@ def test_rules_left_out_for_a_kind_reject_that_kind():
             resolver._words = ["x"] * 10
             resolver._heading_end = 10
             assert not rule(None, ms, ms[1], ms[0]), (name, kind)
-    featureless = [n for n, _ in resolver._rules_for("equipment", "", *[False] * 8)]
-    assert featureless == ["label_colon_name", "title_compound"]
-    everything = [n for n, _ in resolver._rules_for("chemical", "the", *[True] * 8)]
+    featureless = [n for n, _ in resolver._rules_for("equipment", "", *[False] * 13)]
+    assert featureless == []
+    everything = [n for n, _ in resolver._rules_for("chemical", "the", *[True] * 13)]
     assert "definite_repeat" in everything and "the_solvent" in everything
+
+
+def test_the_rule_dispatch_changes_no_link(nlp, corpus):
+    """Trying every rule on every anaphor gives the links of the dispatch by features (which
+    leaves out the rules whose first tests reject the anaphor)."""
+    plain = CorefResolver(load_rules("coref.yaml"))
+    plain._rules_for = lambda *features: list(plain.order)  # every rule, in order
+    resolver = nlp.get_pipe("chemie_coref")
+    tried = 0
+    for document in islice(iter_chemu(corpus("chemu-ref/train.jsonl")), 80):
+        document.mentions.clear()
+        document.relations.clear()
+        doc = doc_from_document(nlp, document)
+        for name, proc in nlp.pipeline:
+            if name == "chemie_coref":
+                break
+            if name not in SENTENCE_COMPONENTS:
+                doc = proc(doc)
+        relations = relations_of(doc)
+        found = []
+        for coref in (resolver, plain):
+            first = len(relations)
+            coref(doc)
+            found.append([(r.head, r.tail, r.rule, r.id) for r in relations[first:]])
+            del relations[first:]
+        assert found[0] == found[1], document.id
+        tried += bool(found[0])
+    assert tried > 40
 
 
 def test_a_numbered_raw_material_is_the_role_of_the_compound_before_as(nlp):

@@ -13,9 +13,9 @@ anaphor joins the chain of the first and is also linked to the others.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -90,14 +90,13 @@ class _M:
     first: int
     last: int
     core: str  # lowercased core text (no determiner, no quantities)
-    phrase: str  # determiner + core
     kind: str
     head: str
     det: str
     sentence: int
     ident: str  # "22" for "Compound 22" / "( 22 )", else ""
     name: str  # the chemical words of the core (modifiers and determiners dropped)
-    ranges: list[tuple[int, int]]  # token ranges (inclusive), one per piece
+    ranges: Sequence[tuple[int, int]]  # token ranges (inclusive), one per piece
     before: str  # lowercased token before the mention ("" at the start)
     bracketed: bool  # directly inside "(" … ")" or "(" … ","
     name_key: str  # name without spaces (what repeated_name compares)
@@ -105,6 +104,30 @@ class _M:
 
 _NOT_CORE = frozenset("().P:=#")  # token classes left out of a mention's core text
 _NAME_CLASSES = frozenset("CXZNbn")  # token classes of the chemical words of a name
+
+
+_ATTRS = itemgetter("tokens", "ranges", "core", "det", "kind", "head", "sentence")
+
+
+def _core_words(
+    cs: str, low: list[str], c0: int, c1: int
+) -> tuple[list[str], list[int], list[str]]:
+    """The words (lowercased) and positions of the core tokens ``c0``..``c1`` (brackets and
+    punctuation left out) and its chemical words (the words of its name)."""
+    core_w: list[str] = []
+    core_i: list[int] = []
+    name_w: list[str] = []
+    for i in range(c0, c1 + 1):
+        c = cs[i]
+        if c in _NOT_CORE:
+            continue
+        w = low[i]
+        core_w.append(w)
+        core_i.append(i)
+        # an amount ("50 mL CH2Cl2") is no part of the name
+        if (c in _NAME_CLASSES and not (c == "N" and cs[i + 1 : i + 2] == "U")) or w == "acid":
+            name_w.append(w)
+    return core_w, core_i, name_w
 
 
 def _open_bracket(words: list[str], first: int) -> int:
@@ -156,8 +179,9 @@ class CorefResolver:
         self.order: list[tuple[str, Callable]] = [
             (name, getattr(self, f"_rule_{name}")) for name in self.rules
         ]
-        # anaphor features (_rules_for's arguments) -> the rules to try
-        self._orders: dict[tuple, list[tuple[str, Callable]]] = {}
+        # anaphor features (_rules_for's arguments) -> the rules to try before and after
+        # the title
+        self._orders: dict[tuple, tuple[list, list]] = {}
         title = self.rules.get("title_compound", {})
         self.title_phrases = frozenset(title.get("phrases", ()))
         self._title_tails = frozenset(
@@ -170,7 +194,7 @@ class CorefResolver:
             [aux, str(v)] for aux in ("was", "were", "is") for v in state.get("subject_verbs", ())
         ]
         self._words: list[str] = []
-        self._heading_end = 0  # first token after the heading (set by _title)
+        self._heading_end = 0  # first token after the heading (set by _heading)
         self._product = -2  # _last_product of the current doc (-2: not computed yet)
         solvent = self.rules.get("the_solvent", {})
         self.solvent_anaphors = frozenset(solvent.get("anaphors", ()))
@@ -193,6 +217,18 @@ class CorefResolver:
         repeated = self.rules.get("repeated_name", {})
         self.min_name = int(repeated.get("min_length", 8))
         self.not_names = frozenset(str(w).lower() for w in repeated.get("not_names", ()))
+        # head word -> bits: 1 a role ("eluent"), 2 "the solvent", 4 definite_repeat, 8 "this
+        # product" (one lookup instead of four)
+        self._head_kinds: dict[str, int] = {}
+        for bit, heads in enumerate(
+            (self.role_heads, self.solvent_anaphors, self.definite_heads, _THIS_HEADS)
+        ):
+            for h in heads:
+                self._head_kinds[h] = self._head_kinds.get(h, 0) | 1 << bit
+        # word -> whether it fits _ID / is a heading word or label (_heading): caches by word
+        # (they grow with the vocabulary, as spaCy's does)
+        self._id_words: dict[str, bool] = {}
+        self._heading_words: dict[str, bool] = {}
         self.heading_words = frozenset(
             str(w).lower() for w in load_rules("mentions.yaml")["heading_words"]
         )
@@ -203,28 +239,18 @@ class CorefResolver:
             return doc
         words, cs = token_info(doc)
         self._words = token_table(doc).lower  # the lowercased words, shared with actions
-        view = self._view
-        ms = [view(words, cs, n, m) for n, m in enumerate(mentions)]
-        title = self._title(words, cs, ms)
+        self._heading_end = self._heading(words, cs)
+        self._product = -2
+        ms, orders = self._views(words, cs, mentions)
+        title = self._title(cs, ms)
+        # the rules for an anaphor after the title (rules 2nd) or not (1st)
+        later = title.i if title is not None else len(ms)
         chain_of: dict[int, list[int]] = {}  # mention position -> its chain (text order)
         links: list[tuple[int, int, str]] = []
         inner: set[int] = set()  # labels in the gap of a discontinuous mention
-        orders = self._orders
         surface, direct = self.mode == "surface", self.direct
-        for a in ms:
-            head = a.head
-            key = (
-                a.kind, a.det, a.before == "as", a.core in self.material_anaphors,
-                a.bracketed or bool(a.m.attrs.get("abbreviation")),
-                bool(a.ident) and not a.ident.startswith("example"),
-                head in self.role_heads or self._material_role(a.core),
-                head in self.solvent_anaphors,
-                head in self.definite_heads, head in _THIS_HEADS,
-            )
-            order = orders.get(key)
-            if order is None:
-                order = orders[key] = self._rules_for(*key)
-            for name, rule in order:
+        for a, order in zip(ms, orders, strict=True):
+            for name, rule in order[a.i > later]:
                 found = rule(doc, ms, a, title)
                 if not found:
                     continue
@@ -264,13 +290,34 @@ class CorefResolver:
         number_relations(relations, first, "C")
         return doc
 
+    def _rule_lists(
+        self, kind: str, det: str, head_kind: int, after_as: bool, material: bool,
+        material_role: bool, bracketed: bool, ident: bool, yield_or_label: bool,
+        after_label: bool, following: bool, in_heading: bool,
+    ) -> tuple[list[tuple[str, Callable]], list[tuple[str, Callable]]]:
+        """The rules to try on an anaphor with these features (``head_kind``: the bits of
+        :attr:`_head_kinds`) before and after the title."""
+        role, solvent, definite, this = (bool(head_kind & bit) for bit in (1, 2, 4, 8))
+        common = (
+            kind, det, after_as, material, bracketed, ident, role or material_role, solvent,
+            definite, this, yield_or_label, after_label, following, in_heading,
+        )
+        return self._rules_for(*common, False), self._rules_for(*common, True)
+
     def _rules_for(
         self, kind: str, det: str, after_as: bool, material: bool, bracketed: bool,
         ident: bool, role_head: bool, solvent_head: bool, definite_head: bool, this_head: bool,
+        yield_or_label: bool, after_label: bool, following: bool, in_heading: bool,
+        after_title: bool,
     ) -> list[tuple[str, Callable]]:
         """The rules (in order) that can resolve an anaphor with these features: each rule
-        left out rejects it by its own first test."""
+        left out rejects it by its own first tests."""
         can = {
+            "following_compounds": following,
+            "heading_label": in_heading,
+            "label_colon_name": after_label,
+            "title_compound": after_title,
+            "final_product": after_title and yield_or_label,
             "bracketed_abbreviation": bracketed,
             "referred_to_as": after_as,
             "as_eluent": role_head,
@@ -285,84 +332,134 @@ class CorefResolver:
             if can.get(n, True) and kind in _RULE_KINDS.get(n, (kind,))
         ]
 
-    def _view(self, words: list[str], cs: str, n: int, m: Mention) -> _M:
-        get = m.attrs.get
+    def _views(
+        self, words: list[str], cs: str, mentions: list[Mention]
+    ) -> tuple[list[_M], list[tuple[list, list]]]:
+        """The views of ``mentions`` (in text order), built in one pass over the doc, and the
+        rules to try on each (before and after the title: :meth:`_rules_for`)."""
         low = self._words
-        first, last = get("tokens", (0, 0))  # type: ignore[misc]
-        ranges = list(get("ranges", ((first, last),)))  # type: ignore[arg-type]
-        c0, c1 = get("core", (first, last))  # type: ignore[misc]
-        core_w: list[str] = []  # the core's words (lowercased) and positions
-        core_i: list[int] = []
-        name_w: list[str] = []
-        for i in range(c0, c1 + 1):
-            c = cs[i]
-            if c in _NOT_CORE:
-                continue
-            w = low[i]
-            core_w.append(w)
-            core_i.append(i)
-            # an amount ("50 mL CH2Cl2") is no part of the name
+        n_words = len(words)
+        views: list[_M] = []
+        append = views.append
+        orders = self._orders
+        rules: list[tuple[list, list]] = []
+        add_rules = rules.append
+        material, head_kinds = self.material_anaphors, self._head_kinds
+        heading_end, id_words = self._heading_end, self._id_words
+        after_label = following = False  # a label / "the following compounds" before
+        for n, m in enumerate(mentions):
+            attrs = m.attrs
+            try:  # one C call for the attributes chemie_mentions always sets
+                (first, last), ranges, (c0, c1), det, kind, head, sentence = _ATTRS(attrs)
+            except KeyError:
+                get = attrs.get
+                first, last = get("tokens", (0, 0))  # type: ignore[misc]
+                ranges = get("ranges", ((first, last),))
+                c0, c1 = get("core", (first, last))  # type: ignore[misc]
+                det, kind, head = get("det", ""), get("kind", ""), get("head", "")
+                sentence = get("sentence", 0)
             if (
-                c in _NAME_CLASSES and not (c == "N" and cs[i + 1 : i + 2] == "U")
-            ) or w == "acid":
-                name_w.append(w)
-        core = " ".join(core_w)
-        name = " ".join(name_w)
-        det = get("det", "")
-        if det.__class__ is not str:
-            det = str(det)
-        kind = get("kind", "")
-        if kind.__class__ is not str:
-            kind = str(kind)
-        head = get("head", "")
-        if head.__class__ is not str:
-            head = str(head)
-        sentence = get("sentence", 0)
-        if sentence.__class__ is not int:
-            sentence = int(sentence)  # type: ignore[call-overload]
-        before = low[first - 1] if first > 0 else ""
-        after = words[last + 1] if last + 1 < len(words) else ""
-        bracketed = before in ("(", "[") and after in (")", "]", ",")
-        if (
-            not bracketed and before == "," and after in (")", "]")
-            and _open_bracket(words, first) >= 0
-        ):
-            bracketed = True  # "NAME ( reaction scheme 3 , compound 142 )"
-        ident = ""
-        n_core = len(core_i)
-        if kind == "reference" and n_core > 1 and cs[core_i[-1]] in "NZXCnb":
-            ident = core_w[-1]
-            if core_w[-2] in ("example", "examples"):
-                ident = "example " + ident  # Example 7 is not Compound 7
-        elif n_core == 1:
-            word = words[core_i[0]]
-            if _ID.match(word) and (
-                bracketed
-                or (cs[core_i[0]] == "Z" and _HAS_DIGIT_AND_LETTER.search(word) is not None)
+                det.__class__ is not str or kind.__class__ is not str
+                or head.__class__ is not str or sentence.__class__ is not int
             ):
-                ident = core_w[0]
-        return _M(
-            m, n, first, last, core, f"{det} {core}".strip() if det else core.strip(), kind,
-            head, det, sentence, ident, name, ranges, before,
-            bracketed, name.replace(" ", ""),
-        )
+                det, kind, head, sentence = str(det), str(kind), str(head), int(sentence)
+            end = c1 + 1
+            classes = cs[c0:end]
+            # most cores have no bracket or punctuation: their words are a slice of the doc's
+            if c0 >= 0 and _NOT_CORE.isdisjoint(classes):
+                core_w = low[c0:end]
+                core = " ".join(core_w)
+                n_core, i0, i1 = len(core_w), c0, c1
+                if _NAME_CLASSES.issuperset(classes) and not (
+                    classes[-1:] == "N" and cs[end : end + 1] == "U"
+                ):
+                    name = core  # every word is a chemical word
+                elif _NAME_CLASSES.isdisjoint(classes) and "acid" not in core_w:
+                    name = ""
+                else:
+                    # the chemical words, each with the class of the token after it
+                    nexts = cs[c0 + 1 : end + 1]
+                    if len(nexts) < n_core:
+                        nexts += " "
+                    name = " ".join([
+                        w for w, c, d in zip(core_w, classes, nexts, strict=True)
+                        if (c in _NAME_CLASSES and (c != "N" or d != "U")) or w == "acid"
+                    ])
+            else:
+                core_w, core_i, name_w = _core_words(cs, low, c0, c1)
+                core = " ".join(core_w)
+                name = " ".join(name_w)
+                n_core = len(core_i)
+                i0, i1 = (core_i[0], core_i[-1]) if core_i else (0, 0)
+            before = low[first - 1] if first > 0 else ""
+            after = words[last + 1] if last + 1 < n_words else ""
+            bracketed = before in ("(", "[") and after in (")", "]", ",")
+            if (
+                not bracketed and before == "," and after in (")", "]")
+                and _open_bracket(words, first) >= 0
+            ):
+                bracketed = True  # "NAME ( reaction scheme 3 , compound 142 )"
+            ident = ""
+            if kind == "reference" and n_core > 1 and cs[i1] in "NZXCnb":
+                ident = core_w[-1]
+                if core_w[-2] in ("example", "examples"):
+                    ident = "example " + ident  # Example 7 is not Compound 7
+            elif n_core == 1:
+                word = words[i0]
+                is_id = id_words.get(word)
+                if is_id is None:
+                    is_id = id_words[word] = _ID.match(word) is not None
+                if is_id and (
+                    bracketed
+                    or (cs[i0] == "Z" and _HAS_DIGIT_AND_LETTER.search(word) is not None)
+                ):
+                    ident = core_w[0]
+            append(_M(
+                m, n, first, last, core, kind, head, det, sentence, ident, name, ranges,
+                before, bracketed, name.replace(" ", ""),
+            ))
+            label = kind == "reference" and ident != "" and head != "example"
+            key = (
+                kind, det, head_kinds.get(head, 0), before == "as", core in material,
+                core[-1:].isdigit() and self._material_role(core),
+                bracketed or bool(attrs.get("abbreviation")),
+                ident != "" and not ident.startswith("example"),
+                label or "%" in m.text, after_label, following, n > 0 and first < heading_end,
+            )
+            order = orders.get(key)
+            if order is None:
+                order = orders[key] = self._rule_lists(*key)
+            add_rules(order)
+            after_label = label
+            following = following or (
+                det == "the" and core.startswith("following ") and head in self.following
+            )
+        return views, rules
 
-    def _title(self, words: list[str], cs: str, ms: list[_M]) -> _M | None:
-        """The compound named in the heading ("Step 2: Synthesis of X"), if any."""
+    def _heading(self, words: list[str], cs: str) -> int:
+        """The first token after the heading ("Step 2: Synthesis of X"), the text's first
+        token if it has no heading."""
         stop = len(words)
-        heading_words, low = self.heading_words, self._words
+        heading_words, low, in_heading = self.heading_words, self._words, self._heading_words
         for i, w in enumerate(words):
-            if low[i] in heading_words or (
-                _HEADING_ID.match(w) and not _WORD_NOT_ID.match(w)
-            ):
+            skip = in_heading.get(w)
+            if skip is None:
+                skip = in_heading[w] = low[i] in heading_words or (
+                    _HEADING_ID.match(w) is not None and _WORD_NOT_ID.match(w) is None
+                )
+            if skip:
                 continue
             # the text starts with a verb, a determiner or a capitalised preposition ("To a
             # solution of", "In a microwave oven")
-            if cs[i] in "SD" or (cs[i] == "I" and w[0].isupper()) or i > 60:
+            c = cs[i]
+            if c in "SD" or (c == "I" and w[0].isupper()) or i > 60:
                 stop = i
                 break
-        self._heading_end = stop
-        self._product = -2
+        return stop
+
+    def _title(self, cs: str, ms: list[_M]) -> _M | None:
+        """The compound named in the heading (ending at ``self._heading_end``), if any."""
+        stop = self._heading_end
         best = None
         for x in ms:
             if x.first >= stop or x.m.attrs.get("quantity") or cs[x.first] in "NnA":
@@ -491,7 +588,8 @@ class CorefResolver:
     def _rule_title_compound(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if title is None or a.i <= title.i:
             return None
-        if a.phrase not in self.title_phrases and a.core not in self.title_phrases:
+        phrase = f"{a.det} {a.core}".strip() if a.det else a.core.strip()
+        if phrase not in self.title_phrases and a.core not in self.title_phrases:
             core = a.core
             if not ("title" in core or "target" in core or "desired" in core):
                 return None  # every title tail starts with one of these words
