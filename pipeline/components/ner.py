@@ -25,7 +25,7 @@ import functools
 import re
 from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
-from operator import is_not, itemgetter, le
+from operator import is_not, itemgetter, le, methodcaller
 from typing import NamedTuple
 
 import regex
@@ -138,6 +138,7 @@ class ChemicalNER:
         self.abbreviation_window = abbreviation_window
         self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
         self.words = _word_lists()
+        self._veto_keys = frozenset(self.words["veto_after"])
         self._context_rules = tuple(map(rule, ("salt_extension", "cation_anion", "head_letter")))
         self._abbreviation_rule = rule("abbreviation_definition")
         self._vocab: object = None  # the vocabulary the two caches below belong to
@@ -166,20 +167,22 @@ class ChemicalNER:
         n = len(words)
         if not n:
             return []
+        codes = _glue_string(words)  # one character per token, shared by the steps below
         cands = self._token_candidates(words)
         cands.extend(
-            (s, e, h.label, h.source, h.confidence) for s, e, h in self.index.find_spans(words)
+            (s, e, h.label, h.source, h.confidence)
+            for s, e, h in self.index.find_spans(words, " " in codes)
         )
-        cands.extend(self._glued_candidates(words))
+        cands.extend(self._glued_candidates(words, codes))
         cands.extend(self._sequence_candidates(words))
         veto = self.words["veto_after"]
-        if not veto.keys().isdisjoint(words):  # most documents have no word a veto follows
+        if not self._veto_keys.isdisjoint(words):  # most documents have no word a veto follows
             cands = [
                 f for f in cands if not (f[0] and words[f[0]] in veto.get(words[f[0] - 1], ()))
             ]
         chosen = _resolve(cands, n)
         chosen = self._context(words, chosen)
-        chosen = self._abbreviations(words, chosen)
+        chosen = self._abbreviations(words, chosen, codes)
         chosen.sort(key=itemgetter(_START))
         return chosen
 
@@ -194,10 +197,11 @@ class ChemicalNER:
                 out.append((i, i + 1, *v))
         return out
 
-    def _glued_candidates(self, words: Sequence[str]) -> list[Cand]:
+    def _glued_candidates(self, words: Sequence[str], codes: str) -> list[Cand]:
+        """Glued names in ``words`` (``codes``: their ``_glue_string``)."""
         out = []
         in_run = self._glued_in_run
-        for start, end in _glue_runs(words):
+        for start, end in _glue_runs(codes):
             for s, e, v in in_run(tuple(words[start:end])):
                 out.append((start + s, start + e, *v))
         return out
@@ -309,12 +313,13 @@ class ChemicalNER:
         return low.endswith(("ium", "yl")) and anion.lower().endswith(self.words["anion_end"])
 
     # -- abbreviations ------------------------------------------------------------------
-    def _abbreviations(self, words: Sequence[str], chosen: list[Cand]) -> list[Cand]:
+    def _abbreviations(self, words: Sequence[str], chosen: list[Cand], codes: str) -> list[Cand]:
+        """``codes``: the ``_glue_string`` of ``words`` (it marks the opening brackets)."""
         n = len(words)
         starts_by_end = {f[1]: f[0] for f in chosen}
         chem: dict[tuple[str, ...], int] = {}
         nonchem: dict[tuple[str, ...], int] = {}
-        for i in compress(range(n), map(_OPEN.__contains__, words)):
+        for i in map(_match_start, _OPENING.finditer(codes)):
             if not 0 < i < n - 2:
                 continue
             if words[i + 2] != "-" and _NUMBER.match(words[i + 1]):
@@ -418,7 +423,7 @@ def _plausible(abbr: str, before: Sequence[str]) -> bool:
 # connectors by kind ("-" hyphens, "(", "[", ")" closing brackets, "'" primes, ","), "."
 # and "+" as themselves; "n" a number of 1-2 digits, "L" another locant (2a, 4', N), "s"
 # the word s, "v" a lowercase word of 3 letters, "w" one of 1-2 letters, "A" another word
-# of 3+ letters, "o" anything else.
+# of 3+ letters, " " a whitespace token, "o" anything else (" " and "o" link alike).
 _GLUE_CHARS = {"-": "-", "‐": "-", "–": "-", "(": "(", "[": "[", ")": ")", "]": ")",
                "'": "'", "′": "'", ",": ",", ".": ".", "+": "+"}
 # Where tokens j and j + 1 are linked (a one-character match at j), over the glue-run
@@ -435,6 +440,8 @@ _GLUE_LINK = re.compile(
     r"|n(?=\.n)(?<=[\[.]n)|[nL](?=,[nL])"
 )
 _glue_codes: dict[str, str] = {}
+_OPENING = re.compile(r"[(\[]")  # opening brackets in a glue string
+_match_start = methodcaller("start")  # ``map(_match_start, finditer)``: each match.start()
 
 
 def _glue_code(word: str) -> str:
@@ -442,6 +449,8 @@ def _glue_code(word: str) -> str:
     code = _GLUE_CHARS.get(word)
     if code is not None:
         return code
+    if word.isspace():
+        return " "
     if _SMALL_INT.match(word):
         return "n"
     if _LOCANTISH.match(word):
@@ -470,11 +479,12 @@ def _glue_string(words: Sequence[str]) -> str:
         return "".join(codes)
 
 
-def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
-    """Maximal runs ``[start, end)`` of 2+ tokens linked by connector tokens."""
+def _glue_runs(codes: str) -> list[tuple[int, int]]:
+    """Maximal runs ``[start, end)`` of 2+ tokens linked by connector tokens (``codes``:
+    the tokens' ``_glue_string``)."""
     runs: list[tuple[int, int]] = []
     last = -2  # the last linked pair
-    for m in _GLUE_LINK.finditer(_glue_string(words)):
+    for m in _GLUE_LINK.finditer(codes):
         j = m.start()  # tokens j and j + 1 belong to one glued name
         if last == j - 1:
             runs[-1] = (runs[-1][0], j + 2)
