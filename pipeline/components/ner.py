@@ -200,9 +200,13 @@ class ChemicalNER:
     def _glued_candidates(self, words: Sequence[str], codes: str) -> list[Cand]:
         """Glued names in ``words`` (``codes``: their ``_glue_string``)."""
         out = []
-        in_run = self._glued_in_run
+        cache = self._runs
         for start, end in _glue_runs(codes):
-            for s, e, v in in_run(tuple(words[start:end])):
+            run = tuple(words[start:end])
+            found = cache.get(run)  # most runs are cached (and glue nothing): no call
+            if found is None:
+                found = self._glued_in_run(run)
+            for s, e, v in found:
                 out.append((start + s, start + e, *v))
         return out
 
@@ -272,7 +276,7 @@ class ChemicalNER:
                 if wl["head_letter"].fullmatch(words[i + 1]):
                     by_start.pop(i + 1, None)
                     by_start[i] = (i, i + 2, head.label, head.name, head.confidence)
-        result = sorted(by_start.values(), key=itemgetter(_START))
+        result = sorted(by_start.values())  # starts are distinct: the same as by start
         merged: list[Cand] = []
         prev = None
         for f in result:
@@ -395,7 +399,7 @@ class ChemicalNER:
     def __call__(self, doc: Doc) -> Doc:
         found = self._find(self._doc_words(doc))
         store = doc.user_data.setdefault(_STORE, {})
-        store.update((f"{s}:{e}", (r, c)) for s, e, _, r, c in found)
+        store.update({f"{s}:{e}": (r, c) for s, e, _, r, c in found})
         labels = self._label_ids(doc)
         spans = [Span(doc, s, e, labels.get(lab, lab)) for s, e, lab, _, _ in found]
         doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)

@@ -347,9 +347,9 @@ def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
     out = set()
     lowered = text.lower()
     for r, required, backwards, prefilter in _sequence_rules():
-        if required and not any(word in lowered for word in required):
+        if required and not any(map(lowered.__contains__, required)):
             continue
-        if any(p.search(text) is None for p in prefilter):
+        if prefilter and any(p.search(text) is None for p in prefilter):
             continue
         if backwards is None:
             out.update((*_mention_span(m), r) for m in _forward(r).finditer(text))
