@@ -438,10 +438,12 @@ _GLUE_CHARS = {"-": "-", "‐": "-", "–": "-", "(": "(", "[": "[", ")": ")", "
 # possessive "aspirin ' s" and a closing bracket before a short lowercase word (") in").
 # A connector second: linked, except an opening bracket after a word ("didanosine ( ddI").
 _GLUE_LINK = re.compile(
+    # each alternative has a connector at j or j + 1: a first check skips other positions
+    r"(?=[-(\[)'.,]|.[-(\[)'.,])(?:"
     r"[^-(\[)'.+,Av](?=[-(\[)'])|[Av](?=[-\[)'])"
     r"|[-(\[](?=[^.+,])|\)(?=[^.+,svw])|'(?=[^.+,s])"
     r"|\.(?<=[\[.]n\.)(?=n)|,(?<=[nL],)(?=[nL])"
-    r"|n(?=\.n)(?<=[\[.]n)|[nL](?=,[nL])"
+    r"|n(?=\.n)(?<=[\[.]n)|[nL](?=,[nL]))"
 )
 _glue_codes: dict[str, str] = {}
 _OPENING = re.compile(r"[(\[]")  # opening brackets in a glue string
