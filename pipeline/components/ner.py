@@ -95,10 +95,11 @@ class Found(NamedTuple):
     confidence: float
 
 
-# Inside a document, mentions are plain tuples laid out as ``Found`` (cheaper to create
-# and read than the named tuple); ``find`` turns them into ``Found``.
+# Inside a document, mentions are plain tuples laid out as ``Found`` (start, end, label,
+# rule, confidence): cheaper to create and read than the named tuple; ``find`` turns them
+# into ``Found``.
 Cand = tuple[int, int, str, str, float]
-_START, _END, _LABEL, _RULE, _CONF = range(5)
+_start, _end, _confidence = itemgetter(0), itemgetter(1), itemgetter(4)
 
 
 @functools.cache
@@ -183,7 +184,7 @@ class ChemicalNER:
         chosen = _resolve(cands, n)
         chosen = self._context(words, chosen)
         chosen = self._abbreviations(words, chosen, codes)
-        chosen.sort(key=itemgetter(_START))
+        chosen.sort(key=_start)
         return chosen
 
     # -- candidates ---------------------------------------------------------------------
@@ -304,7 +305,7 @@ class ChemicalNER:
                     f = (f[0], e + 1, f[2], salt.name, max(f[4], salt.confidence))
             out.append(f)
         # ``out`` is in start order: only a head + letter or an extended name can overlap
-        if all(map(le, map(itemgetter(_END), out), map(itemgetter(_START), out[1:]))):
+        if all(map(le, map(_end, out), map(_start, out[1:]))):
             return out
         return _dedupe(out)
 
@@ -518,7 +519,7 @@ def _resolve(cands: list[Cand], n: int) -> list[Cand]:
         singles = [f for f in cands if f[1] - f[0] == 1]
     else:
         singles = cands
-    singles = sorted(singles, key=itemgetter(_CONF), reverse=True)  # stable: ties keep order
+    singles = sorted(singles, key=_confidence, reverse=True)  # stable: ties keep order
     for f in singles:
         s = f[0]
         if not occupied[s]:
