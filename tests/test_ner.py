@@ -244,3 +244,72 @@ def test_results_do_not_depend_on_the_string_caches(monkeypatch, corpus):
     cold = ChemicalNER()
     assert [cold.find(words) for words in inputs + inputs] == expected
     assert expected[: len(inputs)] == expected[len(inputs) :]
+
+
+def _search_back(rule, text: str, at: int, length: int):
+    """Reference for ``_match_back``: a backwards search over the whole window."""
+    import regex
+
+    from chemie.components.ner_rules import _SEQUENCE_WINDOW
+
+    backwards = regex.compile(rule.pattern.pattern, rule.pattern.flags | regex.REVERSE)
+    m = backwards.search(text, max(0, at - _SEQUENCE_WINDOW), min(len(text), at + length + 3))
+    return None if m is None or m.end() < at + length else m.span()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the 2-methylpropanoic acid was added",
+        "valproic acid , acetic anhydride and benzoic acids",
+        "imidodicarbonic acid-1,3-diester and gastric acid",
+        "4-(2-hydroxyethyl)piperazine-1-ethanesulfonic acid",
+        "acid",
+        "some ic acid",
+        "Uptake of Rb + and Cs ( + ) was measured , K +",
+        "Na+ and Ca ( 2 + ) or Mg 2 +",
+    ],
+)
+def test_anchored_sequence_rules_match_like_a_backwards_search(text):
+    from chemie.components.ner_rules import _match_back, _sequence_rules
+
+    tried = 0
+    for rule, required, backwards, _ in _sequence_rules():
+        if backwards is None:
+            continue
+        lowered = text.lower()
+        for word in required:
+            at = lowered.find(word)
+            while at >= 0:
+                m = _match_back(backwards, text, at, len(word))
+                assert (m and m.span("rule")) == _search_back(rule, text, at, len(word))
+                tried += 1
+                at = lowered.find(word, at + 1)
+    assert tried
+
+
+def test_resolve_is_one_greedy_pass_by_length_and_confidence():
+    """``_resolve`` picks what one greedy pass over the candidates sorted by (length,
+    confidence, start) picks, ties to the first, on random candidates."""
+    import random
+
+    from chemie.components.ner import _resolve
+
+    def greedy(cands, n):
+        occupied = [False] * n
+        out = []
+        for f in sorted(cands, key=lambda f: (f[0] - f[1], -f[4], f[0])):
+            if not any(occupied[f[0] : f[1]]):
+                occupied[f[0] : f[1]] = [True] * (f[1] - f[0])
+                out.append(f)
+        return out
+
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(1, 12)
+        cands = []
+        for k in range(rng.randint(0, 10)):
+            s = rng.randrange(n)
+            e = min(n, s + rng.choice((1, 1, 1, 2, 3)))
+            cands.append((s, e, "TRIVIAL", f"r{k}", rng.choice((0.5, 0.7, 0.9))))
+        assert sorted(_resolve(cands, n)) == sorted(greedy(cands, n))

@@ -25,7 +25,7 @@ import functools
 import re
 from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
-from operator import attrgetter, is_not, le
+from operator import is_not, itemgetter, le, methodcaller
 from typing import NamedTuple
 
 import regex
@@ -95,6 +95,13 @@ class Found(NamedTuple):
     confidence: float
 
 
+# Inside a document, mentions are plain tuples laid out as ``Found`` (start, end, label,
+# rule, confidence): cheaper to create and read than the named tuple; ``find`` turns them
+# into ``Found``.
+Cand = tuple[int, int, str, str, float]
+_start, _end, _confidence = itemgetter(0), itemgetter(1), itemgetter(4)
+
+
 @functools.cache
 def _word_lists() -> dict[str, object]:
     table, _ = load_rule_table()
@@ -132,6 +139,7 @@ class ChemicalNER:
         self.abbreviation_window = abbreviation_window
         self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
         self.words = _word_lists()
+        self._veto_keys = frozenset(self.words["veto_after"])
         self._context_rules = tuple(map(rule, ("salt_extension", "cation_anion", "head_letter")))
         self._abbreviation_rule = rule("abbreviation_definition")
         self._vocab: object = None  # the vocabulary the two caches below belong to
@@ -153,44 +161,54 @@ class ChemicalNER:
     # -- public -------------------------------------------------------------------------
     def find(self, words: Sequence[str]) -> list[Found]:
         """Mentions in ``words`` (one document), sorted by start."""
+        return list(map(tuple.__new__, repeat(Found), self._find(words)))
+
+    def _find(self, words: Sequence[str]) -> list[Cand]:
+        """``find`` as plain tuples."""
         n = len(words)
         if not n:
             return []
+        codes = _glue_string(words)  # one character per token, shared by the steps below
         cands = self._token_candidates(words)
         cands.extend(
-            Found(s, e, h.label, h.source, h.confidence)
-            for s, e, h in self.index.find_spans(words)
+            (s, e, h.label, h.source, h.confidence)
+            for s, e, h in self.index.find_spans(words, " " in codes)
         )
-        cands.extend(self._glued_candidates(words))
+        cands.extend(self._glued_candidates(words, codes))
         cands.extend(self._sequence_candidates(words))
         veto = self.words["veto_after"]
-        cands = [
-            f
-            for f in cands
-            if not (f.start and words[f.start] in veto.get(words[f.start - 1], ()))
-        ]
+        if not self._veto_keys.isdisjoint(words):  # most documents have no word a veto follows
+            cands = [
+                f for f in cands if not (f[0] and words[f[0]] in veto.get(words[f[0] - 1], ()))
+            ]
         chosen = _resolve(cands, n)
         chosen = self._context(words, chosen)
-        chosen = self._abbreviations(words, chosen)
-        return sorted(chosen, key=lambda f: f.start)
+        chosen = self._abbreviations(words, chosen, codes)
+        chosen.sort(key=_start)
+        return chosen
 
     # -- candidates ---------------------------------------------------------------------
-    def _token_candidates(self, words: Sequence[str]) -> list[Found]:
+    def _token_candidates(self, words: Sequence[str]) -> list[Cand]:
         token = self.classifier.token
         verdicts = list(map(self.classifier.cache.get, words))  # None: not seen yet
         out = []
         for i in compress(range(len(words)), map(is_not, verdicts, repeat(False))):
             v = verdicts[i] or token(words[i])
             if v:
-                out.append(Found(i, i + 1, v[0], v[1], v[2]))
+                out.append((i, i + 1, *v))
         return out
 
-    def _glued_candidates(self, words: Sequence[str]) -> list[Found]:
+    def _glued_candidates(self, words: Sequence[str], codes: str) -> list[Cand]:
+        """Glued names in ``words`` (``codes``: their ``_glue_string``)."""
         out = []
-        in_run = self._glued_in_run
-        for start, end in _glue_runs(words):
-            for s, e, v in in_run(tuple(words[start:end])):
-                out.append(Found(start + s, start + e, v[0], v[1], v[2]))
+        cache = self._runs
+        for start, end in _glue_runs(codes):
+            run = tuple(words[start:end])
+            found = cache.get(run)  # most runs are cached (and glue nothing): no call
+            if found is None:
+                found = self._glued_in_run(run)
+            for s, e, v in found:
+                out.append((start + s, start + e, *v))
         return out
 
     def _glued_in_run(self, run: tuple[str, ...]) -> tuple[tuple[int, int, Verdict], ...]:
@@ -228,7 +246,7 @@ class ChemicalNER:
         found = cache[run] = tuple(out)
         return found
 
-    def _sequence_candidates(self, words: Sequence[str]) -> list[Found]:
+    def _sequence_candidates(self, words: Sequence[str]) -> list[Cand]:
         text = " ".join(words)
         matches = sequence_matches(text)
         if not matches:
@@ -243,50 +261,51 @@ class ChemicalNER:
             k = bisect.bisect_left(ends_at, a)  # the token after the space before a
             s = 0 if a == 0 else k + 1 if k < n and ends_at[k] == a else None
             if s is not None and s < n:
-                out.append(Found(s, e + 1, r.label, r.name, r.confidence))
+                out.append((s, e + 1, r.label, r.name, r.confidence))
         return out
 
     # -- context rules ------------------------------------------------------------------
-    def _context(self, words: Sequence[str], chosen: list[Found]) -> list[Found]:
+    def _context(self, words: Sequence[str], chosen: list[Cand]) -> list[Cand]:
         wl = self.words
         n = len(words)
-        by_start = {f.start: f for f in chosen}
+        by_start = {f[0]: f for f in chosen}
         salt, cation, head = self._context_rules
         # head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone)
         heads = wl["head_any_case"]
-        at_heads = [] if heads.isdisjoint(words) else [i for i, w in enumerate(words) if w in heads]
-        for i in [i for i in at_heads if i < n - 1]:
-            if wl["head_letter"].fullmatch(words[i + 1]):
-                by_start.pop(i + 1, None)
-                by_start[i] = Found(i, i + 2, head.label, head.name, head.confidence)
-        result = sorted(by_start.values(), key=lambda f: f.start)
-        merged: list[Found] = []
+        if not heads.isdisjoint(words):
+            for i in [i for i, w in enumerate(words) if w in heads and i < n - 1]:
+                if wl["head_letter"].fullmatch(words[i + 1]):
+                    by_start.pop(i + 1, None)
+                    by_start[i] = (i, i + 2, head.label, head.name, head.confidence)
+        result = sorted(by_start.values())  # starts are distinct: the same as by start
+        merged: list[Cand] = []
+        prev = None
         for f in result:
-            prev = merged[-1] if merged else None
             # cation + anion: sodium valproate, calcium carbonate
             if (
                 prev is not None
-                and prev.end == f.start
-                and prev.end - prev.start == 1
-                and self._is_cation(words[prev.start], words[f.end - 1])
-                and words[f.start].lower() not in wl["cation"]
+                and prev[1] == f[0]
+                and prev[1] - prev[0] == 1
+                and self._is_cation(words[prev[0]], words[f[1] - 1])
+                and words[f[0]].lower() not in wl["cation"]
             ):
-                merged[-1] = Found(prev.start, f.end, cation.label, cation.name, cation.confidence)
+                prev = merged[-1] = (prev[0], f[1], cation.label, cation.name, cation.confidence)
                 continue
             merged.append(f)
+            prev = f
+        salt_words = wl["salt"]
         out = []
         for f in merged:
-            e = f.end
+            e = f[1]
             if e + 1 < n and words[e + 1] == "ester" and words[e].endswith("yl"):
-                f = Found(f.start, e + 2, f.label, salt.name, max(f.confidence, salt.confidence))
-            elif e < n and words[e].lower() in wl["salt"] and f.end - f.start <= 6:
+                f = (f[0], e + 2, f[2], salt.name, max(f[4], salt.confidence))
+            elif e < n and words[e].lower() in salt_words and e - f[0] <= 6:
                 nxt = by_start.get(e)
-                if nxt is None or nxt.end == e + 1:
-                    conf = max(f.confidence, salt.confidence)
-                    f = Found(f.start, e + 1, f.label, salt.name, conf)
+                if nxt is None or nxt[1] == e + 1:
+                    f = (f[0], e + 1, f[2], salt.name, max(f[4], salt.confidence))
             out.append(f)
         # ``out`` is in start order: only a head + letter or an extended name can overlap
-        if all(map(le, map(attrgetter("end"), out), map(attrgetter("start"), out[1:]))):
+        if all(map(le, map(_end, out), map(_start, out[1:]))):
             return out
         return _dedupe(out)
 
@@ -299,12 +318,13 @@ class ChemicalNER:
         return low.endswith(("ium", "yl")) and anion.lower().endswith(self.words["anion_end"])
 
     # -- abbreviations ------------------------------------------------------------------
-    def _abbreviations(self, words: Sequence[str], chosen: list[Found]) -> list[Found]:
+    def _abbreviations(self, words: Sequence[str], chosen: list[Cand], codes: str) -> list[Cand]:
+        """``codes``: the ``_glue_string`` of ``words`` (it marks the opening brackets)."""
         n = len(words)
-        starts_by_end = {f.end: f.start for f in chosen}
+        starts_by_end = {f[1]: f[0] for f in chosen}
         chem: dict[tuple[str, ...], int] = {}
         nonchem: dict[tuple[str, ...], int] = {}
-        for i in compress(range(n), map(_OPEN.__contains__, words)):
+        for i in map(_match_start, _OPENING.finditer(codes)):
             if not 0 < i < n - 2:
                 continue
             if words[i + 2] != "-" and _NUMBER.match(words[i + 1]):
@@ -333,16 +353,16 @@ class ChemicalNER:
         rule_ = self._abbreviation_rule
         occupied = bytearray(n)
         for f in chosen:
-            occupied[f.start : f.end] = b"\x01" * (f.end - f.start)
+            occupied[f[0] : f[1]] = b"\x01" * (f[1] - f[0])
         out = list(chosen)
         if nonchem:
             out = [
                 f
                 for f in out
                 if not (
-                    f.confidence < _ABBR_VETO_BELOW
-                    and tuple(words[f.start : f.end]) in nonchem
-                    and _near(f.start, nonchem[tuple(words[f.start : f.end])], window)
+                    f[4] < _ABBR_VETO_BELOW
+                    and tuple(words[f[0] : f[1]]) in nonchem
+                    and _near(f[0], nonchem[tuple(words[f[0] : f[1]])], window)
                 )
             ]
         for inner, at in chem.items():
@@ -353,7 +373,7 @@ class ChemicalNER:
                     continue
                 if any(occupied[p : p + k]) or not _near(p, at, window):
                     continue
-                out.append(Found(p, p + k, rule_.label, rule_.name, rule_.confidence))
+                out.append((p, p + k, rule_.label, rule_.name, rule_.confidence))
                 occupied[p : p + k] = b"\x01" * k
         return out
 
@@ -378,11 +398,11 @@ class ChemicalNER:
             self._texts = {}
 
     def __call__(self, doc: Doc) -> Doc:
-        found = self.find(self._doc_words(doc))
+        found = self._find(self._doc_words(doc))
         store = doc.user_data.setdefault(_STORE, {})
-        store.update((f"{f.start}:{f.end}", (f.rule, f.confidence)) for f in found)
+        store.update({f"{s}:{e}": (r, c) for s, e, _, r, c in found})
         labels = self._label_ids(doc)
-        spans = [Span(doc, f.start, f.end, labels.get(f.label, f.label)) for f in found]
+        spans = [Span(doc, s, e, labels.get(lab, lab)) for s, e, lab, _, _ in found]
         doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
         return doc
 
@@ -408,7 +428,7 @@ def _plausible(abbr: str, before: Sequence[str]) -> bool:
 # connectors by kind ("-" hyphens, "(", "[", ")" closing brackets, "'" primes, ","), "."
 # and "+" as themselves; "n" a number of 1-2 digits, "L" another locant (2a, 4', N), "s"
 # the word s, "v" a lowercase word of 3 letters, "w" one of 1-2 letters, "A" another word
-# of 3+ letters, "o" anything else.
+# of 3+ letters, " " a whitespace token, "o" anything else (" " and "o" link alike).
 _GLUE_CHARS = {"-": "-", "‐": "-", "–": "-", "(": "(", "[": "[", ")": ")", "]": ")",
                "'": "'", "′": "'", ",": ",", ".": ".", "+": "+"}
 # Where tokens j and j + 1 are linked (a one-character match at j), over the glue-run
@@ -419,12 +439,16 @@ _GLUE_CHARS = {"-": "-", "‐": "-", "–": "-", "(": "(", "[": "[", ")": ")", "
 # possessive "aspirin ' s" and a closing bracket before a short lowercase word (") in").
 # A connector second: linked, except an opening bracket after a word ("didanosine ( ddI").
 _GLUE_LINK = re.compile(
+    # each alternative has a connector at j or j + 1: a first check skips other positions
+    r"(?=[-(\[)'.,]|.[-(\[)'.,])(?:"
     r"[^-(\[)'.+,Av](?=[-(\[)'])|[Av](?=[-\[)'])"
     r"|[-(\[](?=[^.+,])|\)(?=[^.+,svw])|'(?=[^.+,s])"
     r"|\.(?<=[\[.]n\.)(?=n)|,(?<=[nL],)(?=[nL])"
-    r"|n(?=\.n)(?<=[\[.]n)|[nL](?=,[nL])"
+    r"|n(?=\.n)(?<=[\[.]n)|[nL](?=,[nL]))"
 )
 _glue_codes: dict[str, str] = {}
+_OPENING = re.compile(r"[(\[]")  # opening brackets in a glue string
+_match_start = methodcaller("start")  # ``map(_match_start, finditer)``: each match.start()
 
 
 def _glue_code(word: str) -> str:
@@ -432,6 +456,8 @@ def _glue_code(word: str) -> str:
     code = _GLUE_CHARS.get(word)
     if code is not None:
         return code
+    if word.isspace():
+        return " "
     if _SMALL_INT.match(word):
         return "n"
     if _LOCANTISH.match(word):
@@ -460,11 +486,12 @@ def _glue_string(words: Sequence[str]) -> str:
         return "".join(codes)
 
 
-def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
-    """Maximal runs ``[start, end)`` of 2+ tokens linked by connector tokens."""
+def _glue_runs(codes: str) -> list[tuple[int, int]]:
+    """Maximal runs ``[start, end)`` of 2+ tokens linked by connector tokens (``codes``:
+    the tokens' ``_glue_string``)."""
     runs: list[tuple[int, int]] = []
     last = -2  # the last linked pair
-    for m in _GLUE_LINK.finditer(_glue_string(words)):
+    for m in _GLUE_LINK.finditer(codes):
         j = m.start()  # tokens j and j + 1 belong to one glued name
         if last == j - 1:
             runs[-1] = (runs[-1][0], j + 2)
@@ -474,24 +501,36 @@ def _glue_runs(words: Sequence[str]) -> list[tuple[int, int]]:
     return runs
 
 
-def _resolve(cands: list[Found], n: int) -> list[Found]:
-    """Longest, then most confident, non-overlapping candidates."""
+def _resolve(cands: list[Cand], n: int) -> list[Cand]:
+    """Longest, then most confident, non-overlapping candidates (in no particular order).
+
+    Candidates of other lengths go first, in that order; single tokens then fill the
+    free tokens, the most confident (then the first) one per token: the same choice as
+    one greedy pass over all candidates sorted by (length, confidence), cheaper."""
     occupied = bytearray(n)
     chosen = []
-    for f in sorted(cands, key=lambda f: (f.start - f.end, -f.confidence, f.start)):
-        if f.end - f.start == 1:
-            if occupied[f.start]:
-                continue
-        elif any(occupied[f.start : f.end]):
-            continue
-        occupied[f.start : f.end] = b"\x01" * (f.end - f.start)
-        chosen.append(f)
+    multi = [f for f in cands if f[1] - f[0] != 1]
+    if multi:
+        for f in sorted(multi, key=lambda f: (f[0] - f[1], -f[4], f[0])):
+            s, e = f[0], f[1]
+            if not any(occupied[s:e]):
+                occupied[s:e] = b"\x01" * (e - s)
+                chosen.append(f)
+        singles = [f for f in cands if f[1] - f[0] == 1]
+    else:
+        singles = cands
+    singles = sorted(singles, key=_confidence, reverse=True)  # stable: ties keep order
+    for f in singles:
+        s = f[0]
+        if not occupied[s]:
+            occupied[s] = 1
+            chosen.append(f)
     return chosen
 
 
-def _dedupe(found: list[Found]) -> list[Found]:
+def _dedupe(found: list[Cand]) -> list[Cand]:
     """Drop mentions overlapping an earlier, longer one."""
-    return _resolve(found, max((f.end for f in found), default=0))
+    return _resolve(found, max((f[1] for f in found), default=0))
 
 
 @Language.factory(

@@ -107,14 +107,19 @@ class LexiconIndex:
             hit = self.lower.get(key.lower())
         return hit
 
-    def find_spans(self, words: Sequence[str]) -> list[tuple[int, int, LexEntry]]:
-        """Multi-token hits ``(start, end_exclusive, entry)`` aligned to token boundaries."""
+    def find_spans(
+        self, words: Sequence[str], spaces: bool | None = None
+    ) -> list[tuple[int, int, LexEntry]]:
+        """Multi-token hits ``(start, end_exclusive, entry)`` aligned to token boundaries.
+        ``spaces``: whether a token is whitespace, when the caller knows (else checked)."""
         if not self._built:
             self.build()
         # whitespace tokens become a sentinel character nothing matches across
         text = "".join(words)
         pieces = words
-        if _WHITESPACE.search(text) is not None and any(map(str.isspace, words)):
+        if spaces is None:
+            spaces = _WHITESPACE.search(text) is not None and any(map(str.isspace, words))
+        if spaces:
             pieces = [w if not w.isspace() else "\x00" for w in words]
             text = "".join(pieces)
         hits = []

@@ -294,7 +294,9 @@ def _sequence_rules() -> tuple[
     for r in rules_of_kind("sequence"):
         backwards = None
         if raw[r.name].get("anchored"):
-            backwards = regex.compile(r.pattern.pattern, r.pattern.flags | regex.REVERSE)
+            backwards = regex.compile(
+                f"(?P<rule>{r.pattern.pattern})(?s:.{{0,3}}?)", r.pattern.flags | regex.REVERSE
+            )
         prefilter = tuple(re.compile(p) for p in raw[r.name].get("prefilter", ()))
         out.append((r, tuple(raw[r.name].get("requires", ())), backwards, prefilter))
     return tuple(out)
@@ -312,10 +314,28 @@ def _forward(rule_: Rule) -> re.Pattern | regex.Pattern:
 
 
 def _mention_span(m: re.Match | regex.Match) -> tuple[int, int]:
-    """The span of the ``mention`` group when the pattern has one, else the whole match."""
+    """The span of the ``mention`` group when the pattern has one, else of the ``rule``
+    group (an anchored backwards pattern) or the whole match."""
     if "mention" in m.re.groupindex:
         return m.span("mention")
+    if "rule" in m.re.groupindex:
+        return m.span("rule")
     return m.span()
+
+
+def _match_back(
+    backwards: regex.Pattern, text: str, at: int, length: int
+) -> regex.Match | None:
+    """What a backwards ``search`` of the rule from 3 characters after the required word at
+    ``at`` finds, when it ends after the word (else None). ``backwards`` is the rule
+    followed by ``.{0,3}?`` and matched anchored at that end: the same ends tried in the
+    same order, but a failure costs a few attempts instead of a scan of the whole window."""
+    m = backwards.match(
+        text, max(0, at - _SEQUENCE_WINDOW), min(len(text), at + length + 3)
+    )
+    if m is None or m.end("rule") < at + length:
+        return None
+    return m
 
 
 def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
@@ -327,9 +347,9 @@ def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
     out = set()
     lowered = text.lower()
     for r, required, backwards, prefilter in _sequence_rules():
-        if required and not any(word in lowered for word in required):
+        if required and not any(map(lowered.__contains__, required)):
             continue
-        if any(p.search(text) is None for p in prefilter):
+        if prefilter and any(p.search(text) is None for p in prefilter):
             continue
         if backwards is None:
             out.update((*_mention_span(m), r) for m in _forward(r).finditer(text))
@@ -337,10 +357,8 @@ def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
         for word in required:
             at = lowered.find(word)
             while at >= 0:
-                m = backwards.search(
-                    text, max(0, at - _SEQUENCE_WINDOW), min(len(text), at + len(word) + 3)
-                )
-                if m is not None and m.end() >= at + len(word) and m.start() <= at:
+                m = _match_back(backwards, text, at, len(word))
+                if m is not None and m.start("rule") <= at:
                     out.add((*_mention_span(m), r))
                 at = lowered.find(word, at + 1)
     return sorted(out, key=lambda x: (x[0], x[1]))
