@@ -23,10 +23,12 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable
+from json.encoder import encode_basestring
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chemie.model import Document
+from chemie.model import Document, Token
 
 if TYPE_CHECKING:
     from chemie.scale.sources import Item
@@ -46,6 +48,17 @@ def _fields(obj: object) -> object:
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_TEXT, _START, _END = attrgetter("text"), attrgetter("start"), attrgetter("end")
+
+
+_TOKEN_JSON = '{{"text": {}, "start": {}, "end": {}}}'.format  # as json.dumps writes a token
+
+
+def _tokens_json(tokens: list[Token]) -> str:
+    """``json.dumps`` of the tokens as ``{"text", "start", "end"}`` objects (``ensure_ascii``
+    off), written by C-level maps: twice as fast as encoding a dict per token."""
+    texts = map(encode_basestring, map(_TEXT, tokens))
+    return f"[{', '.join(map(_TOKEN_JSON, texts, map(_START, tokens), map(_END, tokens)))}]"
 
 
 def document_json(doc: Document) -> str:
@@ -53,7 +66,7 @@ def document_json(doc: Document) -> str:
     out = {
         "id": doc.id,
         "text": doc.text,
-        "tokens": [{"text": t.text, "start": t.start, "end": t.end} for t in doc.tokens],
+        "tokens": None,  # written by _tokens_json below
         "sentences": doc.sentences,
         "mentions": doc.mentions,
         "relations": doc.relations,
@@ -61,9 +74,13 @@ def document_json(doc: Document) -> str:
     meta = {k: v for k, v in doc.meta.items() if k != "sentences"}
     if "actions" in meta:
         meta["actions"] = [_fields(a) for a in meta["actions"]]  # type: ignore[union-attr]
+    # no cycle check: Documents hold trees of plain values (a cycle would fail either way)
+    head, _, rest = json.dumps(
+        out, ensure_ascii=False, default=_fields, check_circular=False
+    ).partition('"tokens": null')
     # meta's other values are written with ``str`` (not as dataclasses): encoded on their own
-    head = json.dumps(out, ensure_ascii=False, default=_fields)
-    return f'{head[:-1]}, "meta": {json.dumps(meta, ensure_ascii=False, default=str)}}}'
+    meta_json = json.dumps(meta, ensure_ascii=False, default=str, check_circular=False)
+    return f'{head}"tokens": {_tokens_json(doc.tokens)}{rest[:-1]}, "meta": {meta_json}}}'
 
 
 def _chemu(doc: Document) -> str:
