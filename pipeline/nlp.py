@@ -16,9 +16,9 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from itertools import accumulate, compress
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 import numpy
-import pandas as pd
 import spacy
 from spacy.attrs import IDX, LENGTH, ORTH, SENT_START
 from spacy.language import Language
@@ -29,6 +29,9 @@ from chemie.components.mentions import doc_text
 from chemie.components.words import WordTables
 from chemie.extensions import actions_of, doc_id_of, mentions_of, relations_of, set_doc_id
 from chemie.model import Document, Mention, Range, make_tokens
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Pipeline order; each entry is (component name, factory name).
 PIPELINE: tuple[str, ...] = (
@@ -334,6 +337,8 @@ RELATION_COLUMNS = [
 def relations_frame(documents: Iterable[Document | Doc]) -> pd.DataFrame:
     """One row per relation (doc_id, label, anaphor/antecedent text and offsets, rule,
     confidence) for Documents or for spaCy Docs that went through the pipeline."""
+    import pandas as pd  # noqa: PLC0415  (imported on use: it is slow to import)
+
     rows = []
     for d in documents:
         if isinstance(d, Doc):

@@ -237,7 +237,7 @@ def format_chemu_doc(doc: Document, snap: bool = False) -> str:
     Mention spans must align to the input's tokens, unless ``snap`` (see :class:`TokenIndex`).
     """
     sentences = _output_words(doc)
-    words = [w for s in sentences for w in s]
+    words = list(chain.from_iterable(sentences))
     if " ".join(words) != doc.text:
         raise ValueError(f"document {doc.id}: text does not match its sentences of tokens")
     index = TokenIndex.from_offsets(*_offsets(words))
@@ -259,7 +259,7 @@ def format_chemu_doc(doc: Document, snap: bool = False) -> str:
             except ValueError as e:
                 raise ValueError(f"document {doc.id}: mention {mid}: {e}") from None
         out[ANAPHORA_LABELS[rel.label]].append(pair)  # type: ignore[union-attr]
-    return json.dumps(out, ensure_ascii=False)
+    return json.dumps(out, ensure_ascii=False, check_circular=False)  # lists of str and int
 
 
 def write_chemu(docs: Iterable[Document], path: PathLike, snap: bool = False) -> int:
