@@ -37,6 +37,7 @@ def _list_accessors(name: str) -> tuple[Callable[[Doc], list], Callable[[Doc, li
 
 
 _ACCESSORS = {name: _list_accessors(name) for name in _LISTS}
+_DOC_ID = ("._.", "doc_id", None, None)
 if not Doc.has_extension("doc_id"):
     Doc.set_extension("doc_id", default=None)
 for _name, (_get, _set) in _ACCESSORS.items():
@@ -60,3 +61,13 @@ def relations_of(doc: Doc) -> list[Relation]:
 def actions_of(doc: Doc) -> list[Action]:
     """The doc's action list (``doc._.actions``)."""
     return _actions(doc)
+
+
+def set_doc_id(doc: Doc, doc_id: str | None) -> None:
+    """``doc._.doc_id = doc_id``, written straight to ``doc.user_data``."""
+    doc.user_data[_DOC_ID] = doc_id
+
+
+def doc_id_of(doc: Doc) -> str | None:
+    """``doc._.doc_id``, read straight from ``doc.user_data``."""
+    return doc.user_data.get(_DOC_ID)

@@ -15,19 +15,23 @@ import pkgutil
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from itertools import accumulate, compress
-from operator import add
+from operator import attrgetter
+from typing import TYPE_CHECKING
 
 import numpy
-import pandas as pd
 import spacy
-from spacy.attrs import IDX, ORTH, SENT_START
+from spacy.attrs import IDX, LENGTH, ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie import components
 from chemie.components.mentions import doc_text
-from chemie.extensions import actions_of, mentions_of, relations_of
+from chemie.components.words import WordTables
+from chemie.extensions import actions_of, doc_id_of, mentions_of, relations_of, set_doc_id
 from chemie.model import Document, Mention, Range, make_tokens
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Pipeline order; each entry is (component name, factory name).
 PIPELINE: tuple[str, ...] = (
@@ -39,6 +43,10 @@ PIPELINE: tuple[str, ...] = (
 )
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
+_TEXT = attrgetter("text")
+_NOT_START = numpy.uint64(-1 % 2**64)  # SENT_START -1 (not a sentence start) as uint64
+# word <-> orth id tables of the pipeline's vocabulary, kept across documents
+_TABLES = WordTables()
 # Input meta that describes the input's annotations, not its text: never copied to predictions.
 ANNOTATION_META = frozenset({"dropped_pairs", "actions"})
 
@@ -95,7 +103,7 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
     (copied, with ``kind``/``head``/``sentence``/``tokens`` attrs filled in).
     """
     toks = document.tokens
-    words = [t.text for t in toks]
+    words = list(map(_TEXT, toks))
     if toks and document.text == " ".join(words):
         # the usual case (ChEMU-Ref jsonl): tokens joined by single spaces
         spaces = [True] * len(words)
@@ -107,15 +115,16 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
             spaces.append(len(document.text) > toks[-1].end)
         rebuilt = "".join(w + " " if sp else w for w, sp in zip(words, spaces, strict=True))
         same_text = rebuilt == document.text
-    doc = Doc(nlp.vocab, words=words, spaces=spaces)
+    doc = Doc(nlp.vocab, words=_TABLES.orth_ids(nlp.vocab, words), spaces=spaces)
     if document.sentences and toks:
         # one from_array call: much faster than Doc(sent_starts=...)
-        starts = numpy.full((len(toks), 1), -1, dtype="int64")
+        starts = numpy.full((len(toks), 1), _NOT_START, dtype="uint64")
+        column = starts[:, 0]
         for a, b in document.sentences:
             if b > a:
-                starts[a, 0] = 1
-        doc.from_array([SENT_START], starts.astype("uint64"))
-    doc._.doc_id = document.id
+                column[a] = 1
+        doc.from_array([SENT_START], starts)
+    set_doc_id(doc, document.id)
     doc.user_data["chemie.same_text"] = same_text
     if same_text:
         doc.user_data["chemie.text"] = document.text  # == doc.text (see doc_text)
@@ -218,7 +227,7 @@ def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) 
     doc = nlp.make_doc(document.text)
     doc.user_data["chemie.text"] = document.text  # spaCy's tokenizer keeps the text exactly
     doc = _run_without(nlp, doc, ())
-    doc._.doc_id = document.id
+    set_doc_id(doc, document.id)
     out = to_document(doc)
     out.meta = {**_input_meta(document), **out.meta}
     return out
@@ -247,25 +256,28 @@ def to_document(doc: Doc) -> Document:
     spaCy's whitespace tokens (``"\\n"``, ``"  "``) are left out of ``Document.tokens``;
     sentence ranges and the token indices in mention attrs are renumbered to match.
     """
-    strings = doc.vocab.strings
-    words = [strings[o] for o in doc.to_array(ORTH).tolist()]
-    starts = doc.to_array(IDX).tolist()
+    # one to_array call for every column; token texts through the orth id -> text table
+    table = doc.to_array([ORTH, IDX, LENGTH, SENT_START])
+    words = _TABLES.texts_of(doc.vocab, table[:, 0].tolist())
+    starts = table[:, 1].tolist()
+    ends = (table[:, 1] + table[:, 2]).tolist()
     if any(map(str.isspace, words)):
         kept = [not w.isspace() for w in words]
         words_kept = list(compress(words, kept))
         starts = list(compress(starts, kept))
+        ends = list(compress(ends, kept))
         # new index of each Doc token (a whitespace token: the index of the next kept token)
         new_index: list[int] | None = list(accumulate(kept, initial=0))
     else:
         words_kept, new_index = words, None
-    tokens = make_tokens(words_kept, starts, map(add, starts, map(len, words_kept)))
+    tokens = make_tokens(words_kept, starts, ends)
     sentences = []
-    for a, b in _sentence_bounds(doc):
+    for a, b in _sentence_bounds(doc, table[:, 3]):
         if new_index is not None:
             a, b = new_index[a], new_index[b]
         if b > a:
             sentences.append((a, b))
-    out = Document(str(doc._.doc_id or ""), doc_text(doc, words), tokens, sentences)
+    out = Document(str(doc_id_of(doc) or ""), doc_text(doc, words), tokens, sentences)
     _copy_predictions(doc, out, None)
     if new_index is not None:
         for m in out.mentions:
@@ -273,15 +285,15 @@ def to_document(doc: Doc) -> Document:
     return out
 
 
-def _sentence_bounds(doc: Doc) -> list[Range]:
-    """The token ranges of ``doc.sents`` (read from the SENT_START array when spaCy's own
-    rules apply: no ``sents`` hook, boundaries set)."""
+def _sentence_bounds(doc: Doc, sent_starts: numpy.ndarray) -> list[Range]:
+    """The token ranges of ``doc.sents`` (read from its SENT_START column ``sent_starts``
+    when spaCy's own rules apply: no ``sents`` hook, boundaries set)."""
     n = len(doc)
     if not n:
         return []
     if "sents" in doc.user_hooks or not doc.has_annotation("SENT_START"):
         return [(s.start, s.end) for s in doc.sents]  # spaCy's behaviour (or its error)
-    cuts = [0, *(numpy.flatnonzero(doc.to_array(SENT_START)[1:] == 1) + 1).tolist(), n]
+    cuts = [0, *(numpy.flatnonzero(sent_starts[1:] == 1) + 1).tolist(), n]
     return list(itertools.pairwise(cuts))
 
 
@@ -325,6 +337,8 @@ RELATION_COLUMNS = [
 def relations_frame(documents: Iterable[Document | Doc]) -> pd.DataFrame:
     """One row per relation (doc_id, label, anaphor/antecedent text and offsets, rule,
     confidence) for Documents or for spaCy Docs that went through the pipeline."""
+    import pandas as pd  # noqa: PLC0415  (imported on use: it is slow to import)
+
     rows = []
     for d in documents:
         if isinstance(d, Doc):

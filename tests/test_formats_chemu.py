@@ -187,3 +187,15 @@ def test_missing_file(tmp_path):
 def test_parse_line_without_path():
     doc = parse_chemu_line('{"doc_key": 7, "sentences": [["a", "b"]]}')
     assert (doc.id, doc.text, doc.relations) == ("7", "a b", [])
+
+
+def test_parse_without_annotations_checks_pairs_but_makes_no_mentions(fixtures):
+    text = (fixtures / "chemu" / "small.jsonl").read_text(encoding="utf-8")
+    line = [x for x in text.splitlines() if x.strip()][1]  # d2: a pair is dropped
+    full, bare = parse_chemu_line(line), parse_chemu_line(line, annotations=False)
+    assert (bare.mentions, bare.relations) == ([], [])
+    assert (bare.text, bare.tokens, bare.sentences) == (full.text, full.tokens, full.sentences)
+    assert bare.meta == full.meta  # dropped_pairs counted too
+    bad = '{"doc_key": "a", "sentences": [["x"]], "Work-up": [[[[0, 0]], [[0, 3]]]]}'
+    with pytest.raises(InputError, match=r"Work-up pair 0 antecedent: token range \[0, 3\]"):
+        parse_chemu_line(bad, annotations=False)

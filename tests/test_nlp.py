@@ -7,10 +7,12 @@ import pickle
 from pathlib import Path
 
 import pytest
+from spacy.attrs import IS_ALPHA, LENGTH, LOWER, ORTH, SHAPE, SPACY
+from spacy.tokens import Doc
 
 import chemie
 from chemie.formats.chemu import read_chemu
-from chemie.model import Document, Token, make_tokens
+from chemie.model import Document, Token, make_tokens, tokens_from_words
 from chemie.nlp import (
     RELATION_COLUMNS,
     annotate,
@@ -232,3 +234,18 @@ def test_to_document_tokens_are_ordinary_frozen_tokens(nlp):
         out.tokens[0].text = "A"  # type: ignore[misc]
     assert make_tokens(["a", "bc"], [0, 2], iter([1, 4])) == [Token("a", 0, 1), Token("bc", 2, 4)]
     assert make_tokens([], [], []) == []
+
+
+def test_doc_from_document_builds_the_doc_spacy_builds_from_words(nlp):
+    """Words passed as orth ids (the fast path) give the Doc that words as strings give."""
+    words = ["NOUN", "zebrafishoid-4", "a", "a", "NOUN", "é", "."]
+    _, tokens = tokens_from_words(words)
+    document = Document("d", " ".join(words), tokens, [(0, 3), (3, 7)])
+    for _ in range(2):  # the second time through the orth id table
+        doc = doc_from_document(nlp, document)
+        plain = Doc(nlp.vocab, words=words, spaces=[True] * 6 + [False])
+        attrs = [ORTH, LOWER, SHAPE, IS_ALPHA, SPACY, LENGTH]
+        assert doc.to_array(attrs).tolist() == plain.to_array(attrs).tolist()
+        assert doc.text == plain.text == document.text
+        assert [t.is_sent_start for t in doc] == [True, False, False, True, False, False, False]
+        assert doc._.doc_id == "d"

@@ -73,6 +73,9 @@ def test_bracket_partners():
     assert bracket_partners("a)") is None
 
 
+SENTENCE_RULES = load_rules("tokenizer_sentences.yaml")["rules"]
+
+
 def _sentences(text: str) -> list[str]:
     return [s.text.strip() for s in blank()(text).sents]
 
@@ -103,7 +106,20 @@ def test_sentence_segmentation(text, expected):
     assert _sentences(text) == expected
 
 
-SENTENCE_RULES = load_rules("tokenizer_sentences.yaml")["rules"]
+def test_sentences_read_only_the_marked_tokens_when_the_text_is_known():
+    """With the doc's text in user_data (as annotate puts it) and no line break in it, the
+    segmenter looks up only the words around its marks: the same sentence starts."""
+    nlp = blank()
+    texts = [r["example"] for r in SENTENCE_RULES] + [
+        "Step 2 Synthesis of 5 To the acid (2 g) was added THF. The mixture was stirred!",
+        "Example 3. Prepared as in Example 2 The solid was dried? Yes . . Then it was 4 g.",
+    ]
+    for text in texts:
+        plain, known = nlp.make_doc(text), nlp.make_doc(text)
+        known.user_data["chemie.text"] = text
+        for doc in (plain, known):
+            nlp.get_pipe("chemie_sentences")(doc)
+        assert [t.is_sent_start for t in known] == [t.is_sent_start for t in plain]
 
 
 @pytest.mark.parametrize("rule", SENTENCE_RULES, ids=[r["name"] for r in SENTENCE_RULES])

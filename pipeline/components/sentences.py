@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import compress, count
 
 import numpy
-from spacy.attrs import SENT_START
+from spacy.attrs import ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
+from spacy.vocab import Vocab
 
-from chemie.components.words import cached_words
+from chemie.components.words import WordTables
 from chemie.resources import load_rules
 
 _HEADING_NUMBER = re.compile(r"^(?:[0-9]+[A-Za-z]?|[IVX]+|[A-Z]|\(?[0-9a-z]{1,3}\))[.:]?$")
@@ -52,18 +53,29 @@ def sentence_rules(words: list[str], line_breaks: Iterable[int] = ()) -> list[st
     break, heading keywords and openers are looked at, so long texts are cheap.
     """
     r = _rules()
-    terminators, keywords = r["terminators"], r["keywords"]
-    blockers, openers = r["blockers"], r["openers"]
-    n = len(words)
-    why: list[str | None] = [None] * n
-    if not n:
-        return why
-    why[0] = "first"
     after_break = {i + 1 for i in line_breaks}
     # positions after a terminator, of heading keywords and of openers (C-level scans)
-    marks = set(compress(count(1), map(terminators.__contains__, words)))
+    marks = set(compress(count(1), map(r["terminators"].__contains__, words)))
     marks.update(compress(count(), map(r["keywords_openers"].__contains__, words)))
-    marks |= after_break
+    why: list[str | None] = [None] * len(words)
+    for i, rule in _fire(words, len(words), marks | after_break, after_break).items():
+        why[i] = rule
+    return why
+
+
+def _fire(
+    words: Sequence[str] | dict[int, str], n: int, marks: set[int], after_break: set[int]
+) -> dict[int, str]:
+    """The sentence starts among ``marks`` (and the first token) with their rule names.
+
+    ``words`` holds the text of token 0 and of the tokens before, at and after each mark.
+    """
+    if not n:
+        return {}
+    r = _rules()
+    terminators, keywords = r["terminators"], r["keywords"]
+    blockers, openers = r["blockers"], r["openers"]
+    why = {0: "first"}
     heading_until = _HEADING_SPAN if words[0] in keywords else -1
     for i in sorted(marks):
         if not 0 < i < n:
@@ -85,7 +97,7 @@ def sentence_rules(words: list[str], line_breaks: Iterable[int] = ()) -> list[st
         elif i <= heading_until and w in openers and prev.lower() not in blockers:
             if prev not in keywords:
                 why[i] = "heading_then_opener"
-        if why[i] is not None:
+        if i in why:
             heading_until = i + _HEADING_SPAN if w in keywords else -1
     return why
 
@@ -100,27 +112,53 @@ class SentenceSegmenter:
     """Sets ``token.is_sent_start`` on every token from the rules."""
 
     def __init__(self) -> None:
-        self._vocab: object = None  # the vocabulary the cache below belongs to
-        self._texts: dict[int, str] = {}  # orth id -> token text
+        self._vocab: Vocab | None = None  # the vocabulary the tables below belong to
+        self._words = WordTables()  # orth id -> token text
+        self._terminators: frozenset[int] = frozenset()  # their orth ids
+        # sorted orth ids of the terminators, keywords and openers, the last one repeated
+        self._keys = numpy.zeros(1, dtype="uint64")
 
     def __call__(self, doc: Doc) -> Doc:
         n = len(doc)
         if not n:
             return doc
-        words = self._words(doc)
-        breaks = []
-        if "\n" in "".join(words):
-            breaks = [i for i in compress(count(), map(str.isspace, words)) if "\n" in words[i]]
-        why = sentence_rules(words, breaks)
+        if doc.vocab is not self._vocab:
+            self._orth_tables(doc.vocab)
+        ids = doc.to_array(ORTH)
+        keys = self._keys
+        # the tokens that are a terminator, keyword or opener, found by a binary search in C
+        # (searchsorted on keys[:-1] gives at most the index of the repeated last key)
+        hits = numpy.flatnonzero(keys[numpy.searchsorted(keys[:-1], ids)] == ids)
+        terminators = self._terminators
+        marks = {
+            i + 1 if h in terminators else i
+            for i, h in zip(hits.tolist(), ids[hits].tolist(), strict=True)
+        }
+        text = doc.user_data.get("chemie.text")  # doc.text when known (see doc_text)
+        words: list[str] | dict[int, str]
+        if text is None or "\n" in text:
+            # line breaks are whitespace tokens: every token's text is looked at
+            words = self._words.texts_of(doc.vocab, ids.tolist())
+            spaces = compress(count(), map(str.isspace, words))
+            after_break = {i + 1 for i in spaces if "\n" in words[i]}
+        else:
+            # no line break: only the texts around the marks are read
+            after_break = set()
+            near = sorted({0}.union(*((i - 1, i, i + 1) for i in marks if 0 < i < n)) - {n})
+            texts = self._words.texts_of(doc.vocab, ids[near].tolist())
+            words = dict(zip(near, texts, strict=True))
         arr = numpy.full((n, 1), _NOT_START, dtype="uint64")
         column = arr[:, 0]
-        for i in compress(count(), why):  # a few sentence starts per snippet
+        for i in _fire(words, n, marks | after_break, after_break):  # a few per snippet
             column[i] = 1
         doc.from_array([SENT_START], arr)
         return doc
 
-    def _words(self, doc: Doc) -> list[str]:
-        """The token texts, through a per-vocabulary cache of orth id -> text."""
-        if self._vocab is not doc.vocab:
-            self._vocab, self._texts = doc.vocab, {}
-        return cached_words(doc, self._texts)
+    def _orth_tables(self, vocab: Vocab) -> None:
+        """The orth id tables of the rules' words in ``vocab``."""
+        r = _rules()
+        orth = vocab.strings.__getitem__
+        self._terminators = frozenset(map(orth, r["terminators"]))
+        keys = sorted(self._terminators.union(map(orth, r["keywords_openers"])))
+        self._keys = numpy.array([*keys, keys[-1]], dtype="uint64")
+        self._vocab = vocab

@@ -13,7 +13,8 @@ import bisect
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import accumulate
+from itertools import accumulate, chain, pairwise, repeat
+from operator import add
 from pathlib import Path
 
 from chemie.errors import InputError, atomic_write
@@ -25,6 +26,7 @@ from chemie.model import (
     Range,
     Relation,
     Token,
+    make_tokens,
 )
 
 PathLike = str | os.PathLike[str]
@@ -43,36 +45,52 @@ def _words(obj: dict, path: PathLike | None, lineno: int | None) -> list[list[st
 def _offsets(words: list[str]) -> tuple[list[int], list[int]]:
     """Token start and end offsets of ``words`` joined with single spaces (as
     :func:`chemie.model.tokens_from_words`), without building Token objects."""
-    ends = list(accumulate(map(len, words), lambda pos, n: pos + n + 1, initial=-1))[1:]
-    return [e - len(w) for e, w in zip(ends, words, strict=True)], ends
+    lengths = list(map(len, words))
+    starts = list(accumulate(map(add, lengths, repeat(1)), initial=0))  # C-level passes
+    starts.pop()
+    return starts, list(map(add, starts, lengths))
 
 
 def _spans(
     arg: object, offsets: tuple[list[int], list[int]],
-    where: tuple[PathLike | None, int | None], what: str,
+    where: tuple[PathLike | None, int | None], what: tuple[str, int, str],
 ) -> tuple[Range, ...]:
-    """Inclusive token ranges -> character ranges; an empty argument gives ``()``."""
+    """Inclusive token ranges -> character ranges; an empty argument gives ``()``.
+
+    ``what`` is (key, pair number, role), named in the error message."""
     if not isinstance(arg, list):
-        raise InputError(*where, f"{what}: expected a list of [start, end] token ranges")
+        raise InputError(*where, f"{_what(what)}: expected a list of [start, end] token ranges")
     starts, ends = offsets
     spans = []
     for r in arg:
         if type(r) is not list or len(r) != 2 or type(r[0]) is not int or type(r[1]) is not int:
-            raise InputError(*where, f"{what}: bad token range {r!r}, expected [start, end]")
+            raise InputError(*where, f"{_what(what)}: bad token range {r!r}, expected [start, end]")
         a, b = r
         if not 0 <= a <= b < len(starts):
             raise InputError(
                 *where,
-                f"{what}: token range [{a}, {b}] out of range (document has {len(starts)} tokens)",
+                f"{_what(what)}: token range [{a}, {b}] out of range "
+                f"(document has {len(starts)} tokens)",
             )
         spans.append((starts[a], ends[b]))
     return tuple(spans)
 
 
+def _what(what: tuple[str, int, str]) -> str:
+    """``"Coreference pair 3 anaphor"``: where in the line an error is."""
+    key, n, role = what
+    return f"{key} pair {n} {role}"
+
+
 def parse_chemu_line(
-    line: str, path: PathLike | None = None, lineno: int | None = None
+    line: str, path: PathLike | None = None, lineno: int | None = None,
+    *, annotations: bool = True,
 ) -> Document:
-    """One ChEMU-Ref jsonl line -> a Document (InputError on malformed input)."""
+    """One ChEMU-Ref jsonl line -> a Document (InputError on malformed input).
+
+    With ``annotations=False`` the pairs are checked (same errors, ``dropped_pairs``
+    counted) but no mentions or relations are made (input to be annotated afresh).
+    """
     where = (path, lineno)
     try:
         obj = json.loads(line)
@@ -87,14 +105,11 @@ def parse_chemu_line(
     if not isinstance(doc_key, str | int) or isinstance(doc_key, bool):
         raise InputError(path, lineno, "'doc_key' must be a string")
     sentences = _words(obj, path, lineno)
-    words = [w for s in sentences for w in s]
+    words = list(chain.from_iterable(sentences))
     offsets = _offsets(words)
     text = " ".join(words)
-    tokens = list(map(Token, words, *offsets))
-    bounds, pos = [], 0
-    for s in sentences:
-        bounds.append((pos, pos + len(s)))
-        pos += len(s)
+    tokens = make_tokens(words, *offsets)
+    bounds = list(pairwise(accumulate(map(len, sentences), initial=0)))
 
     pairs: list[tuple[str, tuple[Range, ...], tuple[Range, ...]]] = []
     dropped = 0
@@ -103,15 +118,15 @@ def parse_chemu_line(
         if not isinstance(value, list):
             raise InputError(path, lineno, f"{key!r} must be a list of [anaphor, antecedent]")
         for n, pair in enumerate(value):
-            what = f"{key} pair {n}"
             if not isinstance(pair, list) or len(pair) != 2:
-                raise InputError(path, lineno, f"{what}: expected [anaphor, antecedent]")
-            ana = _spans(pair[0], offsets, where, f"{what} anaphor")
-            ant = _spans(pair[1], offsets, where, f"{what} antecedent")
+                raise InputError(path, lineno, f"{key} pair {n}: expected [anaphor, antecedent]")
+            ana = _spans(pair[0], offsets, where, (key, n, "anaphor"))
+            ant = _spans(pair[1], offsets, where, (key, n, "antecedent"))
             if not ana or not ant:
                 dropped += 1
                 continue
-            pairs.append((label, ana, ant))
+            if annotations:
+                pairs.append((label, ana, ant))
 
     doc = Document(id=str(doc_key), text=text, tokens=tokens, sentences=bounds)
     ids: dict[tuple[Range, ...], str] = {}
@@ -222,7 +237,7 @@ def format_chemu_doc(doc: Document, snap: bool = False) -> str:
     Mention spans must align to the input's tokens, unless ``snap`` (see :class:`TokenIndex`).
     """
     sentences = _output_words(doc)
-    words = [w for s in sentences for w in s]
+    words = list(chain.from_iterable(sentences))
     if " ".join(words) != doc.text:
         raise ValueError(f"document {doc.id}: text does not match its sentences of tokens")
     index = TokenIndex.from_offsets(*_offsets(words))
@@ -244,7 +259,7 @@ def format_chemu_doc(doc: Document, snap: bool = False) -> str:
             except ValueError as e:
                 raise ValueError(f"document {doc.id}: mention {mid}: {e}") from None
         out[ANAPHORA_LABELS[rel.label]].append(pair)  # type: ignore[union-attr]
-    return json.dumps(out, ensure_ascii=False)
+    return json.dumps(out, ensure_ascii=False, check_circular=False)  # lists of str and int
 
 
 def write_chemu(docs: Iterable[Document], path: PathLike, snap: bool = False) -> int:

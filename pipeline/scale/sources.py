@@ -142,10 +142,8 @@ def read_item(item: Item) -> Document:
     if item.kind == "jsonl":
         from chemie.formats.chemu import parse_chemu_line
 
-        doc = parse_chemu_line(item.data, item.path, item.line)
-        doc.mentions.clear()  # gold annotations of the input are not predictions
-        doc.relations.clear()
-        return doc
+        # gold annotations of the input are not predictions: checked, not made
+        return parse_chemu_line(item.data, item.path, item.line, annotations=False)
     if item.kind == "txt":
         text = read_text(item.path)
         return Document(id=item.key or Path(item.path).stem, text=text, meta={"source": item.path})
