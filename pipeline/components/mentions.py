@@ -1044,6 +1044,28 @@ class MentionDetector:
         """:meth:`_validate` of a match that is its core alone (no lead amount, quantity,
         ratio, solvent, id bracket, "from" or second component: the common case), with the
         branches for those left out."""
+        plan = _bare_plan(cs[c0:c1])
+        if plan is not None:
+            # the class letters alone decide the head: only its word is looked at
+            if plan is _REJECT:
+                return []
+            head_rel, kind, rule, det, adjective_check = plan
+            head_i = c0 + head_rel
+            if adjective_check and self._adjective(self._words[head_i]):
+                return []  # adjective_head
+            low = self._low
+            head_low = low[head_i]
+            if kind == "generic" and head_low in STATE_HEADS:
+                kind = "state"
+            return [(((c0, c1 - 1),), rule, {
+                "kind": kind,
+                "head": head_low,
+                "sentence": bisect_right(sent_of.starts, c0) - 1,
+                "tokens": (c0, c1 - 1),
+                "core": (c0 + 1 if det else c0, c1 - 1),
+                "det": low[c0] if det else "",
+                "quantity": False,
+            })]
         words, low = self._words, self._low
         of = cs.find("O", c0, c1)
         if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
@@ -1143,6 +1165,42 @@ _KIND_OF_HEAD = {"G": "generic", "K": "reference", "E": "equipment"}
 # the rule of a plain noun phrase by its kind (any other: "chemical_np")
 _RULE_OF_KIND = {"generic": "generic_np", "state": "generic_np", "equipment": "equipment_np",
                  "reference": "reference_np"}
+
+
+_REJECT = ()  # a bare noun phrase that its class letters rule out
+
+
+@functools.lru_cache(maxsize=4096)
+def _bare_plan(
+    shape: str,
+) -> tuple[int, str, str, bool, bool] | tuple[()] | None:
+    """What :meth:`MentionDetector._bare_np` decides from the class letters ``shape`` of a
+    bare core alone (cached per distinct shape: "DG", "C", "DWG" ... recur in every doc):
+    ``(head offset, kind, rule, determiner, adjective check)``, ``_REJECT`` (no mention), or
+    None when a word decides it (non-partitive "of", trailing words that may be trimmed, a
+    generic head with its label, a kept trailing word: the full path)."""
+    n = len(shape)
+    of = shape.find("O")
+    if of > 0 and shape[of - 1] in "WX":
+        return None  # non_partitive_of looks at the word before "of"
+    if n >= 2 and shape[-2] == "G" and shape[-1] in "NZ":
+        return None  # generic_with_id looks at the label
+    if shape[-1] in "WDnNU-/" and not _ref_id(shape, 0, n):
+        return None  # trailing words are trimmed unless listed in KEEP_TRAILING (so the
+        # head is never a trailing W, and a lone determiner never gets here)
+    head_i = n - 1
+    if shape[head_i] in "NZXCnb" and n >= 2 and shape[n - 2] in "Kk#" and _ref_id(shape, 0, n):
+        head_i = len(shape[: n - 1].rstrip("#")) - 1  # "Compound 4": the reference head
+    elif (of := shape.find("O")) != -1 and shape[of - 1] == "G":
+        head_i = of - 1  # "a solution of X"
+    head_cls = shape[head_i].upper()
+    if head_cls in "NUA":
+        return _REJECT
+    kind = _KIND_OF_HEAD.get(head_cls, "chemical")
+    if head_cls in "WXZ" and kind == "chemical" and "C" not in shape.upper():
+        return _REJECT
+    rule = _RULE_OF_KIND.get(kind, "chemical_np")
+    return head_i, kind, rule, shape[0] == "D", shape[head_i] in "CXb"
 
 
 def core_is_bare_reference(cs: str, c0: int, end: int) -> bool:
