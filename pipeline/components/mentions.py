@@ -1181,8 +1181,10 @@ def _bare_plan(
     generic head with its label, a kept trailing word: the full path)."""
     n = len(shape)
     of = shape.find("O")
-    if of > 0 and shape[of - 1] in "WX":
-        return None  # non_partitive_of looks at the word before "of"
+    if of == 0 or (of > 0 and shape[of - 1] in "WX"):
+        # non_partitive_of looks at the word before "of" (the class before the core, when
+        # it starts with "of")
+        return None
     if n >= 2 and shape[-2] == "G" and shape[-1] in "NZ":
         return None  # generic_with_id looks at the label
     if shape[-1] in "WDnNU-/" and not _ref_id(shape, 0, n):
