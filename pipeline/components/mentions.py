@@ -828,11 +828,11 @@ class MentionDetector:
         if m.end() - m.start() == 1 and cs[m.start()] in "WNZXDUA":
             return []  # a lone word, number or identifier
         c0, c1 = m.span("core")
-        if (
-            c0 == m.start() and c1 == m.end()
-            and m.group("mix") is None and m.group("frm") is None
-        ):
-            return self._bare_np(cs, c0, c1, sent_of)
+        if c0 == m.start() and m.group("mix") is None and m.group("frm") is None:
+            if c1 == m.end():
+                return self._bare_np(cs, c0, c1, sent_of)
+            if m.span("qp") == (c1, m.end()):
+                return self._core_quantity(doc, cs, c0, c1, m.end(), sent_of)
         g = m.groupdict()
         words, low = self._words, self._low
         if g["soln"]:
@@ -995,6 +995,60 @@ class MentionDetector:
                     "kind": "chemical", "head": low[b - 1], "sentence": sent_of[a],
                     "tokens": (a, b - 1), "core": (a + (1 if det else 0), b - 1), "det": det,
                     "quantity": "(" in cs[a:b]}))
+        return out
+
+    def _core_quantity(
+        self, doc: Doc, cs: str, c0: int, c1: int, stop: int, sent_of: _SentenceIndex
+    ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+        """:meth:`_validate` of a core followed by its quantity bracket ``c1:stop`` and nothing
+        else (``np_quantity``, the most common match after the bare noun phrase), with the
+        branches for the other groups left out."""
+        words, low = self._words, self._low
+        of = cs.find("O", c0, c1)
+        if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
+            c0 = of + 1  # non_partitive_of
+        core = self._core_head(cs, c0, c1, False)
+        if core is None:
+            return []
+        end, head_i, _trimmed, _gid, ref = core
+        head_cls = cs[head_i].upper()
+        if head_cls in "NUA":
+            return []
+        if cs[head_i] in "CXb" and self._adjective(words[head_i]):
+            return []  # adjective_head
+        head_low = low[head_i]
+        kind = _KIND_OF_HEAD.get(head_cls, "chemical")
+        if kind == "generic" and head_low in STATE_HEADS:
+            kind = "state"
+        ranges: tuple[tuple[int, int], ...] = ((c0, stop - 1),)
+        out = []
+        if (
+            end - c0 >= 2 and cs[end - 2] in "Cb" and cs[end - 1] == "Z"
+            and LABEL.match(words[end - 1]) and not ref
+        ):
+            # "...sulfonate 1b ( 128 mg )": the label is a mention of its own
+            ranges = ((c0, end - 2), (c1, stop - 1))
+            out.append(self._abbrev(doc, end - 1, end - 1, sent_of))
+            end -= 1
+        else:
+            # "X ( 2.00 g , as a yellow oil )": the state is a mention of its own
+            k = cs.find("P", c1, stop)
+            while k != -1 and low[k + 1] != "as":
+                k = cs.find("P", k + 1, stop)
+            close = cs.find(")", k + 1, stop) if k != -1 else -1
+            if k != -1 and close > k + 2 and cs[close - 1] == "G":
+                ranges = ((c0, k - 1), (close, stop - 1))
+                out.append(self._state(doc, k + 2, close - 1, sent_of))
+        det = cs[c0] == "D"
+        out.append((ranges, "np_quantity", {
+            "kind": kind,
+            "head": head_low,
+            "sentence": bisect_right(sent_of.starts, c0) - 1,
+            "tokens": (c0, stop - 1),
+            "core": (c0 + 1 if det else c0, end - 1),
+            "det": low[c0] if det else "",
+            "quantity": True,
+        }))
         return out
 
     def _core_head(
