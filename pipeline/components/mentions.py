@@ -828,11 +828,11 @@ class MentionDetector:
         if m.end() - m.start() == 1 and cs[m.start()] in "WNZXDUA":
             return []  # a lone word, number or identifier
         c0, c1 = m.span("core")
-        if (
-            c0 == m.start() and c1 == m.end()
-            and m.group("mix") is None and m.group("frm") is None
-        ):
-            return self._bare_np(cs, c0, c1, sent_of)
+        if c0 == m.start() and m.group("mix") is None and m.group("frm") is None:
+            if c1 == m.end():
+                return self._bare_np(cs, c0, c1, sent_of)
+            if m.span("qp") == (c1, m.end()):
+                return self._core_quantity(doc, cs, c0, c1, m.end(), sent_of)
         g = m.groupdict()
         words, low = self._words, self._low
         if g["soln"]:
@@ -997,6 +997,60 @@ class MentionDetector:
                     "quantity": "(" in cs[a:b]}))
         return out
 
+    def _core_quantity(
+        self, doc: Doc, cs: str, c0: int, c1: int, stop: int, sent_of: _SentenceIndex
+    ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+        """:meth:`_validate` of a core followed by its quantity bracket ``c1:stop`` and nothing
+        else (``np_quantity``, the most common match after the bare noun phrase), with the
+        branches for the other groups left out."""
+        words, low = self._words, self._low
+        of = cs.find("O", c0, c1)
+        if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
+            c0 = of + 1  # non_partitive_of
+        core = self._core_head(cs, c0, c1, False)
+        if core is None:
+            return []
+        end, head_i, _trimmed, _gid, ref = core
+        head_cls = cs[head_i].upper()
+        if head_cls in "NUA":
+            return []
+        if cs[head_i] in "CXb" and self._adjective(words[head_i]):
+            return []  # adjective_head
+        head_low = low[head_i]
+        kind = _KIND_OF_HEAD.get(head_cls, "chemical")
+        if kind == "generic" and head_low in STATE_HEADS:
+            kind = "state"
+        ranges: tuple[tuple[int, int], ...] = ((c0, stop - 1),)
+        out = []
+        if (
+            end - c0 >= 2 and cs[end - 2] in "Cb" and cs[end - 1] == "Z"
+            and LABEL.match(words[end - 1]) and not ref
+        ):
+            # "...sulfonate 1b ( 128 mg )": the label is a mention of its own
+            ranges = ((c0, end - 2), (c1, stop - 1))
+            out.append(self._abbrev(doc, end - 1, end - 1, sent_of))
+            end -= 1
+        else:
+            # "X ( 2.00 g , as a yellow oil )": the state is a mention of its own
+            k = cs.find("P", c1, stop)
+            while k != -1 and low[k + 1] != "as":
+                k = cs.find("P", k + 1, stop)
+            close = cs.find(")", k + 1, stop) if k != -1 else -1
+            if k != -1 and close > k + 2 and cs[close - 1] == "G":
+                ranges = ((c0, k - 1), (close, stop - 1))
+                out.append(self._state(doc, k + 2, close - 1, sent_of))
+        det = cs[c0] == "D"
+        out.append((ranges, "np_quantity", {
+            "kind": kind,
+            "head": head_low,
+            "sentence": bisect_right(sent_of.starts, c0) - 1,
+            "tokens": (c0, stop - 1),
+            "core": (c0 + 1 if det else c0, end - 1),
+            "det": low[c0] if det else "",
+            "quantity": True,
+        }))
+        return out
+
     def _core_head(
         self, cs: str, c0: int, c1: int, may_trim: bool
     ) -> tuple[int, int, bool, bool, bool] | None:
@@ -1044,6 +1098,28 @@ class MentionDetector:
         """:meth:`_validate` of a match that is its core alone (no lead amount, quantity,
         ratio, solvent, id bracket, "from" or second component: the common case), with the
         branches for those left out."""
+        plan = _bare_plan(cs[c0:c1])
+        if plan is not None:
+            # the class letters alone decide the head: only its word is looked at
+            if plan is _REJECT:
+                return []
+            head_rel, kind, rule, det, adjective_check = plan
+            head_i = c0 + head_rel
+            if adjective_check and self._adjective(self._words[head_i]):
+                return []  # adjective_head
+            low = self._low
+            head_low = low[head_i]
+            if kind == "generic" and head_low in STATE_HEADS:
+                kind = "state"
+            return [(((c0, c1 - 1),), rule, {
+                "kind": kind,
+                "head": head_low,
+                "sentence": bisect_right(sent_of.starts, c0) - 1,
+                "tokens": (c0, c1 - 1),
+                "core": (c0 + 1 if det else c0, c1 - 1),
+                "det": low[c0] if det else "",
+                "quantity": False,
+            })]
         words, low = self._words, self._low
         of = cs.find("O", c0, c1)
         if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
@@ -1143,6 +1219,44 @@ _KIND_OF_HEAD = {"G": "generic", "K": "reference", "E": "equipment"}
 # the rule of a plain noun phrase by its kind (any other: "chemical_np")
 _RULE_OF_KIND = {"generic": "generic_np", "state": "generic_np", "equipment": "equipment_np",
                  "reference": "reference_np"}
+
+
+_REJECT = ()  # a bare noun phrase that its class letters rule out
+
+
+@functools.lru_cache(maxsize=4096)
+def _bare_plan(
+    shape: str,
+) -> tuple[int, str, str, bool, bool] | tuple[()] | None:
+    """What :meth:`MentionDetector._bare_np` decides from the class letters ``shape`` of a
+    bare core alone (cached per distinct shape: "DG", "C", "DWG" ... recur in every doc):
+    ``(head offset, kind, rule, determiner, adjective check)``, ``_REJECT`` (no mention), or
+    None when a word decides it (non-partitive "of", trailing words that may be trimmed, a
+    generic head with its label, a kept trailing word: the full path)."""
+    n = len(shape)
+    of = shape.find("O")
+    if of == 0 or (of > 0 and shape[of - 1] in "WX"):
+        # non_partitive_of looks at the word before "of" (the class before the core, when
+        # it starts with "of")
+        return None
+    if n >= 2 and shape[-2] == "G" and shape[-1] in "NZ":
+        return None  # generic_with_id looks at the label
+    if shape[-1] in "WDnNU-/" and not _ref_id(shape, 0, n):
+        return None  # trailing words are trimmed unless listed in KEEP_TRAILING (so the
+        # head is never a trailing W, and a lone determiner never gets here)
+    head_i = n - 1
+    if shape[head_i] in "NZXCnb" and n >= 2 and shape[n - 2] in "Kk#" and _ref_id(shape, 0, n):
+        head_i = len(shape[: n - 1].rstrip("#")) - 1  # "Compound 4": the reference head
+    elif (of := shape.find("O")) != -1 and shape[of - 1] == "G":
+        head_i = of - 1  # "a solution of X"
+    head_cls = shape[head_i].upper()
+    if head_cls in "NUA":
+        return _REJECT
+    kind = _KIND_OF_HEAD.get(head_cls, "chemical")
+    if head_cls in "WXZ" and kind == "chemical" and "C" not in shape.upper():
+        return _REJECT
+    rule = _RULE_OF_KIND.get(kind, "chemical_np")
+    return head_i, kind, rule, shape[0] == "D", shape[head_i] in "CXb"
 
 
 def core_is_bare_reference(cs: str, c0: int, end: int) -> bool:

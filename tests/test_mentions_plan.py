@@ -1,0 +1,43 @@
+"""chemie_mentions: the bare noun phrase plan cached per class shape decides exactly what the
+word-by-word path decides (a speed path must not change any mention)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from chemie.components import mentions as M
+
+# class letters a bare core is made of, and the letters that may follow it
+CORE_LETTERS = "DWCGKEXZNUAbnk#O-/"
+# words that the word-dependent rules look at (state heads, kept trailing words, generic ids,
+# partitives, adjectives, words after which a trimmed phrase is no compound)
+WORDS = ["solid", "ppts", "1", "A", "portion", "the", "chromatographic", "bath", "acid", "of"]
+
+
+def _full_path(det: M.MentionDetector, cs: str, c0: int, c1: int, sent_of) -> list:
+    """``_bare_np`` with the shape plan switched off."""
+    saved = M._bare_plan
+    M._bare_plan = lambda shape: None
+    try:
+        return det._bare_np(cs, c0, c1, sent_of)
+    finally:
+        M._bare_plan = saved
+
+
+@pytest.mark.parametrize("length", [1, 2, 3])
+def test_bare_plan_matches_the_word_path(length):
+    det = M.MentionDetector(M.MentionTables.load())
+    sent_of = M._SentenceIndex([0])
+    planned = 0
+    for shape in map("".join, itertools.product(CORE_LETTERS, repeat=length)):
+        for before, after in ("S.", "GP", "K)"):
+            cs = before + shape + after
+            for k in range(len(WORDS)):
+                det._words = [WORDS[(k + i) % len(WORDS)] for i in range(len(cs))]
+                det._low = [w.lower() for w in det._words]
+                got = det._bare_np(cs, 1, 1 + length, sent_of)
+                assert got == _full_path(det, cs, 1, 1 + length, sent_of), (cs, det._words)
+        planned += M._bare_plan(shape) is not None
+    assert planned  # the plan covers some shapes of every length
