@@ -54,7 +54,7 @@ class MentionView:
     words: tuple[str, ...]  # lowercased tokens of the first range
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TokenTable:
     """Token texts, offsets and sentence numbers of a Doc, read once (Token objects are slow)."""
 
@@ -99,7 +99,7 @@ def token_table(doc: Doc) -> TokenTable:
         arr = doc.to_array([IDX, LENGTH, ORTH])
         strings = doc.vocab.strings
         text = [strings[o] for o in arr[:, 2].tolist()]
-    lower = list(map(str.lower, text))  # the LOWER attribute of the English vocab
+    lower = list(map(_LOWER.__getitem__, text))  # the LOWER attribute of the English vocab
     idx = arr[:, 0].tolist()
     ends = (arr[:, 0] + arr[:, 1]).tolist()
     if "sents" in doc.user_hooks:
@@ -120,6 +120,17 @@ def token_table(doc: Doc) -> TokenTable:
     return table
 
 
+class _Lowercase(dict):
+    """word -> word.lower(), filled as words are met (a hit is cheaper than str.lower)."""
+
+    def __missing__(self, word: str) -> str:
+        low = word.lower()
+        if len(self) < 200_000:
+            self[word] = low
+        return low
+
+
+_LOWER = _Lowercase()
 # token tables and mention views of live Docs (kept out of doc.user_data so Docs still
 # serialise); views are reused while the doc's mention list is the same list, same length
 _TABLES: weakref.WeakKeyDictionary[Doc, TokenTable] = weakref.WeakKeyDictionary()
@@ -373,7 +384,7 @@ class ActionParser:
                     v = views[j]
                     if role in ("solvent", "target") and v.head in containers:
                         role = "container"
-                    args.setdefault(role, []).append(v.id)
+                    args[role] = [v.id]  # (no other role of the preposition kind yet)
                 break
             actions.append(Action(label, char, char + len(text[i]), k, rules[label], args,
                                   phase, step))
