@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy
 import regex
-from spacy.attrs import IDX, LENGTH, ORTH, SENT_START
+from spacy.attrs import IDX, ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -60,8 +60,7 @@ class TokenTable:
 
     text: list[str]
     lower: list[str]
-    idx: list[int]  # character offset of each token
-    ends: list[int]  # character offset after each token
+    idx: list[int]  # character offset of each token (tokens are never empty)
     starts: list[int]  # first token of each sentence, 0 first
     sents: list[tuple[int, int]]  # token ranges of the sentences, end exclusive
 
@@ -72,8 +71,8 @@ class TokenTable:
 
     def ending_at(self, char: int) -> int | None:
         """The (last) token ending at character ``char``, or None."""
-        i = bisect.bisect_right(self.ends, char) - 1
-        return i if i >= 0 and self.ends[i] == char else None
+        i = bisect.bisect_left(self.idx, char) - 1  # the last token starting before it
+        return i if i >= 0 and self.idx[i] + len(self.text[i]) == char else None
 
     def sentence_of(self, i: int) -> int:
         """The sentence number of token ``i``."""
@@ -87,21 +86,20 @@ def token_table(doc: Doc) -> TokenTable:
     if table is not None and len(table.text) == n:
         return table
     if not n:
-        table = TokenTable([], [], [], [], [0], [])
+        table = TokenTable([], [], [], [0], [])
         _TABLES[doc] = table
         return table
     # the words chemie_mentions already read (by orth id, no string-store lookup)
     info = doc.user_data.get("chemie.token_info")
     if info is not None and len(info[0]) == n:
-        arr = doc.to_array([IDX, LENGTH])
+        idx = doc.to_array(IDX).tolist()
         text = list(info[0])
     else:
-        arr = doc.to_array([IDX, LENGTH, ORTH])
+        arr = doc.to_array([IDX, ORTH])
+        idx = arr[:, 0].tolist()
         strings = doc.vocab.strings
-        text = [strings[o] for o in arr[:, 2].tolist()]
+        text = [strings[o] for o in arr[:, 1].tolist()]
     lower = list(map(_LOWER.__getitem__, text))  # the LOWER attribute of the English vocab
-    idx = arr[:, 0].tolist()
-    ends = (arr[:, 0] + arr[:, 1]).tolist()
     if "sents" in doc.user_hooks:
         sents = [(s.start, s.end) for s in doc.sents]
         starts = [a for a, _ in sents]
@@ -115,7 +113,7 @@ def token_table(doc: Doc) -> TokenTable:
             if not starts or starts[0] != 0:
                 starts.insert(0, 0)
         sents = list(itertools.pairwise([*starts, n]))
-    table = TokenTable(text, lower, idx, ends, starts, sents)
+    table = TokenTable(text, lower, idx, starts, sents)
     _TABLES[doc] = table
     return table
 
@@ -160,19 +158,20 @@ def mention_table(doc: Doc) -> MentionTable:
     if cached is not None and cached[0] is mentions and cached[1] == len(mentions):
         return cached[2]
     table = token_table(doc)
-    idx, ends, lower, starts = table.idx, table.ends, table.lower, table.starts
+    idx, text, lower, starts = table.idx, table.text, table.lower, table.starts
     views: list[MentionView] = []
     ending: dict[int, MentionView] = {}
     covered = bytearray(len(idx))
-    add_view, bisect_right = views.append, bisect.bisect_right
+    add_view, bisect_right, bisect_left = views.append, bisect.bisect_right, bisect.bisect_left
     for m in mentions:
         spans = m.spans
         if len(spans) == 1:
             # one range whose ends are token boundaries (the usual case): looked up inline
             a, b = spans[0]
             first = bisect_right(idx, a) - 1
-            last = bisect_right(ends, b) - 1
-            if first >= 0 and idx[first] == a and last >= first and ends[last] == b:
+            last = bisect_left(idx, b) - 1  # the last token starting before the end
+            if first >= 0 and idx[first] == a and last >= first and (
+                    idx[last] + len(text[last]) == b):
                 words = tuple(lower[first : last + 1])
                 view = MentionView(m.id, first, last, bisect_right(starts, first) - 1,
                                    head_word(words), words)
