@@ -18,6 +18,7 @@ import bisect
 import itertools
 import operator
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy
@@ -82,24 +83,32 @@ class TokenTable:
 def token_table(doc: Doc) -> TokenTable:
     """The doc's :class:`TokenTable` (computed once per Doc, from arrays, not Token objects)."""
     table = _TABLES.get(doc)
-    n = len(doc)
-    if table is not None and len(table.text) == n:
+    if table is not None and len(table.text) == len(doc):
         return table
+    text, idx = _words_and_offsets(doc)
+    return _store_table(doc, text, idx, list(map(_LOWER.__getitem__, text)))
+
+
+def _words_and_offsets(doc: Doc) -> tuple[list[str], list[int]]:
+    """The words of ``doc`` and their character offsets."""
+    n = len(doc)
+    # the words chemie_mentions already read (by orth id, no string-store lookup)
+    info = doc.user_data.get("chemie.token_info")
+    if info is not None and len(info[0]) == n:
+        return list(info[0]), doc.to_array(IDX).tolist()
+    arr = doc.to_array([IDX, ORTH])
+    strings = doc.vocab.strings
+    return [strings[o] for o in arr[:, 1].tolist()], arr[:, 0].tolist()
+
+
+def _store_table(doc: Doc, text: list[str], idx: list[int], lower: list[str]) -> TokenTable:
+    """The :class:`TokenTable` of ``doc`` with these words (the LOWER attribute of the English
+    vocab in ``lower``), kept for the doc."""
+    n = len(text)
     if not n:
         table = TokenTable([], [], [], [0], [])
         _TABLES[doc] = table
         return table
-    # the words chemie_mentions already read (by orth id, no string-store lookup)
-    info = doc.user_data.get("chemie.token_info")
-    if info is not None and len(info[0]) == n:
-        idx = doc.to_array(IDX).tolist()
-        text = list(info[0])
-    else:
-        arr = doc.to_array([IDX, ORTH])
-        idx = arr[:, 0].tolist()
-        strings = doc.vocab.strings
-        text = [strings[o] for o in arr[:, 1].tolist()]
-    lower = list(map(_LOWER.__getitem__, text))  # the LOWER attribute of the English vocab
     if "sents" in doc.user_hooks:
         sents = [(s.start, s.end) for s in doc.sents]
         starts = [a for a, _ in sents]
@@ -137,6 +146,7 @@ _VIEWS: weakref.WeakKeyDictionary[Doc, tuple[list, int, MentionTable]] = (
 )
 _MISSING = object()
 _POSITION = operator.attrgetter("first", "last")  # text order of mention views
+_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
 
 
 @dataclass(frozen=True)
@@ -259,6 +269,21 @@ def head_word(words: tuple[str, ...]) -> str:
     return head
 
 
+class _WordMemo(dict):
+    """word -> (the word lowercased, its action class), filled as words are met."""
+
+    def __init__(self, classify: Callable[[str], str | None]) -> None:
+        super().__init__()
+        self.classify = classify
+
+    def __missing__(self, word: str) -> tuple[str, str | None]:
+        low = _LOWER[word]
+        known = (low, self.classify(low))
+        if len(self) < 100_000:
+            self[word] = known
+        return known
+
+
 class ActionParser:
     """Labels action phrases and their arguments; assigns steps and phases."""
 
@@ -284,6 +309,7 @@ class ActionParser:
         self.reaction_end = frozenset(table["reaction_end"])
         self.after_end = frozenset(table["after_end"])
         self._cache: dict[str, object] = {}
+        self._words = _WordMemo(self.classify)
         self._rules = {label: f"trigger:{label}" for label in self.phase}
 
     def classify(self, word: str) -> str | None:
@@ -311,11 +337,19 @@ class ActionParser:
 
     def __call__(self, doc: Doc) -> Doc:
         actions = actions_of(doc)
-        table = token_table(doc)
-        lower = table.lower
-        # the class of every word from the memo (_MISSING: not classified yet); only the
-        # tokens with a class or none known yet are visited
-        labels = list(map(self._cache.get, lower, itertools.repeat(_MISSING)))
+        table = _TABLES.get(doc)
+        if table is not None and len(table.text) == len(doc):
+            lower = table.lower
+            # the class of every word from the memo (_MISSING: not classified yet)
+            labels = list(map(self._cache.get, lower, itertools.repeat(_MISSING)))
+        else:
+            # the doc's first reader: each word lowercased and classified by one memo lookup
+            text, idx = _words_and_offsets(doc)
+            known = list(map(self._words.__getitem__, text))
+            lower = list(map(_FIRST, known))
+            labels = list(map(_SECOND, known))
+            table = _store_table(doc, text, idx, lower)
+        # only the tokens with a class (or none known yet) are visited
         hits = list(itertools.compress(range(len(labels)), labels))
         if not hits:
             return doc  # no trigger word: the mentions are not needed
