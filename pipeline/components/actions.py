@@ -155,7 +155,8 @@ class MentionTable:
 
     views: list[MentionView]  # in text order
     firsts: list[int]  # first token of each view, in the same order
-    # the view by a token where one of its mention's ranges ends exactly (first mention wins)
+    # the view by a token where one of its mention's ranges ends exactly (first mention wins;
+    # mention ids are unique within a doc)
     ending: dict[int, MentionView]
     # 1 for each token inside a mention range of several tokens
     covered: bytearray
