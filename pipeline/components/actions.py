@@ -18,7 +18,6 @@ import bisect
 import itertools
 import operator
 import weakref
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy
@@ -83,32 +82,24 @@ class TokenTable:
 def token_table(doc: Doc) -> TokenTable:
     """The doc's :class:`TokenTable` (computed once per Doc, from arrays, not Token objects)."""
     table = _TABLES.get(doc)
-    if table is not None and len(table.text) == len(doc):
-        return table
-    text, idx = _words_and_offsets(doc)
-    return _store_table(doc, text, idx, list(map(_LOWER.__getitem__, text)))
-
-
-def _words_and_offsets(doc: Doc) -> tuple[list[str], list[int]]:
-    """The words of ``doc`` and their character offsets."""
     n = len(doc)
-    # the words chemie_mentions already read (by orth id, no string-store lookup)
-    info = doc.user_data.get("chemie.token_info")
-    if info is not None and len(info[0]) == n:
-        return list(info[0]), doc.to_array(IDX).tolist()
-    arr = doc.to_array([IDX, ORTH])
-    strings = doc.vocab.strings
-    return [strings[o] for o in arr[:, 1].tolist()], arr[:, 0].tolist()
-
-
-def _store_table(doc: Doc, text: list[str], idx: list[int], lower: list[str]) -> TokenTable:
-    """The :class:`TokenTable` of ``doc`` with these words (the LOWER attribute of the English
-    vocab in ``lower``), kept for the doc."""
-    n = len(text)
+    if table is not None and len(table.text) == n:
+        return table
     if not n:
         table = TokenTable([], [], [], [0], [])
         _TABLES[doc] = table
         return table
+    # the words chemie_mentions already read (by orth id, no string-store lookup)
+    info = doc.user_data.get("chemie.token_info")
+    if info is not None and len(info[0]) == n:
+        idx = doc.to_array(IDX).tolist()
+        text = list(info[0])
+    else:
+        arr = doc.to_array([IDX, ORTH])
+        idx = arr[:, 0].tolist()
+        strings = doc.vocab.strings
+        text = [strings[o] for o in arr[:, 1].tolist()]
+    lower = list(map(str.lower, text))  # the LOWER attribute of the English vocab
     if "sents" in doc.user_hooks:
         sents = [(s.start, s.end) for s in doc.sents]
         starts = [a for a, _ in sents]
@@ -127,17 +118,6 @@ def _store_table(doc: Doc, text: list[str], idx: list[int], lower: list[str]) ->
     return table
 
 
-class _Lowercase(dict):
-    """word -> word.lower(), filled as words are met (a hit is cheaper than str.lower)."""
-
-    def __missing__(self, word: str) -> str:
-        low = word.lower()
-        if len(self) < 200_000:
-            self[word] = low
-        return low
-
-
-_LOWER = _Lowercase()
 # token tables and mention views of live Docs (kept out of doc.user_data so Docs still
 # serialise); views are reused while the doc's mention list is the same list, same length
 _TABLES: weakref.WeakKeyDictionary[Doc, TokenTable] = weakref.WeakKeyDictionary()
@@ -146,7 +126,6 @@ _VIEWS: weakref.WeakKeyDictionary[Doc, tuple[list, int, MentionTable]] = (
 )
 _MISSING = object()
 _POSITION = operator.attrgetter("first", "last")  # text order of mention views
-_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
 
 
 @dataclass(frozen=True)
@@ -270,21 +249,6 @@ def head_word(words: tuple[str, ...]) -> str:
     return head
 
 
-class _WordMemo(dict):
-    """word -> (the word lowercased, its action class), filled as words are met."""
-
-    def __init__(self, classify: Callable[[str], str | None]) -> None:
-        super().__init__()
-        self.classify = classify
-
-    def __missing__(self, word: str) -> tuple[str, str | None]:
-        low = _LOWER[word]
-        known = (low, self.classify(low))
-        if len(self) < 100_000:
-            self[word] = known
-        return known
-
-
 class ActionParser:
     """Labels action phrases and their arguments; assigns steps and phases."""
 
@@ -310,7 +274,9 @@ class ActionParser:
         self.reaction_end = frozenset(table["reaction_end"])
         self.after_end = frozenset(table["after_end"])
         self._cache: dict[str, object] = {}
-        self._words = _WordMemo(self.classify)
+        # the class of each word as written (None: no class), filled as words are met: a hit
+        # reads the words the doc already holds, without lowercasing or hashing a new string
+        self._by_word: dict[str, str | None] = {}
         self._rules = {label: f"trigger:{label}" for label in self.phase}
 
     def classify(self, word: str) -> str | None:
@@ -338,18 +304,11 @@ class ActionParser:
 
     def __call__(self, doc: Doc) -> Doc:
         actions = actions_of(doc)
-        table = _TABLES.get(doc)
-        if table is not None and len(table.text) == len(doc):
-            lower = table.lower
-            # the class of every word from the memo (_MISSING: not classified yet)
-            labels = list(map(self._cache.get, lower, itertools.repeat(_MISSING)))
-        else:
-            # the doc's first reader: each word lowercased and classified by one memo lookup
-            text, idx = _words_and_offsets(doc)
-            known = list(map(self._words.__getitem__, text))
-            lower = list(map(_FIRST, known))
-            labels = list(map(_SECOND, known))
-            table = _store_table(doc, text, idx, lower)
+        table = token_table(doc)
+        lower, text = table.lower, table.text
+        by_word = self._by_word
+        # the class of every word from the memo (_MISSING: not classified yet)
+        labels = list(map(by_word.get, text, itertools.repeat(_MISSING)))
         # only the tokens with a class (or none known yet) are visited
         hits = list(itertools.compress(range(len(labels)), labels))
         if not hits:
@@ -359,7 +318,7 @@ class ActionParser:
         step, phase = 0, "reaction"
         ended = False  # the reaction was declared over (complete, quenched): additions are work-up
         classify, sents, starts = self.classify, table.sents, table.starts
-        idx, text, near_words, phases = table.idx, table.text, self.near, self.phase
+        idx, near_words, phases = table.idx, self.near, self.phase
         after_end, reaction_end = self.after_end, self.reaction_end
         apparatus, manner_before = self.apparatus, self.manner_before
         auxiliaries, roles, containers = self.auxiliaries, self.roles, self.containers
@@ -369,6 +328,8 @@ class ActionParser:
             label = labels[i]
             if label is _MISSING:
                 label = classify(lower[i])
+                if len(by_word) < 100_000:
+                    by_word[text[i]] = label
                 if label is None:
                     continue
             k = bisect_right(starts, i) - 1
