@@ -39,7 +39,8 @@ _POST_MODIFIERS = frozenset(load_rules("actions.yaml")["post_modifiers"])
 # Nouns of quantity before "of" that give the head to what follows ("a large number of white
 # solid", "a second crop of the product"): rules/actions.yaml, partitives.
 _PARTITIVES = frozenset(load_rules("actions.yaml")["partitives"])
-_HEAD_STOPS = _PREPOSITIONS | _POST_MODIFIERS  # words that make head_word look closer
+# without any of these words, the head of a phrase is its last word (head_word's fast path)
+_HEAD_STOPS = _PREPOSITIONS | _POST_MODIFIERS
 
 
 @dataclass(slots=True)
@@ -274,8 +275,8 @@ class ActionParser:
         self.reaction_end = frozenset(table["reaction_end"])
         self.after_end = frozenset(table["after_end"])
         self._cache: dict[str, object] = {}
-        # the class of each word as written (None: no class), filled as words are met: a hit
-        # reads the words the doc already holds, without lowercasing or hashing a new string
+        # the class of each word as written (None: no class), filled as words are met; keyed
+        # by the doc's own word strings (hash already known), a lookup per token stays cheap
         self._by_word: dict[str, str | None] = {}
         self._rules = {label: f"trigger:{label}" for label in self.phase}
 
@@ -379,7 +380,7 @@ class ActionParser:
                     v = views[j]
                     if role in ("solvent", "target") and v.head in containers:
                         role = "container"
-                    args[role] = [v.id]  # (no other role of the preposition kind yet)
+                    args[role] = [v.id]  # the one prepositional role (the scan stops here)
                 break
             actions.append(Action(label, char, char + len(text[i]), k, rules[label], args,
                                   phase, step))
