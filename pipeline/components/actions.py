@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy
 import regex
-from spacy.attrs import IDX, LENGTH, ORTH, SENT_START
+from spacy.attrs import IDX, ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -39,6 +39,8 @@ _POST_MODIFIERS = frozenset(load_rules("actions.yaml")["post_modifiers"])
 # Nouns of quantity before "of" that give the head to what follows ("a large number of white
 # solid", "a second crop of the product"): rules/actions.yaml, partitives.
 _PARTITIVES = frozenset(load_rules("actions.yaml")["partitives"])
+# without any of these words, the head of a phrase is its last word (head_word's fast path)
+_HEAD_STOPS = _PREPOSITIONS | _POST_MODIFIERS
 
 
 @dataclass(slots=True)
@@ -53,14 +55,13 @@ class MentionView:
     words: tuple[str, ...]  # lowercased tokens of the first range
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TokenTable:
     """Token texts, offsets and sentence numbers of a Doc, read once (Token objects are slow)."""
 
     text: list[str]
     lower: list[str]
-    idx: list[int]  # character offset of each token
-    ends: list[int]  # character offset after each token
+    idx: list[int]  # character offset of each token (tokens are never empty)
     starts: list[int]  # first token of each sentence, 0 first
     sents: list[tuple[int, int]]  # token ranges of the sentences, end exclusive
 
@@ -71,8 +72,8 @@ class TokenTable:
 
     def ending_at(self, char: int) -> int | None:
         """The (last) token ending at character ``char``, or None."""
-        i = bisect.bisect_right(self.ends, char) - 1
-        return i if i >= 0 and self.ends[i] == char else None
+        i = bisect.bisect_left(self.idx, char) - 1  # the last token starting before it
+        return i if i >= 0 and self.idx[i] + len(self.text[i]) == char else None
 
     def sentence_of(self, i: int) -> int:
         """The sentence number of token ``i``."""
@@ -86,21 +87,20 @@ def token_table(doc: Doc) -> TokenTable:
     if table is not None and len(table.text) == n:
         return table
     if not n:
-        table = TokenTable([], [], [], [], [0], [])
+        table = TokenTable([], [], [], [0], [])
         _TABLES[doc] = table
         return table
     # the words chemie_mentions already read (by orth id, no string-store lookup)
     info = doc.user_data.get("chemie.token_info")
     if info is not None and len(info[0]) == n:
-        arr = doc.to_array([IDX, LENGTH])
+        idx = doc.to_array(IDX).tolist()
         text = list(info[0])
     else:
-        arr = doc.to_array([IDX, LENGTH, ORTH])
+        arr = doc.to_array([IDX, ORTH])
+        idx = arr[:, 0].tolist()
         strings = doc.vocab.strings
-        text = [strings[o] for o in arr[:, 2].tolist()]
+        text = [strings[o] for o in arr[:, 1].tolist()]
     lower = list(map(str.lower, text))  # the LOWER attribute of the English vocab
-    idx = arr[:, 0].tolist()
-    ends = (arr[:, 0] + arr[:, 1]).tolist()
     if "sents" in doc.user_hooks:
         sents = [(s.start, s.end) for s in doc.sents]
         starts = [a for a, _ in sents]
@@ -114,7 +114,7 @@ def token_table(doc: Doc) -> TokenTable:
             if not starts or starts[0] != 0:
                 starts.insert(0, 0)
         sents = list(itertools.pairwise([*starts, n]))
-    table = TokenTable(text, lower, idx, ends, starts, sents)
+    table = TokenTable(text, lower, idx, starts, sents)
     _TABLES[doc] = table
     return table
 
@@ -131,12 +131,15 @@ _POSITION = operator.attrgetter("first", "last")  # text order of mention views
 
 @dataclass(frozen=True)
 class MentionTable:
-    """Mention views of a Doc with the token ranges of every mention range."""
+    """Mention views of a Doc, with what the action rules look up in them."""
 
     views: list[MentionView]  # in text order
-    # (mention id, first token, last token, token ending exactly at the range end or -1) of
-    # each mention range, in mention-list order
-    ranges: list[tuple[str, int, int, int]]
+    firsts: list[int]  # first token of each view, in the same order
+    # the view by a token where one of its mention's ranges ends exactly (first mention wins;
+    # mention ids are unique within a doc)
+    ending: dict[int, MentionView]
+    # 1 for each token inside a mention range of several tokens
+    covered: bytearray
 
 
 def mention_table(doc: Doc) -> MentionTable:
@@ -146,62 +149,84 @@ def mention_table(doc: Doc) -> MentionTable:
     if cached is not None and cached[0] is mentions and cached[1] == len(mentions):
         return cached[2]
     table = token_table(doc)
-    start_of, end_of = table.starting_at, table.ending_at
-    idx, ends, lower, sentence_of = table.idx, table.ends, table.lower, table.sentence_of
-    starts = table.starts
-    views, ranges = [], []
-    append, bisect_right = ranges.append, bisect.bisect_right
+    idx, text, lower, starts = table.idx, table.text, table.lower, table.starts
+    views: list[MentionView] = []
+    ending: dict[int, MentionView] = {}
+    covered = bytearray(len(idx))
+    add_view, bisect_right, bisect_left = views.append, bisect.bisect_right, bisect.bisect_left
     for m in mentions:
         spans = m.spans
         if len(spans) == 1:
             # one range whose ends are token boundaries (the usual case): looked up inline
             a, b = spans[0]
             first = bisect_right(idx, a) - 1
-            last = bisect_right(ends, b) - 1
-            if first >= 0 and idx[first] == a and last >= 0 and ends[last] == b:
-                append((m.id, first, last, last))
-                if last < first:
-                    continue
+            last = bisect_left(idx, b) - 1  # the last token starting before the end
+            if first >= 0 and idx[first] == a and last >= first and (
+                    idx[last] + len(text[last]) == b):
                 words = tuple(lower[first : last + 1])
-                views.append(MentionView(m.id, first, last, bisect_right(starts, first) - 1,
-                                         head_word(words), words))
+                view = MentionView(m.id, first, last, bisect_right(starts, first) - 1,
+                                   head_word(words), words)
+                add_view(view)
+                if last not in ending:
+                    ending[last] = view
+                if last > first:
+                    covered[first : last + 1] = b"\x01" * (last + 1 - first)
                 continue
-        for a, b in spans:
-            first, last = start_of(a), end_of(b)
-            exact = -1 if last is None else last
-            if first is None or last is None:
-                span = doc.char_span(a, b, alignment_mode="expand")
-                if span is None:
-                    if exact >= 0:
-                        append((m.id, -1, -1, exact))
-                    continue
-                first, last = span.start, span.end - 1
-            append((m.id, first, last, exact))
-        if len(spans) == 1:
-            # one range: its tokens are the view's (the expanded span unless it is empty)
-            if not ranges or ranges[-1][0] != m.id or ranges[-1][1] < 0:
-                continue
-            _, first, last, exact = ranges[-1]
-            if last < first:
-                continue
-            lead_last = exact if exact >= 0 else last
-        else:
-            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
-            lead_end = min((b for a, b in spans if a == lo), default=hi)
-            first, last = start_of(lo), end_of(hi)
-            if first is None or last is None:
-                span = doc.char_span(lo, hi, alignment_mode="expand")
-                if span is None or not len(span):
-                    continue
-                first, last = span.start, span.end - 1
-            lead = end_of(lead_end)
-            lead_last = last if lead is None else lead
-        words = tuple(lower[first : lead_last + 1])
-        views.append(MentionView(m.id, first, last, sentence_of(first), head_word(words), words))
-    views.sort(key=_POSITION)
-    out = MentionTable(views, ranges)
+        view, exact = _general_view(doc, table, m.id, spans, covered)
+        if view is not None:
+            add_view(view)
+            for end in exact:
+                if end not in ending:
+                    ending[end] = view
+    firsts = [v.first for v in views]
+    if not all(map(operator.lt, firsts, firsts[1:])):
+        views.sort(key=_POSITION)  # mentions out of text order (or two starting together)
+        firsts = [v.first for v in views]
+    out = MentionTable(views, firsts, ending, covered)
     _VIEWS[doc] = (mentions, len(mentions), out)
     return out
+
+
+def _general_view(
+    doc: Doc, table: TokenTable, mid: str, spans: tuple[tuple[int, int], ...], covered: bytearray
+) -> tuple[MentionView | None, list[int]]:
+    """The view of mention ``mid`` with several ranges or ranges that are not token-aligned
+    (or None), and the tokens where its ranges end exactly; marks its covered tokens."""
+    start_of, end_of = table.starting_at, table.ending_at
+    exact_ends: list[int] = []
+    first = last = exact = -1
+    for a, b in spans:
+        first, last = start_of(a), end_of(b)
+        exact = -1 if last is None else last
+        if exact >= 0:
+            exact_ends.append(exact)
+        if first is None or last is None:
+            span = doc.char_span(a, b, alignment_mode="expand")
+            if span is None:
+                first = last = -1
+                continue
+            first, last = span.start, span.end - 1
+        if first >= 0 and last > first:
+            covered[first : last + 1] = b"\x01" * (last + 1 - first)
+    if len(spans) == 1:
+        # one range: its tokens are the view's (the expanded span unless it is empty)
+        if first < 0 or last < first:
+            return None, exact_ends
+        lead_last = exact if exact >= 0 else last
+    else:
+        lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+        lead_end = min((b for a, b in spans if a == lo), default=hi)
+        first, last = start_of(lo), end_of(hi)
+        if first is None or last is None:
+            span = doc.char_span(lo, hi, alignment_mode="expand")
+            if span is None or not len(span):
+                return None, exact_ends
+            first, last = span.start, span.end - 1
+        lead = end_of(lead_end)
+        lead_last = last if lead is None else lead
+    words = tuple(table.lower[first : lead_last + 1])
+    view = MentionView(mid, first, last, table.sentence_of(first), head_word(words), words)
+    return view, exact_ends
 
 
 def mention_views(doc: Doc) -> list[MentionView]:
@@ -212,7 +237,9 @@ def mention_views(doc: Doc) -> list[MentionView]:
 def head_word(words: tuple[str, ...]) -> str:
     """The head of a noun phrase: the last word before a bracket, comma or preposition that
     is not a post-modifier ("the residue obtained thereby": residue)."""
-    head = words[0] if words else ""
+    if _HEAD_STOPS.isdisjoint(words):
+        return words[-1] if words else ""  # no preposition or post-modifier: the last word
+    head = words[0]
     for i, w in enumerate(words):
         if w in _PREPOSITIONS and i > 0:
             if w == "of" and head in _PARTITIVES:
@@ -248,6 +275,10 @@ class ActionParser:
         self.reaction_end = frozenset(table["reaction_end"])
         self.after_end = frozenset(table["after_end"])
         self._cache: dict[str, object] = {}
+        # the class of each word as written (None: no class), filled as words are met; keyed
+        # by the doc's own word strings (hash already known), a lookup per token stays cheap
+        self._by_word: dict[str, str | None] = {}
+        self._rules = {label: f"trigger:{label}" for label in self.phase}
 
     def classify(self, word: str) -> str | None:
         """The action class of a lowercased token (``HEADING`` for a step word), or None."""
@@ -275,36 +306,41 @@ class ActionParser:
     def __call__(self, doc: Doc) -> Doc:
         actions = actions_of(doc)
         table = token_table(doc)
+        lower, text = table.lower, table.text
+        by_word = self._by_word
+        # the class of every word from the memo (_MISSING: not classified yet)
+        labels = list(map(by_word.get, text, itertools.repeat(_MISSING)))
+        # only the tokens with a class (or none known yet) are visited
+        hits = list(itertools.compress(range(len(labels)), labels))
+        if not hits:
+            return doc  # no trigger word: the mentions are not needed
         mtable = mention_table(doc)
-        views = mtable.views
-        firsts = [v.first for v in views]
-        by_last = _span_ends(mtable)
-        covered = _covered(len(table.text), mtable)
-        step, phase, lower = 0, "reaction", table.lower
+        views, firsts, by_last, covered = mtable.views, mtable.firsts, mtable.ending, mtable.covered
+        step, phase = 0, "reaction"
         ended = False  # the reaction was declared over (complete, quenched): additions are work-up
         classify, sents, starts = self.classify, table.sents, table.starts
-        idx, text, near_words, phases = table.idx, table.text, self.near, self.phase
+        idx, near_words, phases = table.idx, self.near, self.phase
         after_end, reaction_end = self.after_end, self.reaction_end
         apparatus, manner_before = self.apparatus, self.manner_before
-        # the class of every word from the memo (_MISSING: not classified yet); only the
-        # tokens with a class or none known yet are visited
-        labels = list(map(self._cache.get, lower, itertools.repeat(_MISSING)))
-        for i in itertools.compress(range(len(labels)), labels):
+        auxiliaries, roles, containers = self.auxiliaries, self.roles, self.containers
+        rules, n_views = self._rules, len(views)
+        bisect_right, bisect_left = bisect.bisect_right, bisect.bisect_left
+        for i in hits:
             label = labels[i]
             if label is _MISSING:
                 label = classify(lower[i])
+                if len(by_word) < 100_000:
+                    by_word[text[i]] = label
                 if label is None:
                     continue
-            k = bisect.bisect_right(starts, i) - 1
+            k = bisect_right(starts, i) - 1
             start, end = sents[k]
             char = idx[i]
             if label == HEADING:
                 if self._is_heading(table, i):
                     step, phase, ended = step + 1, "reaction", False
-                    actions.append(
-                        Action(HEADING, char, char + len(text[i]), k, "heading:step",
-                               phase=phase, step=step)
-                    )
+                    actions.append(Action(HEADING, char, char + len(text[i]), k,
+                                          "heading:step", {}, phase, step))
                 continue
             if covered[i]:
                 continue
@@ -320,72 +356,35 @@ class ActionParser:
                 phase = phases[label]
                 ended = ended and phase == "workup"
             ended = ended or label in reaction_end
-            action = Action(label, char, char + len(text[i]), k,
-                            f"trigger:{label}", phase=phase, step=step)
-            self._arguments(table, action, i, start, end, views, firsts, by_last)
-            actions.append(action)
+            # arguments (inline: one call per trigger costs more than the rules):
+            # the subject of "X was added" or the object of "added X"
+            args: dict[str, list[str]] = {}
+            if i > start and (lower[i - 1] in auxiliaries or (
+                    i > start + 1 and lower[i - 2] in auxiliaries
+                    and lower[i - 1].endswith("ly"))):
+                aux = i - 1 if lower[i - 1] in auxiliaries else i - 2
+                subject = by_last.get(aux - 1)
+                if subject is not None:
+                    args["product" if label == "Yield" else "object"] = [subject.id]
+            else:
+                j = bisect_left(firsts, i + 1)
+                if j < n_views and firsts[j] <= i + 2 and firsts[j] < end:
+                    args["product" if label == "Yield" else "object"] = [views[j].id]
+            # prepositional arguments: "with X", "in X", "over X", "into X" within the clause
+            for p in range(i + 1, min(end, i + 6)):
+                role = roles.get(lower[p])
+                if role is None:
+                    continue
+                j = bisect_left(firsts, p + 1)
+                if j < n_views and firsts[j] <= p + 3:
+                    v = views[j]
+                    if role in ("solvent", "target") and v.head in containers:
+                        role = "container"
+                    args[role] = [v.id]  # the one prepositional role (the scan stops here)
+                break
+            actions.append(Action(label, char, char + len(text[i]), k, rules[label], args,
+                                  phase, step))
         return doc
-
-    def _arguments(
-        self,
-        table: TokenTable,
-        action: Action,
-        i: int,
-        sent_start: int,
-        sent_end: int,
-        views: list[MentionView],
-        firsts: list[int],
-        by_last: dict[int, MentionView],
-    ) -> None:
-        """Fill ``action.args`` from the mentions around trigger token ``i``."""
-        low, auxiliaries, args = table.lower, self.auxiliaries, action.args
-        passive = i > sent_start and low[i - 1] in auxiliaries
-        if passive or (i > sent_start + 1 and low[i - 2] in auxiliaries
-                       and low[i - 1].endswith("ly")):
-            aux = i - 1 if low[i - 1] in auxiliaries else i - 2
-            subject = by_last.get(aux - 1)
-            if subject is not None:
-                role = "product" if action.label == "Yield" else "object"
-                args.setdefault(role, []).append(subject.id)
-        else:
-            j = bisect.bisect_left(firsts, i + 1)
-            if j < len(views) and views[j].first <= i + 2 and views[j].first < sent_end:
-                role = "product" if action.label == "Yield" else "object"
-                args.setdefault(role, []).append(views[j].id)
-        # prepositional arguments: "with X", "in X", "over X", "into X" within the clause
-        roles = self.roles
-        for p in range(i + 1, min(sent_end, i + 6)):
-            role = roles.get(low[p])
-            if role is None:
-                continue
-            j = bisect.bisect_left(firsts, p + 1)
-            if j < len(views) and views[j].first <= p + 3:
-                v = views[j]
-                if role in ("solvent", "target") and v.head in self.containers:
-                    role = "container"
-                args.setdefault(role, []).append(v.id)
-            break
-
-
-def _span_ends(mtable: MentionTable) -> dict[int, MentionView]:
-    """Mention by the token index where one of its ranges ends (first mention wins)."""
-    view = {v.id: v for v in mtable.views}
-    out: dict[int, MentionView] = {}
-    for mid, _, _, end in mtable.ranges:
-        if end >= 0 and mid in view and end not in out:
-            out[end] = view[mid]
-    return out
-
-
-def _covered(n: int, mtable: MentionTable) -> bytearray:
-    """1 for each token inside a mention range of several tokens (a trigger word in a
-    chemical name); a one-token mention that is a trigger word ("to terminate" taken for a
-    name) does not hide the action."""
-    covered = bytearray(n)
-    for _, first, last, _ in mtable.ranges:
-        if first >= 0 and last > first:
-            covered[first : last + 1] = b"\x01" * (last + 1 - first)
-    return covered
 
 
 @Language.factory("chemie_actions", default_config={"rules": "actions.yaml"})
