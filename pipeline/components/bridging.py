@@ -38,7 +38,6 @@ from chemie.resources import load_rules
 STATE, INPUT, EQUIPMENT, SKIP = "state", "input", "equipment", "skip"
 _START = operator.attrgetter("start")  # text order of actions
 
-
 @dataclass
 class _Walk:
     """The resolver's memory while walking one step."""
@@ -124,8 +123,25 @@ class BridgingResolver:
         self.event_before = frozenset(table["event_before"])
         self.event_after = frozenset(table["event_after"])
         self.continuation = frozenset(table["continuation"])
+        # action classes whose object some rule reads (_Context skips the other actions)
+        self.object_actions = (self.target_actions | self.removing_actions
+                               | self.workup_subject_actions | self.extracting_actions)
         self.quantity = regex.compile(table["quantity"], regex.IGNORECASE)
         self._amounts: dict[str, bool] = {}
+        # the words in a mention (any word, or its head) with which a check of _early may fire
+        self._early_words = (self.role_modifiers | self.unrelated_words | self.procedure_words
+                             | self.infinitives)
+        self._early_heads = (self.role_nouns | self.non_compounds | {"atmosphere"}
+                             | self.material_heads | self.coreferent_heads | self.event_heads)
+        # the heads of the checks of _state_head
+        self._state_like_heads = (self.funnel_heads | self.equipment_heads | self.state_heads
+                                  | self.bare_state_heads | self.bare_mixture_heads)
+        # the words around a mention near which a check of _early may fire
+        self._of_nouns = (self.appositive_nouns | self.target_before_of
+                          | frozenset().union(*self.replaced_before.values()))  # two before
+        self._apparatus_marks = self.apparatus_after | {"-"}  # the word after
+        # every suffix of a heading anaphor: the last word of one is among them
+        self._anaphor_ends = frozenset(a[i:] for a in self.heading_anaphors for i in range(len(a)))
         # rule -> (relation label, confidence), read once per link
         self._made: dict[str, tuple[str, float | None]] = {
             name: (r["label"], self.confidence[name]) for name, r in self.rules.items()
@@ -133,10 +149,54 @@ class BridgingResolver:
 
     def _link(self, out: list[Relation], rule: str, head: MentionView, tail: MentionView) -> None:
         label, confidence = self._made[rule]
-        out.append(Relation(label, head.id, tail.id, rule=rule, confidence=confidence))
+        # (positional: a dataclass call with keywords costs twice as much)
+        out.append(Relation(label, head.id, tail.id, rule, "", confidence))
 
     def classify(self, doc: Doc, m: MentionView, ctx: _Context) -> str:
         """The mention's part in the walk: state, input, equipment or skip."""
+        words, head, first, last = m.words, m.head, m.first, m.last
+        low = ctx.table.lower
+        # the checks that fire only near particular words: skipped unless one is there
+        if (head in self._early_heads or not self._early_words.isdisjoint(words)
+                or (low[first - 1] if first > 0 else "") in self.appositive_before
+                or (first > 1 and low[first - 2] in self._of_nouns)
+                or (low[last + 1] if last + 1 < len(low) else "") in self._apparatus_marks
+                or words[-1] in self._anaphor_ends):
+            kind = self._early(m, ctx)
+            if kind is not None:
+                return kind
+        if m.id in ctx.products or "title" in words[:4] or (
+                # the test _yielded starts with, inlined (most mentions fail it)
+                (not self.yield_words.isdisjoint(words) or "%" in " ".join(words))
+                and self._yielded(low, m)):
+            return STATE
+        if len(words) == 1 and words[0] in self.state_pronouns:
+            return STATE  # "The mixture was stirred at reflux. It was cooled ...": the system
+        if head in self._state_like_heads:
+            kind = self._state_head(m, ctx)
+            if kind is not None:
+                return kind
+        if words[0] in self.bare_state_qualifiers and not self.workup_heads.isdisjoint(words):
+            return STATE  # "organic phase was separated", "Product containing fractions were ..."
+        quantity = None  # has_quantity, computed only when a check needs it
+        if head in self.physical_states:
+            quantity = self.has_quantity(ctx.table, m)
+            if quantity and self._described(words, head):
+                return STATE  # "Yellow amorphous solid (8 mg, 32%)", not "zinc powder (2.4 g)"
+        if m.id in ctx.removed:
+            return SKIP  # "the DMF was removed": a compound taken away (a state removed stays)
+        start = ctx.step_start  # (before_first_action, inlined)
+        if start is None or ctx.table.idx[first] < start:
+            if quantity is None:
+                quantity = self.has_quantity(ctx.table, m)
+            if not quantity and self._titled(ctx.table, m):
+                return SKIP  # a heading name, referred to by coreference only
+        return INPUT
+
+    def _early(self, m: MentionView, ctx: _Context) -> str | None:
+        """The checks of :meth:`classify` that need a particular word in or around the
+        mention (a role, a preposition before it, an apparatus after it …); None when none
+        fires."""
         words, head, first = m.words, m.head, m.first
         low = ctx.table.lower
         before = low[first - 1] if first > 0 else ""
@@ -195,10 +255,14 @@ class BridgingResolver:
         if " ".join(words) in self.heading_anaphors and ctx.before_first_action(
                 ctx.table.idx[first]):
             return SKIP  # "This compound was prepared from X": the heading compound (coreference)
-        if m.id in ctx.products or "title" in words[:4] or self._yielded(low, m):
-            return STATE
-        if len(words) == 1 and words[0] in self.state_pronouns:
-            return STATE  # "The mixture was stirred at reflux. It was cooled ...": the system
+        return None
+
+    def _state_head(self, m: MentionView, ctx: _Context) -> str | None:
+        """The checks of :meth:`classify` for a vessel or state head ("the mixture", "a flask",
+        "residue"); None when none fires."""
+        words, head, first = m.words, m.head, m.first
+        low = ctx.table.lower
+        before = low[first - 1] if first > 0 else ""
         if head in self.funnel_heads and self.holding_funnels.isdisjoint(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
         if head in self.equipment_heads:
@@ -222,17 +286,7 @@ class BridgingResolver:
         if head in self.bare_state_heads or (
                 head in self.bare_mixture_heads and "/" not in words and ":" not in words):
             return STATE
-        if words[0] in self.bare_state_qualifiers and not self.workup_heads.isdisjoint(words):
-            return STATE  # "organic phase was separated", "Product containing fractions were ..."
-        quantity = self.has_quantity(ctx.table, m)
-        if head in self.physical_states and quantity and self._described(words, head):
-            return STATE  # "Yellow amorphous solid (8 mg, 32%)", not "zinc powder (2.4 g)"
-        if m.id in ctx.removed:
-            return SKIP  # "the DMF was removed": a compound taken away (a state removed stays)
-        if (not quantity and ctx.before_first_action(ctx.table.idx[first])
-                and self._titled(ctx.table, m)):
-            return SKIP  # a heading name, referred to by coreference only
-        return INPUT
+        return None
 
     def _role(self, m: MentionView) -> bool:
         """True for a noun naming a compound by its role ("eluent", "the mobile phase")."""
@@ -314,7 +368,8 @@ class BridgingResolver:
             return doc
         ctx = _Context(actions_of(doc), token_table(doc), self)
         ctx.views = views
-        low = ctx.table.lower
+        table = ctx.table
+        low, idx, sents = table.lower, table.idx, table.sents
         headings = ctx.headings
         out = relations_of(doc)
         first = len(out)
@@ -327,11 +382,11 @@ class BridgingResolver:
                     continue
             else:
                 reach = m.last
-            char = ctx.table.idx[m.first]
-            m_step = bisect.bisect_right(headings, char)
+            char = idx[m.first]
+            m_step = bisect.bisect_right(headings, char) if headings else 0
             if m_step != step:
                 walk, step = _Walk(), m_step
-            ctx.step = m_step
+                ctx.step_start = ctx.first_action.get(step)
             kind = self.classify(doc, m, ctx)
             if kind == SKIP:
                 continue
@@ -349,8 +404,12 @@ class BridgingResolver:
                 else:
                     walk.pending.append(m)
                 # "water was added to quench": the phase at the end of the sentence counts
-                end = ctx.stop_after(m.last, ctx.table.sents[m.sentence][1]) - 1
-                if ctx.workup_active(step, ctx.table.idx[end] + 1, walk.since):
+                end = sents[m.sentence][1]
+                try:
+                    end = low.index(".", m.last + 1, end) + 1  # after the first full stop
+                except ValueError:
+                    pass  # no full stop before the end of the sentence
+                if ctx.workup_active(step, idx[end - 1] + 1, walk.since):
                     walk.workup_inputs.add(m.id)
                 continue
             if kind == EQUIPMENT:
@@ -372,7 +431,7 @@ class BridgingResolver:
                 continue
             in_workup = self._state(ctx, m, walk, in_workup, product, out)
             if product and in_workup and m.head not in self.state_heads:
-                walk = _Walk(since=ctx.table.idx[m.last])  # a named product ends the procedure
+                walk = _Walk(since=idx[m.last])  # a named product ends the procedure
         number_relations(out, first, "B")  # B1, B2 … in the order made (coreference: C1 …)
         return doc
 
@@ -529,28 +588,32 @@ class _Context:
         self._ending: dict[int, MentionView] | None = None
         self.setters = resolver.phase_setters  # action classes that set the phase
         self.adding = resolver.adding_actions
-        self.step = 0
+        self.step_start: int | None = None  # the first action of the walk's step
         self.headings = [a.start for a in actions if a.label == HEADING]
-        self.first_action: dict[int, int] = {}
+        body = sorted([a for a in actions if a.label != HEADING], key=_START)
+        self.starts = starts = [a.start for a in body]
+        self.steps = steps = [a.step for a in body]
+        self.phases = [a.phase for a in body]
+        self.labels = [a.label for a in body]
+        # the first action of each step (filled backwards: the earliest start is written last)
+        self.first_action: dict[int, int] = dict(
+            zip(reversed(steps), reversed(starts), strict=True))
         self.products: set[str] = set()
         self.removed: set[str] = set()
         self.targets: set[str] = set()  # "X was prepared / synthesized ...": the step's target
         self.extracted: set[str] = set()  # objects of extractions ("the layer was extracted")
         self.thrown_away: set[str] = set()  # objects of "removed", "decanted" (not evaporated)
         self.workup_objects: set[str] = set()
-        body = sorted((a for a in actions if a.label != HEADING), key=_START)
-        self.starts = [a.start for a in body]
-        self.steps = [a.step for a in body]
-        self.phases = [a.phase for a in body]
-        self.labels = [a.label for a in body]
-        first_action = self.first_action
+        special = resolver.object_actions
         for a in body:
-            first_action.setdefault(a.step, a.start)
             args = a.args
             if not args:
                 continue  # no mention to record (an action without arguments)
+            if "product" in args:
+                self.products.update(args["product"])
             label = a.label
-            self.products.update(args.get("product", ()))
+            if label not in special:
+                continue  # (most actions) no rule reads this action's object
             if label in resolver.target_actions:
                 self.targets.update(args.get("object", ()))
             if label in resolver.removing_actions:
@@ -574,14 +637,6 @@ class _Context:
             k -= 1
         return False
 
-    def stop_after(self, i: int, end: int) -> int:
-        """The token after the first full stop after token ``i`` and before ``end`` (or
-        ``end``)."""
-        try:
-            return self.table.lower.index(".", i + 1, end) + 1
-        except ValueError:
-            return end
-
     def one_addition_between(self, lo: int, hi: int) -> bool:
         """True when exactly one action starts between characters ``lo`` and ``hi`` and it
         is an addition ("X was added to the mixture")."""
@@ -604,7 +659,8 @@ class _Context:
         return m.id in self.targets and self.before_first_action(self.table.idx[m.first])
 
     def before_first_action(self, char: int) -> bool:
-        start = self.first_action.get(self.step)
+        """True before the first action of the current step (or in a step without one)."""
+        start = self.step_start
         return start is None or char < start
 
 
