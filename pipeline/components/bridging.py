@@ -31,6 +31,7 @@ from chemie.components.actions import (
     token_table,
 )
 from chemie.components.coref import number_relations
+from chemie.components.mentions import doc_text
 from chemie.extensions import actions_of, relations_of
 from chemie.model import Action, Relation
 from chemie.resources import load_rules
@@ -136,6 +137,10 @@ class BridgingResolver:
         # the heads of the checks of _state_head
         self._state_like_heads = (self.funnel_heads | self.equipment_heads | self.state_heads
                                   | self.bare_state_heads | self.bare_mixture_heads)
+        # every word that a check of classify looks for in a mention
+        self._rule_words = (self._early_words | self._early_heads | {"title"} | self.yield_words
+                            | self.state_pronouns | self._state_like_heads
+                            | self.bare_state_qualifiers | self.physical_states)
         # the words around a mention near which a check of _early may fire
         self._of_nouns = (self.appositive_nouns | self.target_before_of
                           | frozenset().union(*self.replaced_before.values()))  # two before
@@ -152,22 +157,40 @@ class BridgingResolver:
         # (positional: a dataclass call with keywords costs twice as much)
         out.append(Relation(label, head.id, tail.id, rule, "", confidence))
 
-    def classify(self, doc: Doc, m: MentionView, ctx: _Context) -> str:
+    def _classify_name(self, m: MentionView, ctx: _Context) -> str:
+        """:meth:`classify` for a mention without a word of the rule tables (most compound
+        names): only the checks that look around the mention can fire."""
+        first, last, around = m.first, m.last, ctx.around
+        if (around[first + 1] in self.appositive_before or around[first] in self._of_nouns
+                or around[last + 3] in self._apparatus_marks):
+            return self.classify(m, ctx)  # (rare) a word around it counts
+        if m.id in ctx.products or (
+                ctx.percent and "%" in " ".join(m.words) and self._yielded(ctx.table.lower, m)):
+            return STATE
+        if m.id in ctx.removed:
+            return SKIP  # "the DMF was removed": a compound taken away
+        start = ctx.step_start  # (before_first_action, inlined)
+        if ((start is None or ctx.table.idx[first] < start)
+                and not self.has_quantity(ctx.table, m) and self._titled(ctx.table, m)):
+            return SKIP  # a heading name, referred to by coreference only
+        return INPUT
+
+    def classify(self, m: MentionView, ctx: _Context) -> str:
         """The mention's part in the walk: state, input, equipment or skip."""
-        words, head, first, last = m.words, m.head, m.first, m.last
+        words, head, first, around = m.words, m.head, m.first, ctx.around
         low = ctx.table.lower
         # the checks that fire only near particular words: skipped unless one is there
         if (head in self._early_heads or not self._early_words.isdisjoint(words)
-                or (low[first - 1] if first > 0 else "") in self.appositive_before
-                or (first > 1 and low[first - 2] in self._of_nouns)
-                or (low[last + 1] if last + 1 < len(low) else "") in self._apparatus_marks
+                or around[first + 1] in self.appositive_before or around[first] in self._of_nouns
+                or around[m.last + 3] in self._apparatus_marks
                 or words[-1] in self._anaphor_ends):
             kind = self._early(m, ctx)
             if kind is not None:
                 return kind
         if m.id in ctx.products or "title" in words[:4] or (
                 # the test _yielded starts with, inlined (most mentions fail it)
-                (not self.yield_words.isdisjoint(words) or "%" in " ".join(words))
+                (not self.yield_words.isdisjoint(words)
+                 or (ctx.percent and "%" in " ".join(words)))
                 and self._yielded(low, m)):
             return STATE
         if len(words) == 1 and words[0] in self.state_pronouns:
@@ -281,7 +304,7 @@ class BridgingResolver:
             if (words[0] in self.indefinite and self._described(named, head)
                     and words[-1] in (head, ")")):
                 return STATE  # "A white hazy solution formed", "to remove a solid"
-            if not self.determiners.isdisjoint(words[:3]):
+            if words[0] in self.determiners or not self.determiners.isdisjoint(words[1:3]):
                 return STATE
         if head in self.bare_state_heads or (
                 head in self.bare_mixture_heads and "/" not in words and ":" not in words):
@@ -366,14 +389,15 @@ class BridgingResolver:
         views = mention_views(doc)
         if not views:
             return doc
-        ctx = _Context(actions_of(doc), token_table(doc), self)
+        table = token_table(doc)
+        ctx = _Context(actions_of(doc), table, doc_text(doc, table.text), self)
         ctx.views = views
-        table = ctx.table
         low, idx, sents = table.lower, table.idx, table.sents
         headings = ctx.headings
         out = relations_of(doc)
         first = len(out)
         walk, step, reach = _Walk(), -1, -1
+        scanned, reuse, end = 0, -1, 0  # the tokens the last full-stop scan covered
         for m in views:
             if m.last <= reach:
                 if low[m.first - 1] != "," or m.last - m.first < 2:
@@ -387,7 +411,11 @@ class BridgingResolver:
             if m_step != step:
                 walk, step = _Walk(), m_step
                 ctx.step_start = ctx.first_action.get(step)
-            kind = self.classify(doc, m, ctx)
+            words = m.words
+            if self._rule_words.isdisjoint(words) and words[-1] not in self._anaphor_ends:
+                kind = self._classify_name(m, ctx)  # (half the mentions: one set test, not ten)
+            else:
+                kind = self.classify(m, ctx)
             if kind == SKIP:
                 continue
             if kind == INPUT:
@@ -404,11 +432,14 @@ class BridgingResolver:
                 else:
                     walk.pending.append(m)
                 # "water was added to quench": the phase at the end of the sentence counts
-                end = sents[m.sentence][1]
-                try:
-                    end = low.index(".", m.last + 1, end) + 1  # after the first full stop
-                except ValueError:
-                    pass  # no full stop before the end of the sentence
+                if not scanned <= m.last <= reuse:  # (else the last scan holds for m too)
+                    end = sents[m.sentence][1]
+                    try:
+                        end = low.index(".", m.last + 1, end) + 1  # after the first full stop
+                        reuse = end - 2  # mentions ending before the stop share it
+                    except ValueError:
+                        reuse = end - 1  # no full stop before the end of the sentence
+                    scanned = m.last
                 if ctx.workup_active(step, idx[end - 1] + 1, walk.since):
                     walk.workup_inputs.add(m.id)
                 continue
@@ -581,16 +612,22 @@ class _Context:
     """What the walk needs from the action parser: steps, phases, products, objects."""
 
     def __init__(
-        self, actions: list[Action], table: TokenTable, resolver: BridgingResolver
+        self, actions: list[Action], table: TokenTable, text: str, resolver: BridgingResolver
     ) -> None:
         self.table = table
+        self.percent = "%" in text  # (else no mention holds a yield percentage)
+        # the lowercased tokens with two "" before and after: the words around a mention
+        # (token i at i + 2) without bounds tests
+        self.around = ["", "", *table.lower, "", ""]
         self.views: list[MentionView] = []
         self._ending: dict[int, MentionView] | None = None
         self.setters = resolver.phase_setters  # action classes that set the phase
         self.adding = resolver.adding_actions
         self.step_start: int | None = None  # the first action of the walk's step
-        self.headings = [a.start for a in actions if a.label == HEADING]
-        body = sorted([a for a in actions if a.label != HEADING], key=_START)
+        body = [a for a in actions if a.label != HEADING]
+        self.headings = ([a.start for a in actions if a.label == HEADING]
+                         if len(body) < len(actions) else [])
+        body.sort(key=_START)
         self.starts = starts = [a.start for a in body]
         self.steps = steps = [a.step for a in body]
         self.phases = [a.phase for a in body]
