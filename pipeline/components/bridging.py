@@ -39,7 +39,7 @@ from chemie.resources import load_rules
 STATE, INPUT, EQUIPMENT, SKIP = "state", "input", "equipment", "skip"
 _START = operator.attrgetter("start")  # text order of actions
 
-@dataclass
+@dataclass(slots=True)
 class _Walk:
     """The resolver's memory while walking one step."""
 
@@ -396,8 +396,11 @@ class BridgingResolver:
         headings = ctx.headings
         out = relations_of(doc)
         first = len(out)
-        walk, step, reach = _Walk(), -1, -1
-        scanned, reuse, end = 0, -1, 0  # the tokens the last full-stop scan covered
+        walk, step, reach = _Walk(), 0, -1  # (a doc without headings is one step, step 0)
+        ctx.step_start = ctx.first_action.get(0)
+        # the mentions the last full-stop scan holds for (a new walk scans again), and whether
+        # the action before that stop is a work-up
+        scanned, reuse, at_stop = 0, -1, False
         for m in views:
             if m.last <= reach:
                 if low[m.first - 1] != "," or m.last - m.first < 2:
@@ -406,11 +409,11 @@ class BridgingResolver:
                     continue
             else:
                 reach = m.last
-            char = idx[m.first]
-            m_step = bisect.bisect_right(headings, char) if headings else 0
-            if m_step != step:
-                walk, step = _Walk(), m_step
-                ctx.step_start = ctx.first_action.get(step)
+            if headings:
+                m_step = bisect.bisect_right(headings, idx[m.first])
+                if m_step != step:
+                    walk, step, reuse = _Walk(), m_step, -1
+                    ctx.step_start = ctx.first_action.get(step)
             words = m.words
             if self._rule_words.isdisjoint(words) and words[-1] not in self._anaphor_ends:
                 kind = self._classify_name(m, ctx)  # (half the mentions: one set test, not ten)
@@ -440,14 +443,15 @@ class BridgingResolver:
                     except ValueError:
                         reuse = end - 1  # no full stop before the end of the sentence
                     scanned = m.last
-                if ctx.workup_active(step, idx[end - 1] + 1, walk.since):
+                    at_stop = ctx.workup_active(step, idx[end - 1] + 1, walk.since)
+                if at_stop:
                     walk.workup_inputs.add(m.id)
                 continue
             if kind == EQUIPMENT:
                 self._equipment(m, walk, out, ctx)
                 continue
             in_workup = (
-                ctx.workup_active(step, char, walk.since)
+                ctx.workup_active(step, idx[m.first], walk.since)
                 or (m.id in ctx.workup_objects and bool(walk.pending))
                 or m.head in self.workup_heads
                 or not self.workup_participles.isdisjoint(m.words)
@@ -462,7 +466,7 @@ class BridgingResolver:
                 continue
             in_workup = self._state(ctx, m, walk, in_workup, product, out)
             if product and in_workup and m.head not in self.state_heads:
-                walk = _Walk(since=idx[m.last])  # a named product ends the procedure
+                walk, reuse = _Walk(since=idx[m.last]), -1  # a named product ends the procedure
         number_relations(out, first, "B")  # B1, B2 … in the order made (coreference: C1 …)
         return doc
 
