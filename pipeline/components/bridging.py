@@ -284,26 +284,30 @@ class BridgingResolver:
         """The checks of :meth:`classify` for a vessel or state head ("the mixture", "a flask",
         "residue"); None when none fires."""
         words, head, first = m.words, m.head, m.first
-        low = ctx.table.lower
-        before = low[first - 1] if first > 0 else ""
         if head in self.funnel_heads and self.holding_funnels.isdisjoint(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
         if head in self.equipment_heads:
-            if before == "in" and first > 1 and low[first - 2] in self.event_venue_before:
+            around = ctx.around
+            if (around[first + 1] == "in" and first > 1
+                    and around[first] in self.event_venue_before):
                 return SKIP  # "a reaction ... was performed in a Parr autoclave": a venue
             return EQUIPMENT
         if head in self.state_heads:
+            named = words
             of = words.index("of") if "of" in words else -1
-            # a partitive ("A large amount of white precipitates") names what follows "of"
-            named = words[of + 1 :] if of > 0 and head not in words[:of] else words
-            if of > 0 and named is words and (words[0] in self.indefinite or head_word(
-                    words[of + 1 :]) not in self.state_heads):
-                return INPUT  # "a solution of X in Y", "the THF solution of the compound 28"
-            if words[0] in self.indefinite and head in self.workup_heads:
-                return STATE  # "to collect an organic phase"
-            if (words[0] in self.indefinite and self._described(named, head)
-                    and words[-1] in (head, ")")):
-                return STATE  # "A white hazy solution formed", "to remove a solid"
+            if of > 0:
+                if head not in words[:of]:
+                    # a partitive ("A large amount of white precipitates") names what
+                    # follows "of"
+                    named = words[of + 1 :]
+                elif (words[0] in self.indefinite
+                      or head_word(words[of + 1 :]) not in self.state_heads):
+                    return INPUT  # "a solution of X in Y", "the THF solution of the compound 28"
+            if words[0] in self.indefinite:
+                if head in self.workup_heads:
+                    return STATE  # "to collect an organic phase"
+                if self._described(named, head) and words[-1] in (head, ")"):
+                    return STATE  # "A white hazy solution formed", "to remove a solid"
             if words[0] in self.determiners or not self.determiners.isdisjoint(words[1:3]):
                 return STATE
         if head in self.bare_state_heads or (
@@ -508,7 +512,7 @@ class BridgingResolver:
     ) -> bool:
         """Link a state expression to the previous state and the pending compounds; True when
         it is a work-up output."""
-        before = ctx.table.lower[m.first - 1] if m.first > 0 else ""
+        before = ctx.around[m.first + 1]
         pending, deferred = walk.pending, []
         if before in self.add_target_before and pending and pending[-1].sentence == m.sentence:
             # "X was added to the mixture": X (the compounds of this clause: no other action
@@ -584,7 +588,12 @@ class BridgingResolver:
 
     def _quenched(self, prev: MentionView | None, pending: list[MentionView]) -> bool:
         """True when a quench or work-up liquid was among the compounds added to a mixture."""
-        return prev is not None and any(self.quench_words.intersection(p.words) for p in pending)
+        if prev is None:
+            return False
+        for p in pending:  # (a loop, not any() over a generator: pending is short)
+            if not self.quench_words.isdisjoint(p.words):
+                return True
+        return False
 
     def _gathered(self, low: list[str], i: int) -> bool:
         """True for "(The organic layers) were combined" from token ``i`` on."""
