@@ -39,6 +39,7 @@ from chemie.resources import load_rules
 STATE, INPUT, EQUIPMENT, SKIP = "state", "input", "equipment", "skip"
 _START = operator.attrgetter("start")  # text order of actions
 
+
 @dataclass(slots=True)
 class _Walk:
     """The resolver's memory while walking one step."""
