@@ -31,6 +31,7 @@ from chemie.components.actions import (
     token_table,
 )
 from chemie.components.coref import number_relations
+from chemie.components.mentions import doc_text
 from chemie.extensions import actions_of, relations_of
 from chemie.model import Action, Relation
 from chemie.resources import load_rules
@@ -39,7 +40,7 @@ STATE, INPUT, EQUIPMENT, SKIP = "state", "input", "equipment", "skip"
 _START = operator.attrgetter("start")  # text order of actions
 
 
-@dataclass
+@dataclass(slots=True)
 class _Walk:
     """The resolver's memory while walking one step."""
 
@@ -124,8 +125,29 @@ class BridgingResolver:
         self.event_before = frozenset(table["event_before"])
         self.event_after = frozenset(table["event_after"])
         self.continuation = frozenset(table["continuation"])
+        # action classes whose object some rule reads (_Context skips the other actions)
+        self.object_actions = (self.target_actions | self.removing_actions
+                               | self.workup_subject_actions | self.extracting_actions)
         self.quantity = regex.compile(table["quantity"], regex.IGNORECASE)
         self._amounts: dict[str, bool] = {}
+        # the words in a mention (any word, or its head) with which a check of _early may fire
+        self._early_words = (self.role_modifiers | self.unrelated_words | self.procedure_words
+                             | self.infinitives)
+        self._early_heads = (self.role_nouns | self.non_compounds | {"atmosphere"}
+                             | self.material_heads | self.coreferent_heads | self.event_heads)
+        # the heads of the checks of _state_head
+        self._state_like_heads = (self.funnel_heads | self.equipment_heads | self.state_heads
+                                  | self.bare_state_heads | self.bare_mixture_heads)
+        # every word that a check of classify looks for in a mention
+        self._rule_words = (self._early_words | self._early_heads | {"title"} | self.yield_words
+                            | self.state_pronouns | self._state_like_heads
+                            | self.bare_state_qualifiers | self.physical_states)
+        # the words around a mention near which a check of _early may fire
+        self._of_nouns = (self.appositive_nouns | self.target_before_of
+                          | frozenset().union(*self.replaced_before.values()))  # two before
+        self._apparatus_marks = self.apparatus_after | {"-"}  # the word after
+        # every suffix of a heading anaphor: the last word of one is among them
+        self._anaphor_ends = frozenset(a[i:] for a in self.heading_anaphors for i in range(len(a)))
         # rule -> (relation label, confidence), read once per link
         self._made: dict[str, tuple[str, float | None]] = {
             name: (r["label"], self.confidence[name]) for name, r in self.rules.items()
@@ -133,10 +155,72 @@ class BridgingResolver:
 
     def _link(self, out: list[Relation], rule: str, head: MentionView, tail: MentionView) -> None:
         label, confidence = self._made[rule]
-        out.append(Relation(label, head.id, tail.id, rule=rule, confidence=confidence))
+        # (positional: a dataclass call with keywords costs twice as much)
+        out.append(Relation(label, head.id, tail.id, rule, "", confidence))
 
-    def classify(self, doc: Doc, m: MentionView, ctx: _Context) -> str:
+    def _classify_name(self, m: MentionView, ctx: _Context) -> str:
+        """:meth:`classify` for a mention without a word of the rule tables (most compound
+        names): only the checks that look around the mention can fire."""
+        first, last, around = m.first, m.last, ctx.around
+        if (around[first + 1] in self.appositive_before or around[first] in self._of_nouns
+                or around[last + 3] in self._apparatus_marks):
+            return self.classify(m, ctx)  # (rare) a word around it counts
+        if m.id in ctx.products or (
+                ctx.percent and "%" in " ".join(m.words) and self._yielded(ctx.table.lower, m)):
+            return STATE
+        if m.id in ctx.removed:
+            return SKIP  # "the DMF was removed": a compound taken away
+        start = ctx.step_start  # (before_first_action, inlined)
+        if ((start is None or ctx.table.idx[first] < start)
+                and not self.has_quantity(ctx.table, m) and self._titled(ctx.table, m)):
+            return SKIP  # a heading name, referred to by coreference only
+        return INPUT
+
+    def classify(self, m: MentionView, ctx: _Context) -> str:
         """The mention's part in the walk: state, input, equipment or skip."""
+        words, head, first, around = m.words, m.head, m.first, ctx.around
+        low = ctx.table.lower
+        # the checks that fire only near particular words: skipped unless one is there
+        if (head in self._early_heads or not self._early_words.isdisjoint(words)
+                or around[first + 1] in self.appositive_before or around[first] in self._of_nouns
+                or around[m.last + 3] in self._apparatus_marks
+                or words[-1] in self._anaphor_ends):
+            kind = self._early(m, ctx)
+            if kind is not None:
+                return kind
+        if m.id in ctx.products or "title" in words[:4] or (
+                # the test _yielded starts with, inlined (most mentions fail it)
+                (not self.yield_words.isdisjoint(words)
+                 or (ctx.percent and "%" in " ".join(words)))
+                and self._yielded(low, m)):
+            return STATE
+        if len(words) == 1 and words[0] in self.state_pronouns:
+            return STATE  # "The mixture was stirred at reflux. It was cooled ...": the system
+        if head in self._state_like_heads:
+            kind = self._state_head(m, ctx)
+            if kind is not None:
+                return kind
+        if words[0] in self.bare_state_qualifiers and not self.workup_heads.isdisjoint(words):
+            return STATE  # "organic phase was separated", "Product containing fractions were ..."
+        quantity = None  # has_quantity, computed only when a check needs it
+        if head in self.physical_states:
+            quantity = self.has_quantity(ctx.table, m)
+            if quantity and self._described(words, head):
+                return STATE  # "Yellow amorphous solid (8 mg, 32%)", not "zinc powder (2.4 g)"
+        if m.id in ctx.removed:
+            return SKIP  # "the DMF was removed": a compound taken away (a state removed stays)
+        start = ctx.step_start  # (before_first_action, inlined)
+        if start is None or ctx.table.idx[first] < start:
+            if quantity is None:
+                quantity = self.has_quantity(ctx.table, m)
+            if not quantity and self._titled(ctx.table, m):
+                return SKIP  # a heading name, referred to by coreference only
+        return INPUT
+
+    def _early(self, m: MentionView, ctx: _Context) -> str | None:
+        """The checks of :meth:`classify` that need a particular word in or around the
+        mention (a role, a preposition before it, an apparatus after it …); None when none
+        fires."""
         words, head, first = m.words, m.head, m.first
         low = ctx.table.lower
         before = low[first - 1] if first > 0 else ""
@@ -195,44 +279,42 @@ class BridgingResolver:
         if " ".join(words) in self.heading_anaphors and ctx.before_first_action(
                 ctx.table.idx[first]):
             return SKIP  # "This compound was prepared from X": the heading compound (coreference)
-        if m.id in ctx.products or "title" in words[:4] or self._yielded(low, m):
-            return STATE
-        if len(words) == 1 and words[0] in self.state_pronouns:
-            return STATE  # "The mixture was stirred at reflux. It was cooled ...": the system
+        return None
+
+    def _state_head(self, m: MentionView, ctx: _Context) -> str | None:
+        """The checks of :meth:`classify` for a vessel or state head ("the mixture", "a flask",
+        "residue"); None when none fires."""
+        words, head, first = m.words, m.head, m.first
         if head in self.funnel_heads and self.holding_funnels.isdisjoint(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
         if head in self.equipment_heads:
-            if before == "in" and first > 1 and low[first - 2] in self.event_venue_before:
+            around = ctx.around
+            if (around[first + 1] == "in" and first > 1
+                    and around[first] in self.event_venue_before):
                 return SKIP  # "a reaction ... was performed in a Parr autoclave": a venue
             return EQUIPMENT
         if head in self.state_heads:
+            named = words
             of = words.index("of") if "of" in words else -1
-            # a partitive ("A large amount of white precipitates") names what follows "of"
-            named = words[of + 1 :] if of > 0 and head not in words[:of] else words
-            if of > 0 and named is words and (words[0] in self.indefinite or head_word(
-                    words[of + 1 :]) not in self.state_heads):
-                return INPUT  # "a solution of X in Y", "the THF solution of the compound 28"
-            if words[0] in self.indefinite and head in self.workup_heads:
-                return STATE  # "to collect an organic phase"
-            if (words[0] in self.indefinite and self._described(named, head)
-                    and words[-1] in (head, ")")):
-                return STATE  # "A white hazy solution formed", "to remove a solid"
-            if not self.determiners.isdisjoint(words[:3]):
+            if of > 0:
+                if head not in words[:of]:
+                    # a partitive ("A large amount of white precipitates") names what
+                    # follows "of"
+                    named = words[of + 1 :]
+                elif (words[0] in self.indefinite
+                      or head_word(words[of + 1 :]) not in self.state_heads):
+                    return INPUT  # "a solution of X in Y", "the THF solution of the compound 28"
+            if words[0] in self.indefinite:
+                if head in self.workup_heads:
+                    return STATE  # "to collect an organic phase"
+                if self._described(named, head) and words[-1] in (head, ")"):
+                    return STATE  # "A white hazy solution formed", "to remove a solid"
+            if words[0] in self.determiners or not self.determiners.isdisjoint(words[1:3]):
                 return STATE
         if head in self.bare_state_heads or (
                 head in self.bare_mixture_heads and "/" not in words and ":" not in words):
             return STATE
-        if words[0] in self.bare_state_qualifiers and not self.workup_heads.isdisjoint(words):
-            return STATE  # "organic phase was separated", "Product containing fractions were ..."
-        quantity = self.has_quantity(ctx.table, m)
-        if head in self.physical_states and quantity and self._described(words, head):
-            return STATE  # "Yellow amorphous solid (8 mg, 32%)", not "zinc powder (2.4 g)"
-        if m.id in ctx.removed:
-            return SKIP  # "the DMF was removed": a compound taken away (a state removed stays)
-        if (not quantity and ctx.before_first_action(ctx.table.idx[first])
-                and self._titled(ctx.table, m)):
-            return SKIP  # a heading name, referred to by coreference only
-        return INPUT
+        return None
 
     def _role(self, m: MentionView) -> bool:
         """True for a noun naming a compound by its role ("eluent", "the mobile phase")."""
@@ -312,13 +394,18 @@ class BridgingResolver:
         views = mention_views(doc)
         if not views:
             return doc
-        ctx = _Context(actions_of(doc), token_table(doc), self)
+        table = token_table(doc)
+        ctx = _Context(actions_of(doc), table, doc_text(doc, table.text), self)
         ctx.views = views
-        low = ctx.table.lower
+        low, idx, sents = table.lower, table.idx, table.sents
         headings = ctx.headings
         out = relations_of(doc)
         first = len(out)
-        walk, step, reach = _Walk(), -1, -1
+        walk, step, reach = _Walk(), 0, -1  # (a doc without headings is one step, step 0)
+        ctx.step_start = ctx.first_action.get(0)
+        # the mentions the last full-stop scan holds for (a new walk scans again), and whether
+        # the action before that stop is a work-up
+        scanned, reuse, at_stop = 0, -1, False
         for m in views:
             if m.last <= reach:
                 if low[m.first - 1] != "," or m.last - m.first < 2:
@@ -327,12 +414,16 @@ class BridgingResolver:
                     continue
             else:
                 reach = m.last
-            char = ctx.table.idx[m.first]
-            m_step = bisect.bisect_right(headings, char)
-            if m_step != step:
-                walk, step = _Walk(), m_step
-            ctx.step = m_step
-            kind = self.classify(doc, m, ctx)
+            if headings:
+                m_step = bisect.bisect_right(headings, idx[m.first])
+                if m_step != step:
+                    walk, step, reuse = _Walk(), m_step, -1
+                    ctx.step_start = ctx.first_action.get(step)
+            words = m.words
+            if self._rule_words.isdisjoint(words) and words[-1] not in self._anaphor_ends:
+                kind = self._classify_name(m, ctx)  # (half the mentions: one set test, not ten)
+            else:
+                kind = self.classify(m, ctx)
             if kind == SKIP:
                 continue
             if kind == INPUT:
@@ -349,15 +440,23 @@ class BridgingResolver:
                 else:
                     walk.pending.append(m)
                 # "water was added to quench": the phase at the end of the sentence counts
-                end = ctx.stop_after(m.last, ctx.table.sents[m.sentence][1]) - 1
-                if ctx.workup_active(step, ctx.table.idx[end] + 1, walk.since):
+                if not scanned <= m.last <= reuse:  # (else the last scan holds for m too)
+                    end = sents[m.sentence][1]
+                    try:
+                        end = low.index(".", m.last + 1, end) + 1  # after the first full stop
+                        reuse = end - 2  # mentions ending before the stop share it
+                    except ValueError:
+                        reuse = end - 1  # no full stop before the end of the sentence
+                    scanned = m.last
+                    at_stop = ctx.workup_active(step, idx[end - 1] + 1, walk.since)
+                if at_stop:
                     walk.workup_inputs.add(m.id)
                 continue
             if kind == EQUIPMENT:
                 self._equipment(m, walk, out, ctx)
                 continue
             in_workup = (
-                ctx.workup_active(step, char, walk.since)
+                ctx.workup_active(step, idx[m.first], walk.since)
                 or (m.id in ctx.workup_objects and bool(walk.pending))
                 or m.head in self.workup_heads
                 or not self.workup_participles.isdisjoint(m.words)
@@ -372,7 +471,7 @@ class BridgingResolver:
                 continue
             in_workup = self._state(ctx, m, walk, in_workup, product, out)
             if product and in_workup and m.head not in self.state_heads:
-                walk = _Walk(since=ctx.table.idx[m.last])  # a named product ends the procedure
+                walk, reuse = _Walk(since=idx[m.last]), -1  # a named product ends the procedure
         number_relations(out, first, "B")  # B1, B2 … in the order made (coreference: C1 …)
         return doc
 
@@ -414,7 +513,7 @@ class BridgingResolver:
     ) -> bool:
         """Link a state expression to the previous state and the pending compounds; True when
         it is a work-up output."""
-        before = ctx.table.lower[m.first - 1] if m.first > 0 else ""
+        before = ctx.around[m.first + 1]
         pending, deferred = walk.pending, []
         if before in self.add_target_before and pending and pending[-1].sentence == m.sentence:
             # "X was added to the mixture": X (the compounds of this clause: no other action
@@ -490,7 +589,12 @@ class BridgingResolver:
 
     def _quenched(self, prev: MentionView | None, pending: list[MentionView]) -> bool:
         """True when a quench or work-up liquid was among the compounds added to a mixture."""
-        return prev is not None and any(self.quench_words.intersection(p.words) for p in pending)
+        if prev is None:
+            return False
+        for p in pending:  # (a loop, not any() over a generator: pending is short)
+            if not self.quench_words.isdisjoint(p.words):
+                return True
+        return False
 
     def _gathered(self, low: list[str], i: int) -> bool:
         """True for "(The organic layers) were combined" from token ``i`` on."""
@@ -522,35 +626,45 @@ class _Context:
     """What the walk needs from the action parser: steps, phases, products, objects."""
 
     def __init__(
-        self, actions: list[Action], table: TokenTable, resolver: BridgingResolver
+        self, actions: list[Action], table: TokenTable, text: str, resolver: BridgingResolver
     ) -> None:
         self.table = table
+        self.percent = "%" in text  # (else no mention holds a yield percentage)
+        # the lowercased tokens with two "" before and after: the words around a mention
+        # (token i at i + 2) without bounds tests
+        self.around = ["", "", *table.lower, "", ""]
         self.views: list[MentionView] = []
         self._ending: dict[int, MentionView] | None = None
         self.setters = resolver.phase_setters  # action classes that set the phase
         self.adding = resolver.adding_actions
-        self.step = 0
-        self.headings = [a.start for a in actions if a.label == HEADING]
-        self.first_action: dict[int, int] = {}
+        self.step_start: int | None = None  # the first action of the walk's step
+        body = [a for a in actions if a.label != HEADING]
+        self.headings = ([a.start for a in actions if a.label == HEADING]
+                         if len(body) < len(actions) else [])
+        body.sort(key=_START)
+        self.starts = starts = [a.start for a in body]
+        self.steps = steps = [a.step for a in body]
+        self.phases = [a.phase for a in body]
+        self.labels = [a.label for a in body]
+        # the first action of each step (filled backwards: the earliest start is written last)
+        self.first_action: dict[int, int] = dict(
+            zip(reversed(steps), reversed(starts), strict=True))
         self.products: set[str] = set()
         self.removed: set[str] = set()
         self.targets: set[str] = set()  # "X was prepared / synthesized ...": the step's target
         self.extracted: set[str] = set()  # objects of extractions ("the layer was extracted")
         self.thrown_away: set[str] = set()  # objects of "removed", "decanted" (not evaporated)
         self.workup_objects: set[str] = set()
-        body = sorted((a for a in actions if a.label != HEADING), key=_START)
-        self.starts = [a.start for a in body]
-        self.steps = [a.step for a in body]
-        self.phases = [a.phase for a in body]
-        self.labels = [a.label for a in body]
-        first_action = self.first_action
+        special = resolver.object_actions
         for a in body:
-            first_action.setdefault(a.step, a.start)
             args = a.args
             if not args:
                 continue  # no mention to record (an action without arguments)
+            if "product" in args:
+                self.products.update(args["product"])
             label = a.label
-            self.products.update(args.get("product", ()))
+            if label not in special:
+                continue  # (most actions) no rule reads this action's object
             if label in resolver.target_actions:
                 self.targets.update(args.get("object", ()))
             if label in resolver.removing_actions:
@@ -574,14 +688,6 @@ class _Context:
             k -= 1
         return False
 
-    def stop_after(self, i: int, end: int) -> int:
-        """The token after the first full stop after token ``i`` and before ``end`` (or
-        ``end``)."""
-        try:
-            return self.table.lower.index(".", i + 1, end) + 1
-        except ValueError:
-            return end
-
     def one_addition_between(self, lo: int, hi: int) -> bool:
         """True when exactly one action starts between characters ``lo`` and ``hi`` and it
         is an addition ("X was added to the mixture")."""
@@ -604,7 +710,8 @@ class _Context:
         return m.id in self.targets and self.before_first_action(self.table.idx[m.first])
 
     def before_first_action(self, char: int) -> bool:
-        start = self.first_action.get(self.step)
+        """True before the first action of the current step (or in a step without one)."""
+        start = self.step_start
         return start is None or char < start
 
 
