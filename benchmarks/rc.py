@@ -21,7 +21,8 @@ dropped labels (OTHER) count, exactly as for an external system's prediction fil
 with the direction to be right as well, on the SemEval 1.1 and SciERC documents of
 sample-train; ``--cues`` the label and direction counts of the short between-strings of
 sample-train: the statistics the cues of rules/rc.yaml were chosen from (tuning documents
-only).
+only). The back-off's counts (``rules/rc_backoff.tsv``, rule ``backoff``) are mined from
+sample-train alone by ``python -m chemie.rc.build_backoff``.
 
     python benchmarks/rc.py [--data PATH] [--json] [--rules] [--cues]
 """
