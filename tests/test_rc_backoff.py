@@ -28,9 +28,10 @@ def _model() -> backoff.Backoff:
     return backoff.parse(TABLE.splitlines(keepends=True))
 
 
-def test_features_are_head_words_and_close_between_words():
+def test_features_are_head_words_and_close_between_words_and_pairs():
     ctx = context(example("the [[tagger]] reaches the [[accuracy]] .", "F"))
-    assert backoff.features(ctx) == ["h1=tagger", "h2=accuracy", "b=reaches", "b=the"]
+    assert backoff.features(ctx) == [
+        "h1=tagger", "h2=accuracy", "b=reaches", "b=the", "bb=reaches_the"]
     far = " ".join(["w"] * (backoff.MAX_GAP + 1))
     ctx = context(example(f"[[a]] {far} [[b]]", "F"))
     assert backoff.features(ctx) == ["h1=a", "h2=b"]

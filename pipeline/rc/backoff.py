@@ -5,7 +5,8 @@ the words of the example vote, weighted by how often they went with each unified
 label and direction in sci-rc-unified/sample-train. The counts live in
 ``rules/rc_backoff.tsv``, built by ``python -m chemie.rc.build_backoff`` (deterministic,
 tuning documents only, never hand-edited). Features (:func:`features`): the head word
-(last word) of each entity and, when the entities are close, each word between them.
+(last word) of each entity and, when the entities are close, each word and each pair of
+adjacent words between them.
 Classes are a unified label plus a direction (``>`` forward, ``<`` reverse); a known
 direction restricts the vote to its classes. Multinomial naive Bayes with add-one
 smoothing; an example none of whose features is in the table gets no vote (the
@@ -30,14 +31,16 @@ PRIOR = "#prior"
 
 
 def features(ctx: Context) -> list[str]:
-    """The back-off features of a rule context: entity head words, words between."""
+    """The back-off features of a rule context: entity head words, words and word pairs between."""
     out = []
     for name, text in (("h1", ctx.e1), ("h2", ctx.e2)):
         words = text.split()
         if words:
             out.append(f"{name}={words[-1]}")
     if ctx.gap <= MAX_GAP:
-        out.extend(f"b={w}" for w in sorted(set(ctx.between.split())))
+        words = ctx.between.split()
+        out.extend(f"b={w}" for w in sorted(set(words)))
+        out.extend(f"bb={a}_{b}" for a, b in sorted(set(zip(words, words[1:], strict=False))))
     return out
 
 
