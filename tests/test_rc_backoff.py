@@ -93,3 +93,10 @@ def test_shipped_table_is_the_built_one(corpus, tmp_path):
     assert build_backoff.main(["--data", str(data), "-o", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == rules_path(backoff.TABLE).read_text(
         encoding="utf-8")
+
+
+def test_build_refuses_a_missing_corpus_in_one_line(tmp_path, capsys):
+    out = tmp_path / "table.tsv"
+    assert build_backoff.main(["--data", str(tmp_path), "-o", str(out)]) == 2
+    assert "sample-train.txt: no such file" in capsys.readouterr().err
+    assert not out.exists()

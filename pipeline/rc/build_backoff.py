@@ -11,12 +11,13 @@ features seen fewer than ``MIN_COUNT`` times are dropped; rows are sorted.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import IO
 
 from chemie.corpora import data_dir
-from chemie.errors import atomic_write
+from chemie.errors import InputError, atomic_write
 from chemie.rc import tasks
 from chemie.rc.backoff import MIN_COUNT, PRIOR, TABLE, class_name, features
 from chemie.rc.features import context
@@ -61,7 +62,11 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"output table (default: rules/{TABLE})")
     args = parser.parse_args(argv)
     rc = (args.data or data_dir()) / "sci-rc-unified"
-    task = tasks.load(rc / "sample-train.txt", rc / "sample-train-rel.txt")
+    try:
+        task = tasks.load(rc / "sample-train.txt", rc / "sample-train-rel.txt")
+    except InputError as e:
+        print(e, file=sys.stderr)
+        return 2
     prior, counts = count(task.examples)
     with atomic_write(args.output or rules_path(TABLE)) as fh:
         write(prior, counts, fh)
