@@ -74,6 +74,9 @@ MORE_EXAMPLES = [
      "two [[grammatical formalisms]] : tree adjoining grammars and [[head grammars]] ."),
     ("usage_uses_far", "semeval", "?",
      "a [[parser]] is presented which implements an [[augmented algorithm]] ."),
+    ("compare_cue_far", "unified", "F",
+     "testing the [[lemma-based model]] , we achieve a significant increase in accuracy on the"
+     " dutch test data over the [[wordform model]] ."),
 ]
 
 
@@ -149,3 +152,9 @@ def test_semeval_reads_a_model_of_y_as_model_feature():
     assert RuleClassifier(scheme="scierc").decide(ex).rule == "usage_method_of"
     decision = RuleClassifier(scheme="semeval").decide(ex)
     assert (decision.rule, decision.label) == ("feature_of", "MODEL-FEATURE")
+
+
+def test_compare_cue_far_leaves_measures_alone():
+    ex = example("an [[error reduction]] of 5 % on all arguments and 3 % on core arguments and"
+                 " 2 % on others over a state-of-the art [[independent classifier]] .", "F")
+    assert RuleClassifier().decide(ex).rule != "compare_cue_far"

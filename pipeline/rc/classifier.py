@@ -5,26 +5,32 @@ rule whose conditions hold and whose direction agrees with the pair's known dire
 decides the label and direction. Rules speak unified labels unless they are restricted
 to a scheme; a unified decision is expressed in the target scheme through the label
 mappings (``rules/rc_labels.yaml``, e.g. RESULT(system, metric) -> SciERC
-EVALUATE-FOR(metric, system)). When no rule fires the default label is used.
+EVALUATE-FOR(metric, system)). When no rule fires the back-off
+(:mod:`chemie.rc.backoff`, mined cue counts) votes, decision rule ``backoff``; when it
+has no evidence either, the default label is used (rule ``default``).
 """
 
 from __future__ import annotations
 
+from chemie.rc import backoff as backoff_model
 from chemie.rc.features import context
 from chemie.rc.labels import mapping
 from chemie.rc.model import Decision, RCExample
 from chemie.rc.rules import Rule, RuleSet, load
 
 DEFAULT_RULE = "default"
+BACKOFF_RULE = "backoff"
 
 
 class RuleClassifier:
     """Decides a label and a direction for each example, naming the rule."""
 
-    def __init__(self, rules: RuleSet | None = None, scheme: str = "unified"):
+    def __init__(self, rules: RuleSet | None = None, scheme: str = "unified",
+                 backoff: backoff_model.Backoff | None = None, use_backoff: bool = True):
         self.rules = rules or load()
         self.scheme = scheme
         self.table = mapping(scheme)
+        self.backoff = (backoff or backoff_model.load()) if use_backoff else None
 
     def _native(self, rule: Rule, reverse: bool) -> tuple[str, bool] | None:
         """A rule's label/direction in the target scheme (None: label not in the scheme)."""
@@ -59,6 +65,12 @@ class RuleClassifier:
                 if native is None or (ex.reverse is not None and native[1] != ex.reverse):
                     continue
             return Decision(native[0], native[1], rule.name)
+        vote = self.backoff.vote(ctx, ex.reverse) if self.backoff is not None else None
+        if vote is not None:
+            native = self._native(Rule(BACKOFF_RULE, "", vote.label, "forward"), vote.reverse)
+            if native is not None:
+                reverse = native[1] if ex.reverse is None else ex.reverse
+                return Decision(native[0], reverse, BACKOFF_RULE)
         fallback = Rule(DEFAULT_RULE, "", self.rules.default_label, "any")
         native = self._native(fallback, self._default_reverse(fallback.label))
         label, reverse = native if native is not None else (fallback.label, False)
