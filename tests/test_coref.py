@@ -446,3 +446,14 @@ def test_a_concentration_is_no_yield_of_the_final_product(nlp):
     assert not any(rule == "final_product" for _, _, rule in found), found
     title = ("the title compound ( 1.5 g )", "4-bromo-2-methylbenzoic acid", "title_compound")
     assert title in found
+
+
+def test_a_removed_solvent_is_a_repeated_name(nlp):
+    # "to remove methanol": the methanol added before, though a solvent has no specific name
+    found = links(nlp, ["Compound 5 ( 1.0 g ) was dissolved in methanol ( 3 mL ) .",
+                        "The mixture was concentrated to remove methanol ."])
+    assert ("methanol", "methanol ( 3 mL )", "repeated_name") in found
+    # without a verb of removal a repeated solvent is another portion, not a coreferent
+    found = links(nlp, ["Compound 5 ( 1.0 g ) was dissolved in methanol ( 3 mL ) .",
+                        "The residue was washed with methanol ."])
+    assert not [f for f in found if f[2] == "repeated_name"]

@@ -217,6 +217,7 @@ class CorefResolver:
         repeated = self.rules.get("repeated_name", {})
         self.min_name = int(repeated.get("min_length", 8))
         self.not_names = frozenset(str(w).lower() for w in repeated.get("not_names", ()))
+        self.removal = frozenset(str(w).lower() for w in repeated.get("removal", ()))
         # head word -> bits: 1 a role ("eluent"), 2 "the solvent", 4 definite_repeat, 8 "this
         # product" (one lookup instead of four)
         self._head_kinds: dict[str, int] = {}
@@ -623,7 +624,7 @@ class CorefResolver:
             and _SPECIFIC_NAME.search(a.name) is not None
             and a.m.rule != "eluent_ratio"
         )
-        if not specific and a.det not in ("the", "this", "said"):
+        if not specific and a.det not in ("the", "this", "said") and a.before not in self.removal:
             return None
         key = a.name_key
         for x in reversed(ms[: a.i]):
