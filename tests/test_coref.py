@@ -102,6 +102,11 @@ CASES = {
         [HEADING, "The residue was purified to give 4-bromo-benzoic acid ( 1.5 g , 80% ) ."],
         ("4-bromo-benzoic acid ( 1.5 g , 80% )", "4-bromo-2-methylbenzoic acid"),
     ),
+    "analysis_formula": (
+        [HEADING, "Purification gave 4-bromo-benzoic acid ( 1.5 g , 80% ) .",
+         "Elemental analysis : C8H7BrO2 Theoretical value : C , 44.68%"],
+        ("C8H7BrO2", "4-bromo-benzoic acid ( 1.5 g , 80% )"),
+    ),
     "definite_repeat": (
         ["The product precipitated as a yellow solid .", "The solid was dried ."],
         ("The solid", "a yellow solid"),
@@ -457,3 +462,9 @@ def test_a_removed_solvent_is_a_repeated_name(nlp):
     found = links(nlp, ["Compound 5 ( 1.0 g ) was dissolved in methanol ( 3 mL ) .",
                         "The residue was washed with methanol ."])
     assert not [f for f in found if f[2] == "repeated_name"]
+
+
+def test_a_mass_calculated_for_a_formula_is_no_analysis(nlp):
+    found = links(nlp, [HEADING, "Purification gave 4-bromo-benzoic acid ( 1.5 g , 80% ) .",
+                        "HRMS calcd for C8H7BrO2 213.96 ; found 213.97 ."])
+    assert not [f for f in found if f[2] == "analysis_formula"]

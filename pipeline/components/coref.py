@@ -61,6 +61,7 @@ _RULE_KINDS: dict[str, frozenset[str]] = {
     "following_compounds": frozenset(("chemical",)),
     "as_physical_state": frozenset(("state",)),
     "repeated_name": frozenset(("chemical",)),
+    "analysis_formula": frozenset(("chemical",)),
     "the_solvent": frozenset(("generic", "chemical")),
     # the title is a chemical or a reference (_title)
     "heading_label": frozenset(("chemical", "reference")),
@@ -210,6 +211,11 @@ class CorefResolver:
         material = self.rules.get("starting_material", {})
         self.material_anaphors = frozenset(material.get("anaphors", ()))
         self.equimolar = float(material.get("equimolar", 0.0))
+        self.analysis_words = frozenset(
+            tuple(str(p).lower().split()) for p in self.rules.get("analysis_formula", {}).get(
+                "after", ()
+            )
+        )
         self.definite_heads = frozenset(self.rules.get("definite_repeat", {}).get("heads", ()))
         following = self.rules.get("following_compounds", {})
         self.following = frozenset(following.get("heads", ()))
@@ -744,6 +750,19 @@ class CorefResolver:
             ):
                 return x.i
         return -1
+
+    def _rule_analysis_formula(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        # "Elemental analysis : C7H14N2 ...", "calcd . C56H32N4S : C , 84.82": the formula
+        # of the product just made (not a mass "calcd for C82H64N2O2 1108.49")
+        if a.kind != "chemical" or a.first < 2 or a.m.attrs.get("quantity"):
+            return None
+        if tuple(self._words[a.first - 2 : a.first]) not in self.analysis_words:
+            return None
+        if self._product == -2:
+            self._product = self._last_product(doc, ms)
+        if 0 <= self._product < a.i:
+            return ms[self._product]
+        return title if title is not None and title.i < a.i else None
 
     def _rule_definite_repeat(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.det != "the" or a.head not in self.definite_heads:
