@@ -458,6 +458,9 @@ def test_a_removed_solvent_is_a_repeated_name(nlp):
     found = links(nlp, ["Compound 5 ( 1.0 g ) was dissolved in methanol ( 3 mL ) .",
                         "The mixture was concentrated to remove methanol ."])
     assert ("methanol", "methanol ( 3 mL )", "repeated_name") in found
+    found = links(nlp, ["The organic layer was dried over anhydrous magnesium sulfate .",
+                        "Magnesium sulfate was filtered off ."])
+    assert ("Magnesium sulfate", "anhydrous magnesium sulfate", "repeated_name") in found
     # without a verb of removal a repeated solvent is another portion, not a coreferent
     found = links(nlp, ["Compound 5 ( 1.0 g ) was dissolved in methanol ( 3 mL ) .",
                         "The residue was washed with methanol ."])

@@ -224,6 +224,7 @@ class CorefResolver:
         self.min_name = int(repeated.get("min_length", 8))
         self.not_names = frozenset(str(w).lower() for w in repeated.get("not_names", ()))
         self.removal = frozenset(str(w).lower() for w in repeated.get("removal", ()))
+        self.removed = frozenset(str(w).lower() for w in repeated.get("removed", ()))
         # head word -> bits: 1 a role ("eluent"), 2 "the solvent", 4 definite_repeat, 8 "this
         # product" (one lookup instead of four)
         self._head_kinds: dict[str, int] = {}
@@ -630,7 +631,7 @@ class CorefResolver:
             and _SPECIFIC_NAME.search(a.name) is not None
             and a.m.rule != "eluent_ratio"
         )
-        if not specific and a.det not in ("the", "this", "said") and a.before not in self.removal:
+        if not specific and a.det not in ("the", "this", "said") and not self._removed(a):
             return None
         key = a.name_key
         for x in reversed(ms[: a.i]):
@@ -638,6 +639,14 @@ class CorefResolver:
             if x.name_key == key and not x.first <= a.first <= x.last:
                 return x
         return None
+
+    def _removed(self, a: _M) -> bool:
+        """Whether ``a`` is removed: "to remove methanol", "Magnesium sulfate was filtered
+        off"."""
+        if a.before in self.removal:
+            return True
+        after = self._words[a.last + 1 : a.last + 3]
+        return len(after) == 2 and after[0] in ("was", "were") and after[1] in self.removed
 
     def _rule_the_solvent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.head not in self.solvent_anaphors or a.kind not in ("generic", "chemical"):
