@@ -471,3 +471,12 @@ def test_a_mass_calculated_for_a_formula_is_no_analysis(nlp):
     found = links(nlp, [HEADING, "Purification gave 4-bromo-benzoic acid ( 1.5 g , 80% ) .",
                         "HRMS calcd for C8H7BrO2 213.96 ; found 213.97 ."])
     assert not [f for f in found if f[2] == "analysis_formula"]
+
+
+def test_a_numbered_heading_word_in_one_token(nlp):
+    # "(3)Preparation of X": the tokenizer keeps the step number on the heading word
+    found = links(nlp, ["(3)Preparation of 2-methoxy-4-methyl-6-nitrophenol",
+                        "2-Methoxy-4-methylphenol ( 30.0 g ) was dissolved in chloroform .",
+                        "Filtration gave the product ( 20 g , yield : 50% ) ."])
+    assert ("the product ( 20 g , yield : 50% )", "2-methoxy-4-methyl-6-nitrophenol",
+            "title_compound") in found

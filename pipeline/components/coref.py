@@ -50,6 +50,7 @@ _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
 # "To", "In", "At" fit _HEADING_ID ("3a", "A", "IV") but are words
 _WORD_NOT_ID = re.compile(r"^(?!(?:[IVX]+|No)$)[A-Za-z][a-z]+$")
+_NUMBERED_WORD = re.compile(r"^[(\[]?\d{1,3}[a-z]?[)\]]([a-z]+)$")
 _HEADING_ID = re.compile(
     r"^[(\[]?(?:\d[\dA-Za-z]{0,3}|[A-Za-z]\d{0,3}|[IVX]{1,4})(?:[.-]\d+)?[a-z]?[)\].:]?$"
 )
@@ -452,9 +453,10 @@ class CorefResolver:
         for i, w in enumerate(words):
             skip = in_heading.get(w)
             if skip is None:
+                numbered = _NUMBERED_WORD.match(low[i])  # "(3)Preparation" as one token
                 skip = in_heading[w] = low[i] in heading_words or (
                     _HEADING_ID.match(w) is not None and _WORD_NOT_ID.match(w) is None
-                )
+                ) or (numbered is not None and numbered.group(1) in heading_words)
             if skip:
                 continue
             # the text starts with a verb, a determiner or a capitalised preposition ("To a
