@@ -480,3 +480,14 @@ def test_a_numbered_heading_word_in_one_token(nlp):
                         "Filtration gave the product ( 20 g , yield : 50% ) ."])
     assert ("the product ( 20 g , yield : 50% )", "2-methoxy-4-methyl-6-nitrophenol",
             "title_compound") in found
+
+
+def test_the_product_right_after_a_yield_statement(nlp):
+    found = links(nlp, ["The residue gave 4-bromophenol ( 1.1 g , 78% yield ) as a white solid .",
+                        "The product was dried ."])
+    assert ("The product", "a white solid", "this_product") in found
+    # no yield statement just before: "the product" is the crude product of a later step
+    found = links(nlp, ["The residue gave 4-bromophenol ( 1.1 g , 78% yield ) .",
+                        "It was dissolved in methanol ( 5 mL ) .", "The mixture was stirred .",
+                        "The product was filtered off ."])
+    assert not [f for f in found if f[0] == "The product"]

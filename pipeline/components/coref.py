@@ -43,6 +43,7 @@ _SPANS = attrgetter("spans")
 _CONCENTRATION = re.compile(r"\d+(?:\.\d+)?(?:\s*[-–~]\s*\d+(?:\.\d+)?)?\s*%\s*[A-Za-z]")
 _AQUEOUS = frozenset(("water", "brine", "aqueous"))  # an aqueous work-up (the_solvent)
 _THIS_HEADS = frozenset(("product", "compound", "material"))  # "this product" (this_product)
+_BARE_PRODUCT = frozenset(("product", "compound"))  # "The product" (this_product)
 _LABEL_FILLERS = frozenset(("(", ")", "[", "]", "No", "no", "NO", "."))
 # an antecedent that is a substituent ("tert-butyl") or an NMR frequency ("400MHz ( CDCl3 )")
 _NOT_ABBREVIATED = re.compile(r"(?i)yl$|mhz$")
@@ -330,7 +331,7 @@ class CorefResolver:
             "bracketed_abbreviation": bracketed,
             "referred_to_as": after_as,
             "as_eluent": role_head,
-            "this_product": det in ("this", "these") and this_head,
+            "this_product": det in ("this", "these", "the", "") and this_head,
             "compound_number": ident,
             "the_solvent": solvent_head and det in ("the", ""),
             "starting_material": material,
@@ -586,7 +587,13 @@ class CorefResolver:
         return None
 
     def _rule_this_product(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if a.det not in ("this", "these") or a.head not in _THIS_HEADS:
+        if a.head not in _THIS_HEADS:
+            return None
+        # "... ( 1.1 g , 78% yield ) as a white solid . The product was ...": a bare "the
+        # product" / "product" right after the yield statement is that product
+        if a.det not in ("this", "these") and not (
+            a.det in ("the", "") and a.core in _BARE_PRODUCT and not a.m.attrs.get("quantity")
+        ):
             return None
         for x in reversed(ms[: a.i]):
             if x.sentence < a.sentence - 1:
