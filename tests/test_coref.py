@@ -491,3 +491,11 @@ def test_the_product_right_after_a_yield_statement(nlp):
                         "It was dissolved in methanol ( 5 mL ) .", "The mixture was stirred .",
                         "The product was filtered off ."])
     assert not [f for f in found if f[0] == "The product"]
+
+
+def test_a_heading_name_with_a_generic_head_is_the_title(nlp):
+    # "NAME ammonium salt": a chemical name that ends in a generic noun
+    found = links(nlp, ["Example 9 4-bromo-2-methylbenzoic acid ammonium salt",
+                        "The title compound was synthesized using the procedure of Example 3 ."])
+    assert ("The title compound", "4-bromo-2-methylbenzoic acid ammonium salt",
+            "title_compound") in found

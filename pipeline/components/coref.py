@@ -477,7 +477,8 @@ class CorefResolver:
                 break
             if x.bracketed:
                 continue
-            if x.kind == "chemical" or (
+            # "NAME ammonium salt": a name with a generic head
+            if x.kind == "chemical" or (x.kind == "generic" and cs[x.first] == "b") or (
                 x.kind == "reference" and x.ident and x.head != "example"
                 # "... acid Compound l was condensed": the subject of the text's first verb
                 # does not replace the name of the heading
