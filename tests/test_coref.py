@@ -382,9 +382,9 @@ def test_rules_left_out_for_a_kind_reject_that_kind():
             resolver._words = ["x"] * 10
             resolver._heading_end = 10
             assert not rule(None, ms, ms[1], ms[0]), (name, kind)
-    featureless = [n for n, _ in resolver._rules_for("equipment", "", *[False] * 13)]
+    featureless = [n for n, _ in resolver._rules_for("equipment", "", *[False] * 14)]
     assert featureless == []
-    everything = [n for n, _ in resolver._rules_for("chemical", "the", *[True] * 13)]
+    everything = [n for n, _ in resolver._rules_for("chemical", "the", *[True] * 14)]
     assert "definite_repeat" in everything and "the_solvent" in everything
 
 

@@ -303,14 +303,14 @@ class CorefResolver:
     def _rule_lists(
         self, kind: str, det: str, head_kind: int, after_as: bool, material: bool,
         material_role: bool, bracketed: bool, ident: bool, yield_or_label: bool,
-        after_label: bool, following: bool, in_heading: bool,
+        after_label: bool, following: bool, in_heading: bool, after_colon: bool,
     ) -> tuple[list[tuple[str, Callable]], list[tuple[str, Callable]]]:
         """The rules to try on an anaphor with these features (``head_kind``: the bits of
         :attr:`_head_kinds`) before and after the title."""
         role, solvent, definite, this = (bool(head_kind & bit) for bit in (1, 2, 4, 8))
         common = (
             kind, det, after_as, material, bracketed, ident, role or material_role, solvent,
-            definite, this, yield_or_label, after_label, following, in_heading,
+            definite, this, yield_or_label, after_label, following, in_heading, after_colon,
         )
         return self._rules_for(*common, False), self._rules_for(*common, True)
 
@@ -318,6 +318,7 @@ class CorefResolver:
         self, kind: str, det: str, after_as: bool, material: bool, bracketed: bool,
         ident: bool, role_head: bool, solvent_head: bool, definite_head: bool, this_head: bool,
         yield_or_label: bool, after_label: bool, following: bool, in_heading: bool,
+        after_colon: bool,
         after_title: bool,
     ) -> list[tuple[str, Callable]]:
         """The rules (in order) that can resolve an anaphor with these features: each rule
@@ -325,6 +326,7 @@ class CorefResolver:
         can = {
             "following_compounds": following,
             "heading_label": in_heading,
+            "analysis_formula": after_colon,
             "label_colon_name": after_label,
             "title_compound": after_title,
             "final_product": after_title and yield_or_label,
@@ -435,6 +437,7 @@ class CorefResolver:
                 bracketed or bool(attrs.get("abbreviation")),
                 ident != "" and not ident.startswith("example"),
                 label or "%" in m.text, after_label, following, n > 0 and first < heading_end,
+                before in (":", "."),
             )
             order = orders.get(key)
             if order is None:
@@ -655,8 +658,8 @@ class CorefResolver:
         off"."""
         if a.before in self.removal:
             return True
-        after = self._words[a.last + 1 : a.last + 3]
-        return len(after) == 2 and after[0] in ("was", "were") and after[1] in self.removed
+        words, i = self._words, a.last + 1
+        return i + 1 < len(words) and words[i] in ("was", "were") and words[i + 1] in self.removed
 
     def _rule_the_solvent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.head not in self.solvent_anaphors or a.kind not in ("generic", "chemical"):
