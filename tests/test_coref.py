@@ -102,6 +102,11 @@ CASES = {
         [HEADING, "The residue was purified to give 4-bromo-benzoic acid ( 1.5 g , 80% ) ."],
         ("4-bromo-benzoic acid ( 1.5 g , 80% )", "4-bromo-2-methylbenzoic acid"),
     ),
+    "analysis_formula": (
+        [HEADING, "Purification gave 4-bromo-benzoic acid ( 1.5 g , 80% ) .",
+         "Elemental analysis : C8H7BrO2 Theoretical value : C , 44.68%"],
+        ("C8H7BrO2", "4-bromo-benzoic acid ( 1.5 g , 80% )"),
+    ),
     "definite_repeat": (
         ["The product precipitated as a yellow solid .", "The solid was dried ."],
         ("The solid", "a yellow solid"),
@@ -329,11 +334,11 @@ def test_the_solvent_is_no_reagent_and_no_solvent_of_an_earlier_step(nlp):
     assert [ant for ana, ant, _ in found if ana == "The solvent"] == ["methanol ( 5 mL )"]
 
 
-def test_final_product_links_the_heading_compound_itself(nlp):
-    # link: direct - not the latest member of the heading compound's chain
-    found = links(nlp, [HEADING, "The crude title compound was dissolved in methanol ( 5 mL ) .",
+def test_final_product_links_the_latest_mention_of_the_heading_compound(nlp):
+    # surface: the closest earlier member of the heading compound's chain
+    found = links(nlp, [HEADING, "The desired compound was prepared as in Example 1 .",
                         "Purification gave 4-bromo-benzoic acid ( 1.5 g , 80% ) ."])
-    assert ("4-bromo-benzoic acid ( 1.5 g , 80% )", "4-bromo-2-methylbenzoic acid",
+    assert ("4-bromo-benzoic acid ( 1.5 g , 80% )", "The desired compound",
             "final_product") in found
 
 
@@ -377,9 +382,9 @@ def test_rules_left_out_for_a_kind_reject_that_kind():
             resolver._words = ["x"] * 10
             resolver._heading_end = 10
             assert not rule(None, ms, ms[1], ms[0]), (name, kind)
-    featureless = [n for n, _ in resolver._rules_for("equipment", "", *[False] * 13)]
+    featureless = [n for n, _ in resolver._rules_for("equipment", "", *[False] * 14)]
     assert featureless == []
-    everything = [n for n, _ in resolver._rules_for("chemical", "the", *[True] * 13)]
+    everything = [n for n, _ in resolver._rules_for("chemical", "the", *[True] * 14)]
     assert "definite_repeat" in everything and "the_solvent" in everything
 
 
@@ -446,3 +451,51 @@ def test_a_concentration_is_no_yield_of_the_final_product(nlp):
     assert not any(rule == "final_product" for _, _, rule in found), found
     title = ("the title compound ( 1.5 g )", "4-bromo-2-methylbenzoic acid", "title_compound")
     assert title in found
+
+
+def test_a_removed_solvent_is_a_repeated_name(nlp):
+    # "to remove methanol": the methanol added before, though a solvent has no specific name
+    found = links(nlp, ["Compound 5 ( 1.0 g ) was dissolved in methanol ( 3 mL ) .",
+                        "The mixture was concentrated to remove methanol ."])
+    assert ("methanol", "methanol ( 3 mL )", "repeated_name") in found
+    found = links(nlp, ["The organic layer was dried over anhydrous magnesium sulfate .",
+                        "Magnesium sulfate was filtered off ."])
+    assert ("Magnesium sulfate", "anhydrous magnesium sulfate", "repeated_name") in found
+    # without a verb of removal a repeated solvent is another portion, not a coreferent
+    found = links(nlp, ["Compound 5 ( 1.0 g ) was dissolved in methanol ( 3 mL ) .",
+                        "The residue was washed with methanol ."])
+    assert not [f for f in found if f[2] == "repeated_name"]
+
+
+def test_a_mass_calculated_for_a_formula_is_no_analysis(nlp):
+    found = links(nlp, [HEADING, "Purification gave 4-bromo-benzoic acid ( 1.5 g , 80% ) .",
+                        "HRMS calcd for C8H7BrO2 213.96 ; found 213.97 ."])
+    assert not [f for f in found if f[2] == "analysis_formula"]
+
+
+def test_a_numbered_heading_word_in_one_token(nlp):
+    # "(3)Preparation of X": the tokenizer keeps the step number on the heading word
+    found = links(nlp, ["(3)Preparation of 2-methoxy-4-methyl-6-nitrophenol",
+                        "2-Methoxy-4-methylphenol ( 30.0 g ) was dissolved in chloroform .",
+                        "Filtration gave the product ( 20 g , yield : 50% ) ."])
+    assert ("the product ( 20 g , yield : 50% )", "2-methoxy-4-methyl-6-nitrophenol",
+            "title_compound") in found
+
+
+def test_the_product_right_after_a_yield_statement(nlp):
+    found = links(nlp, ["The residue gave 4-bromophenol ( 1.1 g , 78% yield ) as a white solid .",
+                        "The product was dried ."])
+    assert ("The product", "a white solid", "this_product") in found
+    # no yield statement just before: "the product" is the crude product of a later step
+    found = links(nlp, ["The residue gave 4-bromophenol ( 1.1 g , 78% yield ) .",
+                        "It was dissolved in methanol ( 5 mL ) .", "The mixture was stirred .",
+                        "The product was filtered off ."])
+    assert not [f for f in found if f[0] == "The product"]
+
+
+def test_a_heading_name_with_a_generic_head_is_the_title(nlp):
+    # "NAME ammonium salt": a chemical name that ends in a generic noun
+    found = links(nlp, ["Example 9 4-bromo-2-methylbenzoic acid ammonium salt",
+                        "The title compound was synthesized using the procedure of Example 3 ."])
+    assert ("The title compound", "4-bromo-2-methylbenzoic acid ammonium salt",
+            "title_compound") in found

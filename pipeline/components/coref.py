@@ -43,6 +43,7 @@ _SPANS = attrgetter("spans")
 _CONCENTRATION = re.compile(r"\d+(?:\.\d+)?(?:\s*[-–~]\s*\d+(?:\.\d+)?)?\s*%\s*[A-Za-z]")
 _AQUEOUS = frozenset(("water", "brine", "aqueous"))  # an aqueous work-up (the_solvent)
 _THIS_HEADS = frozenset(("product", "compound", "material"))  # "this product" (this_product)
+_BARE_PRODUCT = frozenset(("product", "compound"))  # "The product" (this_product)
 _LABEL_FILLERS = frozenset(("(", ")", "[", "]", "No", "no", "NO", "."))
 # an antecedent that is a substituent ("tert-butyl") or an NMR frequency ("400MHz ( CDCl3 )")
 _NOT_ABBREVIATED = re.compile(r"(?i)yl$|mhz$")
@@ -50,6 +51,7 @@ _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
 # "To", "In", "At" fit _HEADING_ID ("3a", "A", "IV") but are words
 _WORD_NOT_ID = re.compile(r"^(?!(?:[IVX]+|No)$)[A-Za-z][a-z]+$")
+_NUMBERED_WORD = re.compile(r"^[(\[]?\d{1,3}[a-z]?[)\]]([a-z]+)$")
 _HEADING_ID = re.compile(
     r"^[(\[]?(?:\d[\dA-Za-z]{0,3}|[A-Za-z]\d{0,3}|[IVX]{1,4})(?:[.-]\d+)?[a-z]?[)\].:]?$"
 )
@@ -61,6 +63,7 @@ _RULE_KINDS: dict[str, frozenset[str]] = {
     "following_compounds": frozenset(("chemical",)),
     "as_physical_state": frozenset(("state",)),
     "repeated_name": frozenset(("chemical",)),
+    "analysis_formula": frozenset(("chemical",)),
     "the_solvent": frozenset(("generic", "chemical")),
     # the title is a chemical or a reference (_title)
     "heading_label": frozenset(("chemical", "reference")),
@@ -210,6 +213,11 @@ class CorefResolver:
         material = self.rules.get("starting_material", {})
         self.material_anaphors = frozenset(material.get("anaphors", ()))
         self.equimolar = float(material.get("equimolar", 0.0))
+        self.analysis_words = frozenset(
+            tuple(str(p).lower().split()) for p in self.rules.get("analysis_formula", {}).get(
+                "after", ()
+            )
+        )
         self.definite_heads = frozenset(self.rules.get("definite_repeat", {}).get("heads", ()))
         following = self.rules.get("following_compounds", {})
         self.following = frozenset(following.get("heads", ()))
@@ -217,6 +225,8 @@ class CorefResolver:
         repeated = self.rules.get("repeated_name", {})
         self.min_name = int(repeated.get("min_length", 8))
         self.not_names = frozenset(str(w).lower() for w in repeated.get("not_names", ()))
+        self.removal = frozenset(str(w).lower() for w in repeated.get("removal", ()))
+        self.removed = frozenset(str(w).lower() for w in repeated.get("removed", ()))
         # head word -> bits: 1 a role ("eluent"), 2 "the solvent", 4 definite_repeat, 8 "this
         # product" (one lookup instead of four)
         self._head_kinds: dict[str, int] = {}
@@ -293,14 +303,14 @@ class CorefResolver:
     def _rule_lists(
         self, kind: str, det: str, head_kind: int, after_as: bool, material: bool,
         material_role: bool, bracketed: bool, ident: bool, yield_or_label: bool,
-        after_label: bool, following: bool, in_heading: bool,
+        after_label: bool, following: bool, in_heading: bool, after_colon: bool,
     ) -> tuple[list[tuple[str, Callable]], list[tuple[str, Callable]]]:
         """The rules to try on an anaphor with these features (``head_kind``: the bits of
         :attr:`_head_kinds`) before and after the title."""
         role, solvent, definite, this = (bool(head_kind & bit) for bit in (1, 2, 4, 8))
         common = (
             kind, det, after_as, material, bracketed, ident, role or material_role, solvent,
-            definite, this, yield_or_label, after_label, following, in_heading,
+            definite, this, yield_or_label, after_label, following, in_heading, after_colon,
         )
         return self._rules_for(*common, False), self._rules_for(*common, True)
 
@@ -308,6 +318,7 @@ class CorefResolver:
         self, kind: str, det: str, after_as: bool, material: bool, bracketed: bool,
         ident: bool, role_head: bool, solvent_head: bool, definite_head: bool, this_head: bool,
         yield_or_label: bool, after_label: bool, following: bool, in_heading: bool,
+        after_colon: bool,
         after_title: bool,
     ) -> list[tuple[str, Callable]]:
         """The rules (in order) that can resolve an anaphor with these features: each rule
@@ -315,13 +326,14 @@ class CorefResolver:
         can = {
             "following_compounds": following,
             "heading_label": in_heading,
+            "analysis_formula": after_colon,
             "label_colon_name": after_label,
             "title_compound": after_title,
             "final_product": after_title and yield_or_label,
             "bracketed_abbreviation": bracketed,
             "referred_to_as": after_as,
             "as_eluent": role_head,
-            "this_product": det in ("this", "these") and this_head,
+            "this_product": det in ("this", "these", "the", "") and this_head,
             "compound_number": ident,
             "the_solvent": solvent_head and det in ("the", ""),
             "starting_material": material,
@@ -425,6 +437,7 @@ class CorefResolver:
                 bracketed or bool(attrs.get("abbreviation")),
                 ident != "" and not ident.startswith("example"),
                 label or "%" in m.text, after_label, following, n > 0 and first < heading_end,
+                before in (":", "."),
             )
             order = orders.get(key)
             if order is None:
@@ -444,9 +457,10 @@ class CorefResolver:
         for i, w in enumerate(words):
             skip = in_heading.get(w)
             if skip is None:
+                numbered = _NUMBERED_WORD.match(low[i])  # "(3)Preparation" as one token
                 skip = in_heading[w] = low[i] in heading_words or (
                     _HEADING_ID.match(w) is not None and _WORD_NOT_ID.match(w) is None
-                )
+                ) or (numbered is not None and numbered.group(1) in heading_words)
             if skip:
                 continue
             # the text starts with a verb, a determiner or a capitalised preposition ("To a
@@ -466,7 +480,8 @@ class CorefResolver:
                 break
             if x.bracketed:
                 continue
-            if x.kind == "chemical" or (
+            # "NAME ammonium salt": a name with a generic head
+            if x.kind == "chemical" or (x.kind == "generic" and cs[x.first] == "b") or (
                 x.kind == "reference" and x.ident and x.head != "example"
                 # "... acid Compound l was condensed": the subject of the text's first verb
                 # does not replace the name of the heading
@@ -576,7 +591,13 @@ class CorefResolver:
         return None
 
     def _rule_this_product(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
-        if a.det not in ("this", "these") or a.head not in _THIS_HEADS:
+        if a.head not in _THIS_HEADS:
+            return None
+        # "... ( 1.1 g , 78% yield ) as a white solid . The product was ...": a bare "the
+        # product" / "product" right after the yield statement is that product
+        if a.det not in ("this", "these") and not (
+            a.det in ("the", "") and a.core in _BARE_PRODUCT and not a.m.attrs.get("quantity")
+        ):
             return None
         for x in reversed(ms[: a.i]):
             if x.sentence < a.sentence - 1:
@@ -623,7 +644,7 @@ class CorefResolver:
             and _SPECIFIC_NAME.search(a.name) is not None
             and a.m.rule != "eluent_ratio"
         )
-        if not specific and a.det not in ("the", "this", "said"):
+        if not specific and a.det not in ("the", "this", "said") and not self._removed(a):
             return None
         key = a.name_key
         for x in reversed(ms[: a.i]):
@@ -631,6 +652,14 @@ class CorefResolver:
             if x.name_key == key and not x.first <= a.first <= x.last:
                 return x
         return None
+
+    def _removed(self, a: _M) -> bool:
+        """Whether ``a`` is removed: "to remove methanol", "Magnesium sulfate was filtered
+        off"."""
+        if a.before in self.removal:
+            return True
+        words, i = self._words, a.last + 1
+        return i + 1 < len(words) and words[i] in ("was", "were") and words[i + 1] in self.removed
 
     def _rule_the_solvent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.head not in self.solvent_anaphors or a.kind not in ("generic", "chemical"):
@@ -743,6 +772,19 @@ class CorefResolver:
             ):
                 return x.i
         return -1
+
+    def _rule_analysis_formula(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        # "Elemental analysis : C7H14N2 ...", "calcd . C56H32N4S : C , 84.82": the formula
+        # of the product just made (not a mass "calcd for C82H64N2O2 1108.49")
+        if a.kind != "chemical" or a.first < 2 or a.m.attrs.get("quantity"):
+            return None
+        if tuple(self._words[a.first - 2 : a.first]) not in self.analysis_words:
+            return None
+        if self._product == -2:
+            self._product = self._last_product(doc, ms)
+        if 0 <= self._product < a.i:
+            return ms[self._product]
+        return title if title is not None and title.i < a.i else None
 
     def _rule_definite_repeat(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.det != "the" or a.head not in self.definite_heads:
