@@ -17,9 +17,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="classify relations between given entity pairs (unified, SemEval, SciERC)",
         description=(
             "Predict a relation label for each entity pair with transparent cue rules "
-            "(rules/rc.yaml). Inputs: unified TOKENS PAIRS; SemEval XML PAIRS (output "
-            "LABEL(E1,E2[,REVERSE])); SciERC JSON (predicted labels for its relations). "
-            "Input labels are ignored."
+            "(rules/rc.yaml); a pair no rule decides gets a naive-Bayes vote over word "
+            "counts of the tuning split (rules/rc_backoff.tsv, rebuilt by python -m "
+            "chemie.rc.build_backoff; decision 'backoff'). Inputs: unified TOKENS PAIRS; "
+            "SemEval XML PAIRS (output LABEL(E1,E2[,REVERSE])); SciERC JSON (predicted "
+            "labels for its relations). Input labels are ignored."
         ),
     )
     p.add_argument("input", type=Path, help="tokens file, SemEval XML or SciERC json")
