@@ -558,3 +558,25 @@ def test_source_and_rf_notes_leave_the_quantity_bracket(nlp):
                      "from Sigma-Aldrich ) .")
     assert found["acetal 1e ( 93.9 mg , 89% yield )"][0] == "quantity_source_note"
     assert found["4-nitrophenyl chloroformate ( 3.47 g , 17.2 mmol )"][0] == "quantity_source_note"
+
+
+def test_heteroatom_locants_split_at_their_comma(nlp):
+    # "N , N-dimethylformamide": the first "N" is a locant, not the unit normal
+    got = mentions(nlp, "To 12 mL of N , N-dimethylformamide was added water .")
+    assert got["12 mL of N , N-dimethylformamide"][0] == "amount_of_np"
+    assert "mL of" not in got
+
+
+def test_weight_percent_is_an_amount(nlp):
+    got = mentions(nlp, "Then 86.0 mg of sodium hydride ( 60wt% ) was added .")
+    assert got["86.0 mg of sodium hydride ( 60wt% )"][0] == "np_quantity"
+
+
+def test_dispersion_note_stays_in_the_quantity_bracket(nlp):
+    # the form of the reagent is no eluent note ("quantity_eluent_note" does not fire)
+    got = mentions(nlp, "Sodium hydride ( 73.2 mg , 1.8 mmol , 60% dispersion in mineral oil ) "
+                        "was added .")
+    assert got["Sodium hydride ( 73.2 mg , 1.8 mmol , 60% dispersion in mineral oil )"][0] == (
+        "np_quantity")
+    got = mentions(nlp, "It was purified on silica gel ( 40 g , 0-100% EtOAc in hexanes ) .")
+    assert got["silica gel ( 40 g )"][0] == "quantity_eluent_note"

@@ -110,7 +110,7 @@ NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?$"
 RATIO_TOKEN = re.compile(r"^\d+(?:\.\d+)?(?:[:/]\d+(?:\.\d+)?)+$")  # "10:1", "1/1"
 PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?%?(?:[-–~]\d+(?:\.\d+)?)?%$")
 AMOUNT = re.compile(
-    r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
+    r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%|wt\.?%)$"
 )
 REPEATED_UNIT = re.compile(r"^(?:[mµμu]?[lL]|[mk]?g)[*×x]\d+$")  # "mL*3"
 NAME_END = re.compile(r"(?:ate|ite|ide|ine|one|ol|ane|ene|acid|amide|amine|ile|ole|yde)$")
@@ -118,6 +118,8 @@ NAME_END = re.compile(r"(?:ate|ite|ide|ine|one|ol|ane|ene|acid|amide|amine|ile|o
 SPLIT_ABBREVIATIONS = frozenset(["abs", "conc", "sat", "anh", "aq"])
 # the rest of a name after a split opening bracket: "( E)-3-(4-...", "( 2S,5R)-2-..."
 STEREO_REST = re.compile(r"^[\dRSEZ,]+\)-")
+# "N , N-dimethyl...", "O , O-diethyl ...": heteroatom locants split at their comma
+HETERO_LOCANTS = frozenset(["N", "O", "S"])
 # the rest of a name after a comma in its locant list: "3-dihydro...", "11b-(epimino..."
 LOCANT_REST = re.compile(r"^\d+[a-zA-Z]?'?[,-]")
 # a name starts with a locant, a stereo descriptor or an N-prefix: "3-(", "(E)-", "(1S,3R)-",
@@ -519,6 +521,13 @@ def _split_name_context(words: list[str], classes: list[str], i: int, prev: str)
                                   and (i < 2 or classes[i - 2] not in "KkUAN")))
         ):
             classes[i] = "-"
+        elif (
+            prev == "U" and words[i - 1] in HETERO_LOCANTS and words[i] == ","
+            and words[i + 1].startswith((words[i - 1] + "-", words[i - 1] + "'-"))
+        ):
+            # "N , N-dimethylformamide", "N , N'-dicyclohexylcarbodiimide": an N-locant
+            # list split at its comma (the first "N" is no unit)
+            classes[i - 1], classes[i] = "C", "-"
     else:  # "I"
         # "Product containing fractions", "the product - containing fractions"
         if prev in "Kk-" and i + 1 < n and classes[i + 1] == "G" and words[i] == "containing":
@@ -1338,6 +1347,8 @@ COMMA_AMOUNT = re.compile(r"P(?:NU|A)(?=[WS)P])")
 SOLUTION_SUFFIX = re.compile(rf"(?:[&P]{CORE}{QPAREN})*(?:P?&{CORE}{QPAREN})?G")
 # "0-100% EtOAc in hexanes" after a comma in a quantity bracket
 ELUENT_IN_BRACKET = re.compile(rf"(?:NS)?A{CORE}I{CORE}")
+# "( 73.2 mg , 60% dispersion in mineral oil )": the form of the reagent, no eluent
+DISPERSION_WORDS = frozenset(["dispersion", "suspension", "solution", "slurry"])
 # notes in a quantity bracket that are no part of the compound: its source ("prepared by ...",
 # "available from Sigma-Aldrich", "international patent application ...") or its Rf
 SOURCE_NOTES = frozenset(
@@ -1388,7 +1399,10 @@ def _attach_suffixes(
                     ranges = (*ranges[:-1], (a, k - 1), (end, end))
                     rule = "quantity_source_note"
                     break
-                if ELUENT_IN_BRACKET.fullmatch(cs, k + 1, end):
+                if (
+                    ELUENT_IN_BRACKET.fullmatch(cs, k + 1, end)
+                    and words[k + 2].lower() not in DISPERSION_WORDS
+                ):
                     # "silica gel ( 40 g , 0-100% EtOAc in hexanes )": the eluent is a
                     # mention of its own ("quantity_eluent_note")
                     ranges = (*ranges[:-1], (a, k - 1), (end, end))
