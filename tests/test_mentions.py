@@ -580,3 +580,17 @@ def test_dispersion_note_stays_in_the_quantity_bracket(nlp):
         "np_quantity")
     got = mentions(nlp, "It was purified on silica gel ( 40 g , 0-100% EtOAc in hexanes ) .")
     assert got["silica gel ( 40 g )"][0] == "quantity_eluent_note"
+
+
+def test_equipment_size_and_necks_split_by_a_comma(nlp):
+    got = mentions(nlp, "A dried 250 mL , 3-neck flask was charged with ethanol ( 100.0 mL ) .")
+    assert got["A dried 250 mL , 3-neck flask"][0] == "equipment_np"
+
+
+def test_equipped_with_ends_at_the_verb(nlp):
+    got = mentions(nlp, "To a four-necked flask equipped with a stirrer was added water .")
+    assert got["a four-necked flask equipped with a stirrer"][0] == "equipment_equipped_with"
+    got = mentions(nlp, "A flask fitted with a reflux condenser and a nitrogen inlet was "
+                        "charged with water .")
+    assert got["A flask fitted with a reflux condenser and a nitrogen inlet"][0] == (
+        "equipment_equipped_with")

@@ -90,7 +90,7 @@ def _mention_pattern(ratio: bool, mix: bool = True, fused: bool = False) -> re.P
         rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
         rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
         rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
-        rf"|(?P<sol2>(?!I(?:NU|[ADN])Y)I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
+        rf"|(?P<sol2>(?!I(?:NU|[ADN])Y)I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXCENS-]+)+))?"
         rf"(?P<yld>{YIELD})?)"
     )
 
@@ -118,6 +118,8 @@ NAME_END = re.compile(r"(?:ate|ite|ide|ine|one|ol|ane|ene|acid|amide|amine|ile|o
 SPLIT_ABBREVIATIONS = frozenset(["abs", "conc", "sat", "anh", "aq"])
 # the rest of a name after a split opening bracket: "( E)-3-(4-...", "( 2S,5R)-2-..."
 STEREO_REST = re.compile(r"^[\dRSEZ,]+\)-")
+# "3-neck", "three-necked": the necks of a flask
+NECK = re.compile(r"^(?:\d|one|two|three|four|five|single|double)-?neck(?:ed)?$", re.IGNORECASE)
 # "N , N-dimethyl...", "O , O-diethyl ...": heteroatom locants split at their comma
 HETERO_LOCANTS = frozenset(["N", "O", "S"])
 # the rest of a name after a comma in its locant list: "3-dihydro...", "11b-(epimino..."
@@ -148,6 +150,8 @@ STATE_HEADS = frozenset(
     "solid solids oil oils foam gum powder crystal crystals liquid syrup wax glass semi-solid "
     "tar material substance film precipitate".split()
 )
+# finite verbs that end the fittings of equipment ("equipped with a stirrer was charged")
+FINITE_VERBS = frozenset(["was", "were", "is", "are", "has", "had", "then"])
 NOT_SOLVENT_HEADS = frozenset(["portion", "portions", "vacuo", "total", "one"])
 NUMBER_SIGNS = frozenset(["no", "no.", "nos", "nos.", "#"])
 KEEP_TRAILING = frozenset(
@@ -528,6 +532,11 @@ def _split_name_context(words: list[str], classes: list[str], i: int, prev: str)
             # "N , N-dimethylformamide", "N , N'-dicyclohexylcarbodiimide": an N-locant
             # list split at its comma (the first "N" is no unit)
             classes[i - 1], classes[i] = "C", "-"
+        elif (
+            prev in "UXZ" and i + 2 < n and classes[i + 2] == "E" and words[i] == ","
+            and NECK.match(words[i + 1])
+        ):
+            classes[i] = "W"  # "a dried 250 mL , 3-neck flask": one piece of equipment
     else:  # "I"
         # "Product containing fractions", "the product - containing fractions"
         if prev in "Kk-" and i + 1 < n and classes[i + 1] == "G" and words[i] == "containing":
@@ -922,6 +931,12 @@ class MentionDetector:
             stop = m.start("frm")
         if sol is None and (g["sol"] or g["sol2"]):
             stop = m.start("sol") if g["sol"] else m.start("sol2")
+        if g["eqp"]:
+            # "a flask equipped with a stirrer was charged": the fittings end at the verb
+            k = next((k for k in range(m.start("eqp"), stop) if low[k] in FINITE_VERBS), stop)
+            while cs[k - 1] in "P&":
+                k -= 1
+            stop = k
         if trimmed:
             rule = "np_trimmed"
         elif g["ratio"]:
