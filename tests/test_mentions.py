@@ -594,3 +594,24 @@ def test_equipped_with_ends_at_the_verb(nlp):
                         "charged with water .")
     assert got["A flask fitted with a reflux condenser and a nitrogen inlet"][0] == (
         "equipment_equipped_with")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "4-Amino-5-cyano-6-((1-(8-chloro-1-methyl-4-oxo-2-phenyl-1,4-dihydroquinolin-3-yl) ethyl )"
+        " amino ) pyrimidine",
+        "3,7-dimethyl-1-(pent-4-yn-1-yl)-1H-purine-2,6(3H , 7H)-dione",
+        "2,2'-(1,3-phenylenebis(azanediyl))bis(1,1-difluoro-2-oxoethane-1-sulfonyl fluoride )",
+        "( 6S,8R)-6-(6-bromo-4-methoxypyridin-3-yl)-7-((1-fluorocyclopropyl ) methyl)-8-methyl-"
+        "6,7,8,9-tetrahydro-3H-pyrazolo[4,3-f]isoquinoline",
+    ],
+)
+def test_name_split_by_spaces_is_one_mention(nlp, name):
+    got = mentions(nlp, f"Then {name} was added to water .")
+    assert got[name][0] == "chemical_np"
+
+
+def test_name_with_open_bracket_that_never_closes_is_left_alone(nlp):
+    got = mentions(nlp, "Then 2-(4-fluoro , water and THF were added .")
+    assert "water" in got and "THF" in got

@@ -438,6 +438,8 @@ def _class_string_low(
             if prev in "CXGEZbNK" and i + 1 < n and classes[i + 1] == "U":
                 classes[i] = "n"
         elif c in "CXW":
+            if c != "W" and _open_brackets(words[i]) > 0:
+                _join_split_name(words, classes, i)
             # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
             # (a word without capitals is its own lowercase form: no regex needed)
             if prev in "CZXKWNb" and words[i] != low[i] and CAPITALIZED.match(words[i]):
@@ -496,6 +498,42 @@ def _class_string_low(
                 if classes[i] in "WXZ":
                     classes[i] = "C"
     return words, "".join(classes), low
+
+
+@functools.cache
+def _open_brackets(word: str) -> int:
+    """Opening minus closing round and square brackets of ``word``."""
+    return word.count("(") + word.count("[") - word.count(")") - word.count("]")
+
+
+# the token classes a name split by spaces may hold until its brackets close
+_NAME_PIECES = frozenset("CXWZNb")
+_NAME_BREAKS = frozenset(["(", ")", "[", "]", ","])
+
+
+def _join_split_name(words: list[str], classes: list[str], i: int) -> None:
+    """``name_split_by_spaces``: a name token whose brackets are left open continues after a
+    space ("...-7-((1-fluorocyclopropyl ) methyl)-8-methyl-...", "...-2,6(3H , 7H)-dione",
+    "...bis(...-sulfonyl fluoride )"): the brackets and commas up to where its brackets close
+    join the pieces (nothing changes when they do not close within a few tokens)."""
+    depth, n = _open_brackets(words[i]), len(classes)
+    breaks = []
+    for k in range(i + 1, min(i + 8, n)):
+        w = words[k]
+        if w in _NAME_BREAKS:
+            breaks.append(k)
+        elif classes[k] not in _NAME_PIECES:
+            return
+        depth += _open_brackets(w)
+        if depth < 0:
+            return
+        if depth == 0:
+            if not breaks or (k == i + 1 and (k + 1 == n or classes[k + 1] not in _NAME_PIECES)):
+                return
+            for b in breaks:
+                # a break before a name piece joins it; one that closes the name ends it
+                classes[b] = "-" if b + 1 < n and classes[b + 1] in _NAME_PIECES else "C"
+            return
 
 
 def _split_name_context(words: list[str], classes: list[str], i: int, prev: str) -> None:
