@@ -615,3 +615,13 @@ def test_name_split_by_spaces_is_one_mention(nlp, name):
 def test_name_with_open_bracket_that_never_closes_is_left_alone(nlp):
     got = mentions(nlp, "Then 2-(4-fluoro , water and THF were added .")
     assert "water" in got and "THF" in got
+
+
+def test_eluent_pair(nlp):
+    got = mentions(nlp, "It was purified by TLC using methanol and chloroform "
+                        "( concentration gradient , 0 to 20% ) .")
+    assert got["methanol and chloroform ( concentration gradient , 0 to 20% )"][0] == (
+        "eluent_pair")
+    # a bracket with an amount belongs to the second solvent alone
+    got = mentions(nlp, "Then DMF and water ( 5 mL ) were added .")
+    assert got["water ( 5 mL )"][0] == "np_quantity" and got["DMF"][0] == "chemical_np"

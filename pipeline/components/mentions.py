@@ -779,6 +779,8 @@ class MentionDetector:
         found = _attach_yields(cs, found, self._low)
         found = _attach_suffixes(words, cs, found)
         found = _solution_components(cs, found)
+        if "&" in cs:
+            found = _eluent_pairs(words, cs, found)
         if not COLUMN_WORDS.isdisjoint(low_set):
             found = _column_packings(self._low, cs, found)
         if ")/" in cs:
@@ -1472,6 +1474,32 @@ def _attach_suffixes(
             rule = new_rule
         out.append((ranges, rule, attrs))
     return _drop_inside(out)
+
+
+def _eluent_pairs(
+    words: list[str], cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``eluent_pair``: two solvents joined by "and" with a bracket of percentages after the
+    second are one eluent ("methanol and chloroform ( concentration gradient , 0 to 20% )");
+    a bracket with an amount ("( 50 mL )") belongs to the second solvent alone."""
+    out = sorted(found, key=_FIRST)
+    j = 1
+    while j < len(out):
+        (a_ranges, a_rule, a_attrs), (b_ranges, b_rule, b_attrs) = out[j - 1], out[j]
+        if (
+            a_rule == "chemical_np" and b_rule == "np_quantity" and len(a_ranges) == 1
+            and len(b_ranges) == 1 and a_attrs["kind"] == b_attrs["kind"] == "chemical"
+            and b_ranges[0][0] == a_ranges[0][1] + 2 and cs[a_ranges[0][1] + 1] == "&"
+        ):
+            b0, b1 = b_attrs["core"][1] + 1, b_ranges[0][1]
+            if "U" not in cs[b0:b1] and any("%" in w for w in words[b0:b1]):
+                a0 = a_ranges[0][0]
+                out[j - 1 : j + 1] = [(((a0, b1),), "eluent_pair", {
+                    **b_attrs, "tokens": (a0, b1), "core": (a_attrs["core"][0], b0 - 1),
+                    "det": a_attrs["det"]})]
+                continue
+        j += 1
+    return out
 
 
 def _drop_inside(
