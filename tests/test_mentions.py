@@ -236,6 +236,7 @@ RULE_SENTENCES = [
     "It was cooled to room temperature .",
     "It was dissolved in ethanol ( 20 mL ) / water ( 5 mL ) .",
     "After 20 min , Solution 1 was added .",
+    "It was eluted with methanol and chloroform ( concentration gradient , 0 to 20% ) .",
 ]
 
 
