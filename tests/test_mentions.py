@@ -626,3 +626,13 @@ def test_eluent_pair(nlp):
     # a bracket with an amount belongs to the second solvent alone
     got = mentions(nlp, "Then DMF and water ( 5 mL ) were added .")
     assert got["water ( 5 mL )"][0] == "np_quantity" and got["DMF"][0] == "chemical_np"
+
+
+@pytest.mark.parametrize(
+    "eluent",
+    ["MeOH : CH2Cl2 = 0.100→1 : 80→1 : 50", "n-hexane : ethyl acetate ( 50 : 1→4 : 1 )",
+     "acetonitrile : water = 0∼37%"],
+)
+def test_eluent_ratio_with_arrow_ranges(nlp, eluent):
+    got = mentions(nlp, f"It was eluted with {eluent} to give a solid .")
+    assert got[eluent][0] == "eluent_ratio"

@@ -106,9 +106,9 @@ MIX_HEADS = frozenset("solution solutions mixture mixtures suspension slurry sol
 # an eluent ratio is numeric: "20 / 1", "4 : 1", "100→1 : 80" (or percentages: "0% to 80%")
 NUMERIC_RATIO = re.compile(r"\d ?[:/] ?\d|%")
 
-NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?$")
+NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*→∼]\d+(?:\.\d+)?)?$")
 RATIO_TOKEN = re.compile(r"^\d+(?:\.\d+)?(?:[:/]\d+(?:\.\d+)?)+$")  # "10:1", "1/1"
-PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?%?(?:[-–~]\d+(?:\.\d+)?)?%$")
+PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?%?(?:[-–~→∼]\d+(?:\.\d+)?)?%$")
 AMOUNT = re.compile(
     r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%|wt\.?%)$"
 )
