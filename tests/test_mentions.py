@@ -237,6 +237,7 @@ RULE_SENTENCES = [
     "It was dissolved in ethanol ( 20 mL ) / water ( 5 mL ) .",
     "After 20 min , Solution 1 was added .",
     "It was eluted with methanol and chloroform ( concentration gradient , 0 to 20% ) .",
+    "It was washed with NH4Cl ( saturated solution ) .",
 ]
 
 
@@ -636,3 +637,14 @@ def test_eluent_pair(nlp):
 def test_eluent_ratio_with_arrow_ranges(nlp, eluent):
     got = mentions(nlp, f"It was eluted with {eluent} to give a solid .")
     assert got[eluent][0] == "eluent_ratio"
+
+
+def test_descriptor_suffix(nlp):
+    got = mentions(nlp, "It was washed with NH4Cl ( saturated solution ) .")
+    assert got == {"NH4Cl ( saturated solution )": got["NH4Cl ( saturated solution )"]}
+    assert got["NH4Cl ( saturated solution )"][0] == "descriptor_suffix"
+    assert mentions(nlp, "Then DMAP ( cat . ) was added .")["DMAP ( cat . )"][0] == (
+        "descriptor_suffix")
+    # a bracket followed by an amount is a heading's label, not a descriptor
+    got = mentions(nlp, "It gave 2,4(1H,3H)-dione ( racemate ) 813 mg ( 1.84 mmol ) of Y .")
+    assert "2,4(1H,3H)-dione" in got

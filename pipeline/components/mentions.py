@@ -1402,6 +1402,11 @@ COMMA_AMOUNT = re.compile(r"P(?:NU|A)(?=[WS)P])")
 SOLUTION_SUFFIX = re.compile(rf"(?:[&P]{CORE}{QPAREN})*(?:P?&{CORE}{QPAREN})?G")
 # "0-100% EtOAc in hexanes" after a comma in a quantity bracket
 ELUENT_IN_BRACKET = re.compile(rf"(?:NS)?A{CORE}I{CORE}")
+# words of a bracket that describes the compound before it: "( saturated aqueous solution )"
+DESCRIPTOR_WORDS = frozenset(
+    "saturated sat sat. aqueous aq aq. solution racemate racemic stereoisomer stereoisomers "
+    "diastereomer diastereomers mixture cat cat. catalytic conc conc. concentrated .".split()
+)
 # "( 73.2 mg , 60% dispersion in mineral oil )": the form of the reagent, no eluent
 DISPERSION_WORDS = frozenset(["dispersion", "suspension", "solution", "slurry"])
 # notes in a quantity bracket that are no part of the compound: its source ("prepared by ...",
@@ -1431,6 +1436,8 @@ def _attach_suffixes(
                 new_end, new_rule = m.end() - 1, "np_comma_amount"
             elif cs.startswith("(W)", end + 1) and words[end + 2].lower() in ("aq", "aq."):
                 new_end, new_rule = end + 3, "aq_suffix"  # "sat. NaHCO3 ( aq )"
+            elif cs[end + 1 : end + 2] == "(" and (close := _descriptor_bracket(words, end + 1)):
+                new_end, new_rule = close, "descriptor_suffix"
         if (
             cs[end + 1 : end + 3] in (".(", "P(") and new_end < 0 and len(ranges) == 1
             and attrs["kind"] in ("chemical", "reference")
@@ -1476,6 +1483,21 @@ def _attach_suffixes(
     return _drop_inside(out)
 
 
+def _descriptor_bracket(words: list[str], k: int) -> int:
+    """The closing bracket of a bracket at ``k`` that only describes the compound before it
+    ("( saturated solution )", "( racemate )", "( cat . )"), not followed by an amount; 0
+    when there is none."""
+    n = len(words)
+    for j in range(k + 1, min(k + 6, n)):
+        if words[j] == ")":
+            if j == k + 1 or (j + 1 < n and NUMBER.match(words[j + 1])):
+                return 0
+            return j
+        if words[j].lower() not in DESCRIPTOR_WORDS:
+            return 0
+    return 0
+
+
 def _eluent_pairs(
     words: list[str], cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
@@ -1502,16 +1524,20 @@ def _eluent_pairs(
     return out
 
 
+# mentions that take in the words after them and drop the mentions inside
+_COVERING_RULES = frozenset(["solution_suffix", "descriptor_suffix"])
+
+
 def _drop_inside(
     found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
     """Mentions that a longer single-range mention now covers are dropped."""
-    spans = [(f[0][0][0], f[0][-1][1]) for f in found if f[1] == "solution_suffix"]
+    spans = [(f[0][0][0], f[0][-1][1]) for f in found if f[1] in _COVERING_RULES]
     if not spans:
         return found
     return [
         f for f in found
-        if f[1] == "solution_suffix"
+        if f[1] in _COVERING_RULES
         or not any(a <= f[0][0][0] and f[0][-1][1] <= b for a, b in spans)
     ]
 
