@@ -648,3 +648,15 @@ def test_descriptor_suffix(nlp):
     # a bracket followed by an amount is a heading's label, not a descriptor
     got = mentions(nlp, "It gave 2,4(1H,3H)-dione ( racemate ) 813 mg ( 1.84 mmol ) of Y .")
     assert "2,4(1H,3H)-dione" in got
+
+
+def test_repeated_amount_token_is_a_quantity(nlp):
+    got = mentions(nlp, "The product was extracted with diethyl ether ( 3x75ml ) .")
+    assert got["diethyl ether ( 3x75ml )"][0] == "np_quantity"
+
+
+def test_packings_and_filter_aids_are_chemicals(nlp):
+    got = mentions(nlp, "The mixture was filtered through diatomaceous earth .")
+    assert got["diatomaceous earth"][0] == "chemical_np"
+    got = mentions(nlp, "Purification via preparative HPLC on a C-18 column gave a solid .")
+    assert got["C-18"][0] == "column_packing"

@@ -113,6 +113,7 @@ AMOUNT = re.compile(
     r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%|wt\.?%)$"
 )
 REPEATED_UNIT = re.compile(r"^(?:[mµμu]?[lL]|[mk]?g)[*×x]\d+$")  # "mL*3"
+REPEATED_AMOUNT = re.compile(r"^\d+[*×x]\d+(?:\.\d+)?[mµμu]?[lL]$")  # "3x75ml"
 NAME_END = re.compile(r"(?:ate|ite|ide|ine|one|ol|ane|ene|acid|amide|amine|ile|ole|yde)$")
 # "abs . ethanol", "conc . HCl": abbreviations whose full stop is a token of its own
 SPLIT_ABBREVIATIONS = frozenset(["abs", "conc", "sat", "anh", "aq"])
@@ -306,7 +307,7 @@ class TokenClassifier:
             return "N"
         if RATIO_TOKEN.match(text):
             return "R"
-        if AMOUNT.match(text) or PERCENT.match(text):
+        if AMOUNT.match(text) or PERCENT.match(text) or REPEATED_AMOUNT.match(text):
             return "A"
         if low in t.units or REPEATED_UNIT.match(text):
             return "U"
