@@ -660,3 +660,8 @@ def test_packings_and_filter_aids_are_chemicals(nlp):
     assert got["diatomaceous earth"][0] == "chemical_np"
     got = mentions(nlp, "Purification via preparative HPLC on a C-18 column gave a solid .")
     assert got["C-18"][0] == "column_packing"
+
+
+def test_modifier_before_a_ratio_lead(nlp):
+    got = mentions(nlp, "The solid was washed with cold 1 : 1 acetonitrile / water .")
+    assert got["cold 1 : 1 acetonitrile / water"][0] == "amount_of_np"

@@ -46,7 +46,7 @@ RATIO_GUARD = rf"(?=[Dbnk{_IN}#-]*[=:/(])"
 # "( 15 g ( 32.5% yield ) )", "( 73.5 mg ( 0.145 mmol ) , 94% yield )": one nested bracket
 QPAREN = r"\((?=[^().]*[AU])[^().]*(?:\([^().]*\)[^().]*)?\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
-LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
+LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|W*[Nn](?::N)+)"
 FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|[SI]DYOS?(?:A|NU)|I(?:NU|[AN])Y)"
 # ", v / v" after a ratio: "MeOH : CH2Cl2 = 1 : 8 , v / v", "( 6 / 1 , v / v )"; a bracket
