@@ -665,3 +665,8 @@ def test_packings_and_filter_aids_are_chemicals(nlp):
 def test_modifier_before_a_ratio_lead(nlp):
     got = mentions(nlp, "The solid was washed with cold 1 : 1 acetonitrile / water .")
     assert got["cold 1 : 1 acetonitrile / water"][0] == "amount_of_np"
+
+
+def test_a_further_amount(nlp):
+    got = mentions(nlp, "A further 0.49 ml ( 3.74 mmol ) of DAST was added .")
+    assert got["A further 0.49 ml ( 3.74 mmol ) of DAST"][0] == "amount_of_np"

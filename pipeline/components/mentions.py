@@ -46,7 +46,7 @@ RATIO_GUARD = rf"(?=[Dbnk{_IN}#-]*[=:/(])"
 # "( 15 g ( 32.5% yield ) )", "( 73.5 mg ( 0.145 mmol ) , 94% yield )": one nested bracket
 QPAREN = r"\((?=[^().]*[AU])[^().]*(?:\([^().]*\)[^().]*)?\)"
 IDPAREN = r"\([CZXKN]{1,3}\)"
-LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|W*[Nn](?::N)+)"
+LEAD = r"(?:(?:DW)?(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|W*[Nn](?::N)+)"
 FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|[SI]DYOS?(?:A|NU)|I(?:NU|[AN])Y)"
 # ", v / v" after a ratio: "MeOH : CH2Cl2 = 1 : 8 , v / v", "( 6 / 1 , v / v )"; a bracket
@@ -434,6 +434,8 @@ def _class_string_low(
                 (prev == "D" and before_name) or words[i] in modifiers
             ):
                 classes[i] = "W"
+            elif prev == "D" and low[i] == "further" and i + 1 < n and classes[i + 1] in "NAn":
+                classes[i] = "W"  # "a further 0.19 ml ( 1.11 mmol ) of DIPEA"
         # "...carboxylic acid 8.0 ml (...) of": a number with a unit after a name starts a new NP
         elif c == "N":
             if prev in "CXGEZbNK" and i + 1 < n and classes[i + 1] == "U":
