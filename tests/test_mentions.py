@@ -670,3 +670,16 @@ def test_modifier_before_a_ratio_lead(nlp):
 def test_a_further_amount(nlp):
     got = mentions(nlp, "A further 0.49 ml ( 3.74 mmol ) of DAST was added .")
     assert got["A further 0.49 ml ( 3.74 mmol ) of DAST"][0] == "amount_of_np"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "mention"),
+    [
+        ("Then 0.93g of a white solid was obtained with a yield of 72.1 % .",
+         "0.93g of a white solid with a yield of 72.1 %"),
+        ("Then 3.02 g of 4-methylpyridine was obtained in a quantitative yield .",
+         "3.02 g of 4-methylpyridine in a quantitative yield"),
+    ],
+)
+def test_later_yield_after_an_amount_of_a_state_and_a_quantitative_yield(nlp, sentence, mention):
+    assert mentions(nlp, sentence)[mention][0] == "np_with_later_yield"

@@ -1356,7 +1356,7 @@ def _ref_id(cs: str, c0: int, end: int) -> bool:
 
 
 # "X was obtained with a yield of about 99.1%", "X ( 170 mg ) . Yield : 73%"
-YIELD_AFTER = re.compile(r"(?:S{1,3}P?|\.)(?P<y>[SI]DYOS?(?:A|NU)|Y[:=]?[AN])")
+YIELD_AFTER = re.compile(r"(?:S{1,3}P?|\.)(?P<y>[SI]DYOS?(?:A|NU)|[SI]DWY(?=[.P])|Y[:=]?[AN])")
 
 
 # "X was used without further purification ( 316 mg , 94% )": a later quantity bracket
@@ -1377,7 +1377,7 @@ def _attach_yields(
     for ranges, rule, attrs in found:
         end = ranges[-1][1]
         m = YIELD_AFTER.match(cs, end + 1) if has_yield else None
-        if m and attrs["kind"] != "state":
+        if m and (attrs["kind"] != "state" or rule == "amount_of_np"):
             new_rule = "np_with_later_yield"
         elif (
             not attrs["quantity"] and end + 1 < len(low) and low[end + 1] in SUBJECT_VERBS
