@@ -683,3 +683,11 @@ def test_a_further_amount(nlp):
 )
 def test_later_yield_after_an_amount_of_a_state_and_a_quantitative_yield(nlp, sentence, mention):
     assert mentions(nlp, sentence)[mention][0] == "np_with_later_yield"
+
+
+def test_reference_bracket_between_a_name_and_its_quantity(nlp):
+    got = mentions(nlp, "Then 5-methylpyrimidine-2-carboxylic acid [ Example 9 , Step 1 ] "
+                        "( 2 g , 14.5 mmol ) was added .")
+    rule, attrs = got["5-methylpyrimidine-2-carboxylic acid ( 2 g , 14.5 mmol )"]
+    assert rule == "np_quantity" and len(attrs["ranges"]) == 2
+    assert "Example 9 , Step 1" not in got

@@ -45,7 +45,8 @@ START = rf"(?=[Dbnk{_IN}Y])"
 RATIO_GUARD = rf"(?=[Dbnk{_IN}#-]*[=:/(])"
 # "( 15 g ( 32.5% yield ) )", "( 73.5 mg ( 0.145 mmol ) , 94% yield )": one nested bracket
 QPAREN = r"\((?=[^().]*[AU])[^().]*(?:\([^().]*\)[^().]*)?\)"
-IDPAREN = r"\([CZXKN]{1,3}\)"
+# "( 4a )", "( TFA )", "[ Example 9 , Step 1 ]": a label or a reference bracket
+IDPAREN = r"\((?:[CZXKN]{1,3}|K[NZ]PS[NZ])\)"
 LEAD = r"(?:(?:DW)?(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|W*[Nn](?::N)+)"
 FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|[SI]DYOS?(?:A|NU)|I(?:NU|[AN])Y)"
@@ -1041,7 +1042,8 @@ class MentionDetector:
                 ranges = ((start, a - 1), (m.start("qp"), stop - 1))
             elif group == "idp" or (group == "idp2" and not sol and len(ranges) == 1):
                 ranges = ((ranges[0][0], a - 1),)
-            out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
+            if b - a < 6:  # "[ Example 9 , Step 1 ]" is a reference, no abbreviation
+                out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
         attrs = {
             "kind": kind,
             "head": head_low,
