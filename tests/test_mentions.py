@@ -691,3 +691,10 @@ def test_reference_bracket_between_a_name_and_its_quantity(nlp):
     rule, attrs = got["5-methylpyrimidine-2-carboxylic acid ( 2 g , 14.5 mmol )"]
     assert rule == "np_quantity" and len(attrs["ranges"]) == 2
     assert "Example 9 , Step 1" not in got
+
+
+def test_solvent_of_an_unquantified_solute_leaves_the_bracket(nlp):
+    got = mentions(nlp, "Then a 4 M HCl solution in 1,4-dioxane ( 1.6 mL , 6.4 mmol ) was added .")
+    assert got["1,4-dioxane"][0] == "solvent_component"
+    got = mentions(nlp, "To a solution of 4-bromophenol ( 2 g ) in THF ( 10 mL ) was added water .")
+    assert got["THF ( 10 mL )"][0] == "solvent_component"

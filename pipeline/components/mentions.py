@@ -1058,6 +1058,11 @@ class MentionDetector:
             # "a solution of X in THF ( 10 mL )": the solvent is a mention of its own too
             a, b = m.span("sol") if g["sol"] else m.span("sol2")
             a += 2 if cs[a] == "J" else 1
+            k = cs.find("(", a, b)
+            if g["sol2"] and k > a and cs[b - 1] == ")" and cs.count("(", a, b) == 1:
+                # "a 4 M HCl solution in 1,4-dioxane ( 1.6 mL )": the bracket after the
+                # solvent of an unquantified solute measures the whole solution
+                b = k
             if b > a and stop == m.end():
                 det = low[a] if cs[a] == "D" else ""
                 out.append((((a, b - 1),), "solvent_component", {
