@@ -698,3 +698,16 @@ def test_solvent_of_an_unquantified_solute_leaves_the_bracket(nlp):
     assert got["1,4-dioxane"][0] == "solvent_component"
     got = mentions(nlp, "To a solution of 4-bromophenol ( 2 g ) in THF ( 10 mL ) was added water .")
     assert got["THF ( 10 mL )"][0] == "solvent_component"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "eluent"),
+    [
+        ("It was purified on silica using 100% hexanes to 9 : 1 hexanes / EtOAc to give a solid .",
+         "100% hexanes to 9 : 1 hexanes / EtOAc"),
+        ("It was purified using 10% EtOAc to 15% EtOAc in hexanes as the eluant .",
+         "10% EtOAc to 15% EtOAc in hexanes"),
+    ],
+)
+def test_gradient_from_one_eluent_to_another(nlp, sentence, eluent):
+    assert mentions(nlp, sentence)[eluent][0] == "eluent_gradient"

@@ -58,7 +58,12 @@ RATIO = (
     rf"{VV}|\((?:N(?::N)+|R|N/N{VV}|Z/Z[=:]?N(?:[:/]N)+)\))"
 )
 # "0 to 25% EtOAc in heptane", "1-10% MeOH in DCM": a gradient eluent
-GRADIENT = rf"(?P<grad>(?:NS)?A{CORE}I{CORE}|(?={RUN}I){CORE}I{CORE}\(A\))"
+# "100% hexanes to 9 : 1 hexanes / EtOAc", "10% EtOAc to 15% EtOAc in hexanes": from one
+# eluent to another
+GRADIENT = (
+    rf"(?P<grad>(?:NS)?A{CORE}I{CORE}|(?={RUN}I){CORE}I{CORE}\(A\)"
+    rf"|A{CORE}(?P<to>S)(?:N(?::N)+|A){CORE}(?:I{CORE})?)"
+)
 # One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
 # "a solution of X ( 1 g ) , Y ( 2 g ) and Z ( 3 g ) in EtOAc ( 4 mL )": one mention
 SOLUTION_LIST = (
@@ -912,6 +917,8 @@ class MentionDetector:
                      "sentence": sent_of[a], "tokens": (a, b - 1),
                      "core": (a + (1 if det else 0), v), "det": det, "quantity": True}
             return [(((a, b - 1),), "np_fused_quantity", attrs)]
+        if g["grad"] and g["to"] and low[m.start("to")] != "to":
+            return []  # "10% MeOH was 5% ...": no gradient
         if g["grad"]:
             a, b = m.span("grad")
             attrs = {"kind": "chemical", "head": low[b - 1], "sentence": sent_of[a],
