@@ -238,6 +238,7 @@ RULE_SENTENCES = [
     "After 20 min , Solution 1 was added .",
     "It was eluted with methanol and chloroform ( concentration gradient , 0 to 20% ) .",
     "It was washed with NH4Cl ( saturated solution ) .",
+    "It was eluted with methanol containing 1% ammonium hydroxide .",
 ]
 
 
@@ -711,3 +712,12 @@ def test_solvent_of_an_unquantified_solute_leaves_the_bracket(nlp):
 )
 def test_gradient_from_one_eluent_to_another(nlp, sentence, eluent):
     assert mentions(nlp, sentence)[eluent][0] == "eluent_gradient"
+
+
+def test_eluent_additive(nlp):
+    got = mentions(nlp, "It was eluted with methanol containing 1% ammonium hydroxide .")
+    assert got["methanol containing 1% ammonium hydroxide"][0] == "eluent_additive"
+    got = mentions(nlp, "It was eluted with methanol containing 10% aqueous ammonia and chloroform "
+                        "( concentration , 25% ) .")
+    assert got["methanol containing 10% aqueous ammonia and chloroform ( concentration , 25% )"][
+        0] == "eluent_pair"

@@ -788,6 +788,8 @@ class MentionDetector:
         found = _attach_yields(cs, found, self._low)
         found = _attach_suffixes(words, cs, found)
         found = _solution_components(cs, found)
+        if "containing" in low_set:
+            found = _eluent_additives(words, low, cs, found)
         if "&" in cs:
             found = _eluent_pairs(words, cs, found)
         if not COLUMN_WORDS.isdisjoint(low_set):
@@ -1515,6 +1517,32 @@ def _descriptor_bracket(words: list[str], k: int) -> int:
     return 0
 
 
+def _eluent_additives(
+    words: list[str], low: list[str], cs: str,
+    found: list[tuple[tuple[tuple[int, int], ...], str, dict]],
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``eluent_additive``: a solvent containing a percentage of another is one eluent
+    ("methanol containing 1% ammonium hydroxide", "25% methanol containing 0.2% NH4OH")."""
+    out = sorted(found, key=_FIRST)
+    j = 1
+    while j < len(out):
+        (a_ranges, a_rule, a_attrs), (b_ranges, b_rule, b_attrs) = out[j - 1], out[j]
+        a1, b0 = a_ranges[-1][1], b_ranges[0][0]
+        if (
+            a_rule in ("chemical_np", "amount_of_np") and b_rule in ("chemical_np", "np_quantity")
+            and len(a_ranges) == len(b_ranges) == 1 and a_attrs["kind"] == "chemical"
+            and b_attrs["kind"] == "chemical" and b0 == a1 + 2 and low[a1 + 1] == "containing"
+            and cs[b0] == "A" and "%" in words[b0]
+        ):
+            a0, b1 = a_ranges[0][0], b_ranges[0][1]
+            out[j - 1 : j + 1] = [(((a0, b1),), "eluent_additive", {
+                **b_attrs, "tokens": (a0, b1), "core": (a_attrs["core"][0], b_attrs["core"][1]),
+                "det": a_attrs["det"]})]
+            continue
+        j += 1
+    return out
+
+
 def _eluent_pairs(
     words: list[str], cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
@@ -1526,7 +1554,8 @@ def _eluent_pairs(
     while j < len(out):
         (a_ranges, a_rule, a_attrs), (b_ranges, b_rule, b_attrs) = out[j - 1], out[j]
         if (
-            a_rule == "chemical_np" and b_rule == "np_quantity" and len(a_ranges) == 1
+            a_rule in ("chemical_np", "eluent_additive") and b_rule == "np_quantity"
+            and len(a_ranges) == 1
             and len(b_ranges) == 1 and a_attrs["kind"] == b_attrs["kind"] == "chemical"
             and b_ranges[0][0] == a_ranges[0][1] + 2 and cs[a_ranges[0][1] + 1] == "&"
         ):
