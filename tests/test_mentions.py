@@ -721,3 +721,10 @@ def test_eluent_additive(nlp):
                         "( concentration , 25% ) .")
     assert got["methanol containing 10% aqueous ammonia and chloroform ( concentration , 25% )"][
         0] == "eluent_pair"
+
+
+def test_solution_list_after_a_bracket_prefix(nlp):
+    got = mentions(nlp, "To a cooled ( −5° C . ) mixture of TFA ( 12.1 mL , 158 mmol ) and water "
+                        "( 1.4 mL ) was added water .")
+    assert got["a cooled ( −5° C . ) mixture of TFA ( 12.1 mL , 158 mmol ) and water ( 1.4 mL )"][
+        0] == "solution_of_list"
