@@ -728,3 +728,8 @@ def test_solution_list_after_a_bracket_prefix(nlp):
                         "( 1.4 mL ) was added water .")
     assert got["a cooled ( −5° C . ) mixture of TFA ( 12.1 mL , 158 mmol ) and water ( 1.4 mL )"][
         0] == "solution_of_list"
+
+
+def test_gerund_of_a_procedure_verb_is_no_part_of_a_mention(nlp):
+    got = mentions(nlp, "The pH was adjusted by charging 100 mL of 2N HCl .")
+    assert got["100 mL of 2N HCl"][0] == "amount_of_np"
