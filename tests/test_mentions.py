@@ -733,3 +733,11 @@ def test_solution_list_after_a_bracket_prefix(nlp):
 def test_gerund_of_a_procedure_verb_is_no_part_of_a_mention(nlp):
     got = mentions(nlp, "The pH was adjusted by charging 100 mL of 2N HCl .")
     assert got["100 mL of 2N HCl"][0] == "amount_of_np"
+
+
+def test_solution_list_with_a_label_bracket(nlp):
+    sentence = ("To a stirred solution of 1,3-dichlorobenzene ( C61 ) ( 2.4 g , 8.6 mmol ) "
+                "and benzyl chloride ( 0.20 g , 0.86 mmol ) in chloroform ( 14 mL ) was added .")
+    got = mentions(nlp, sentence)
+    whole = sentence[3 : sentence.index(" was added")]
+    assert got[whole][0] == "solution_of_list"

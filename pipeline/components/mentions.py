@@ -67,7 +67,8 @@ GRADIENT = (
 # One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
 # "a solution of X ( 1 g ) , Y ( 2 g ) and Z ( 3 g ) in EtOAc ( 4 mL )": one mention
 SOLUTION_LIST = (
-    rf"(?P<soln>(?:D[WCb]+\([^()]*\))?D?W*GO{CORE}(?:{QPAREN})+(?:(?:P&?|&){CORE}(?:{QPAREN})+)+"
+    rf"(?P<soln>(?:D[WCb]+\([^()]*\))?D?W*GO{CORE}(?:{IDPAREN})?(?:{QPAREN})+"
+    rf"(?:(?:P&?|&){CORE}(?:{IDPAREN})?(?:{QPAREN})+)+"
     rf"(?:I{CORE}(?:{QPAREN})?)?)"
 )
 # "in THF ( 5 mL ) and water ( 1 mL )", "in CH2Cl2 ( 3 mL ) / MeCN ( 3 mL )", "in 15 ml of THF and
