@@ -741,3 +741,10 @@ def test_solution_list_with_a_label_bracket(nlp):
     got = mentions(nlp, sentence)
     whole = sentence[3 : sentence.index(" was added")]
     assert got[whole][0] == "solution_of_list"
+
+
+def test_compounds_with_their_solvent_after_a_verb(nlp):
+    got = mentions(nlp, "It was added to 4-bromophenol ( 0.4 g ) and DIPEA ( 0.541 mL ) "
+                        "in 1,4-dioxane ( 20 mL ) and stirred .")
+    rule, attrs = got["4-bromophenol ( 0.4 g ) and DIPEA ( 0.541 mL ) in 1,4-dioxane ( 20 mL )"]
+    assert rule == "solution_of_list" and attrs["kind"] == "chemical"

@@ -69,7 +69,9 @@ GRADIENT = (
 SOLUTION_LIST = (
     rf"(?P<soln>(?:D[WCb]+\([^()]*\))?D?W*GO{CORE}(?:{IDPAREN})?(?:{QPAREN})+"
     rf"(?:(?:P&?|&){CORE}(?:{IDPAREN})?(?:{QPAREN})+)+"
-    rf"(?:I{CORE}(?:{QPAREN})?)?)"
+    rf"(?:I{CORE}(?:{QPAREN})?)?"
+    # "added to X ( 1 g ) and Y ( 2 g ) in THF ( 5 mL )": compounds with their solvent
+    rf"|(?<=S)(?=[Cb]){CORE}{QPAREN}(?:P?&{CORE}{QPAREN})+I{CORE}{QPAREN})"
 )
 # "in THF ( 5 mL ) and water ( 1 mL )", "in CH2Cl2 ( 3 mL ) / MeCN ( 3 mL )", "in 15 ml of THF and
 # 3 mL of water": more solvents of the same solution
@@ -1253,9 +1255,12 @@ class MentionDetector:
         self, doc: Doc, cs: str, m: re.Match, sent_of: _SentenceIndex
     ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
         a, b = m.span("soln")
-        head = cs.index("G", a)
+        head = cs.find("G", a, b)
+        kind = "generic"
+        if head == -1:  # "X ( 1 g ) and Y ( 2 g ) in THF ( 5 mL )": no "solution of"
+            head, kind = cs.index("(", a) - 1, "chemical"
         attrs = {
-            "kind": "generic",
+            "kind": kind,
             "head": self._low[head],
             "sentence": sent_of[a],
             "tokens": (a, b - 1),
