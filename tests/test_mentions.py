@@ -239,6 +239,7 @@ RULE_SENTENCES = [
     "It was eluted with methanol and chloroform ( concentration gradient , 0 to 20% ) .",
     "It was washed with NH4Cl ( saturated solution ) .",
     "It was eluted with methanol containing 1% ammonium hydroxide .",
+    "It was acidified with 2 N hydrochloric acid ( HCl ) solution .",
 ]
 
 
@@ -748,3 +749,10 @@ def test_compounds_with_their_solvent_after_a_verb(nlp):
                         "in 1,4-dioxane ( 20 mL ) and stirred .")
     rule, attrs = got["4-bromophenol ( 0.4 g ) and DIPEA ( 0.541 mL ) in 1,4-dioxane ( 20 mL )"]
     assert rule == "solution_of_list" and attrs["kind"] == "chemical"
+
+
+def test_abbreviated_solution(nlp):
+    got = mentions(nlp, "It was acidified with 2 N hydrochloric acid ( HCl ) solution .")
+    rule, attrs = got["2 N hydrochloric acid solution"]
+    assert rule == "abbreviated_solution" and len(attrs["ranges"]) == 2
+    assert got["HCl"][0] == "bracketed_abbreviation"

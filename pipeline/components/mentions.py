@@ -791,6 +791,8 @@ class MentionDetector:
         found = _attach_yields(cs, found, self._low)
         found = _attach_suffixes(words, cs, found)
         found = _solution_components(cs, found)
+        if "solution" in low_set:
+            found = _abbreviated_solutions(cs, found)
         if "containing" in low_set:
             found = _eluent_additives(words, low, cs, found)
         if "&" in cs:
@@ -1521,6 +1523,34 @@ def _descriptor_bracket(words: list[str], k: int) -> int:
         if words[j].lower() not in DESCRIPTOR_WORDS:
             return 0
     return 0
+
+
+def _abbreviated_solutions(
+    cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``abbreviated_solution``: "2 N hydrochloric acid ( HCl ) solution", "15% sodium hydroxide
+    ( NaOH ) aqueous solution": the name and the word "solution" after its bracketed
+    abbreviation are one discontinuous mention (the abbreviation stays a mention)."""
+    out = sorted(found, key=_FIRST)
+    j = 2
+    while j < len(out):
+        (a_ranges, a_rule, a_attrs), (x_ranges, x_rule, _), (b_ranges, b_rule, b_attrs) = (
+            out[j - 2], out[j - 1], out[j])
+        e = a_ranges[-1][1]
+        if (
+            x_rule == "bracketed_abbreviation" and x_ranges == ((e + 2, e + 2),)
+            and cs[e + 1] == "(" and cs[e + 3] == ")" and len(a_ranges) == 1
+            and a_rule in ("chemical_np", "amount_of_np") and a_attrs["kind"] == "chemical"
+            and b_rule == "generic_np" and b_ranges[0][0] == e + 4 and len(b_ranges) == 1
+            and b_attrs["head"] == "solution" and not b_attrs["det"]
+        ):
+            b1 = b_ranges[0][1]
+            out[j] = (a_ranges + b_ranges, "abbreviated_solution", {
+                **a_attrs, "tokens": (a_ranges[0][0], b1)})
+            del out[j - 2]
+            continue
+        j += 1
+    return out
 
 
 def _eluent_additives(
