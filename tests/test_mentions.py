@@ -756,3 +756,12 @@ def test_abbreviated_solution(nlp):
     rule, attrs = got["2 N hydrochloric acid solution"]
     assert rule == "abbreviated_solution" and len(attrs["ranges"]) == 2
     assert got["HCl"][0] == "bracketed_abbreviation"
+
+
+@pytest.mark.parametrize(
+    "mention",
+    ["Sulfuric acid ( conc , 1ml )", "n-butyllithium ( hexane solution , 22 mL , 55 mmol )"],
+)
+def test_descriptor_before_the_quantity_is_no_abbreviation(nlp, mention):
+    rule, attrs = mentions(nlp, f"Then {mention} was added .")[mention]
+    assert rule == "np_quantity" and len(attrs["ranges"]) == 1

@@ -1017,7 +1017,7 @@ class MentionDetector:
             rule = _RULE_OF_KIND.get(kind, "chemical_np")
         ranges: tuple[tuple[int, int], ...] = ((start, stop - 1),)
         out = []
-        if g["pid"] and not trimmed:
+        if g["pid"] and not trimmed and not _describes(low, *m.span("pid")):
             # "trifluoroacetic acid ( TFA , 5 mL )": name + bracket + quantity are one
             # discontinuous mention, the abbreviation another
             a, b = m.span("pid")
@@ -1508,6 +1508,16 @@ def _attach_suffixes(
             rule = new_rule
         out.append((ranges, rule, attrs))
     return _drop_inside(out)
+
+
+def _describes(low: list[str], a: int, b: int) -> bool:
+    """The words ``low[a + 1 : b - 1]`` after the opening bracket at ``a`` (up to the comma
+    before ``b``) describe the compound ("( conc , 1 mL )", "( racemate , 117 mg )",
+    "( hexane solution , 22 mL )"): no abbreviation, the bracket stays whole."""
+    inner = low[a + 1 : b - 1]
+    return bool(inner) and (
+        all(w in DESCRIPTOR_WORDS for w in inner) or inner[-1] in SOLUTION_HEADS
+    )
 
 
 def _descriptor_bracket(words: list[str], k: int) -> int:
