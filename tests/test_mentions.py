@@ -765,3 +765,10 @@ def test_abbreviated_solution(nlp):
 def test_descriptor_before_the_quantity_is_no_abbreviation(nlp, mention):
     rule, attrs = mentions(nlp, f"Then {mention} was added .")[mention]
     assert rule == "np_quantity" and len(attrs["ranges"]) == 1
+
+
+def test_capitalized_name_with_a_lowercase_prefix_starts_a_new_mention(nlp):
+    got = mentions(nlp, "Step B pyridinium dichloride tert-Butyl (S)-1-oxopropan-2-ylcarbamate "
+                        "( 170 mg , 0.31 mmol ) was dissolved in water .")
+    assert got["tert-Butyl (S)-1-oxopropan-2-ylcarbamate ( 170 mg , 0.31 mmol )"][0] == (
+        "np_quantity")

@@ -140,7 +140,7 @@ LOCANT_START = re.compile(r"^(?:\(?\d|\(\d*[RSEZ]\b|\[\(|N\d?[,-])")
 LABEL = re.compile(r"^\d{1,3}-?[a-z]{1,2}$")  # 1b, 34-d
 GENERIC_ID = re.compile(r"^(?:\d{1,2}|[A-Z])$")  # "Solution 1", "elution system A"
 NUMBERED_WORD = re.compile(r"^\(\d+\)[A-Za-z][a-z]+$")  # "(3)Preparation"
-CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)*[A-Z][a-z]{2,}")
+CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-|(?:tert|sec|rac|cis|trans)-)*[A-Z][a-z]{2,}")
 CHEMICAL_SHAPE = re.compile(
     r"""^(?:
         (?=.*\d)(?=.*[A-Za-z]{3})[\w()\[\]{},.:'’+\-=@#*]{5,}    # IUPAC fragment: 3-bromo-...
