@@ -772,3 +772,10 @@ def test_capitalized_name_with_a_lowercase_prefix_starts_a_new_mention(nlp):
                         "( 170 mg , 0.31 mmol ) was dissolved in water .")
     assert got["tert-Butyl (S)-1-oxopropan-2-ylcarbamate ( 170 mg , 0.31 mmol )"][0] == (
         "np_quantity")
+
+
+def test_solution_list_of_lead_amounts(nlp):
+    got = mentions(nlp, "To a mixture of 0.28 ml of DIPEA and 106 mg ( 0.48 mmol ) of "
+                        "4-bromophenol in 1.4 ml of THF was added water .")
+    assert got["a mixture of 0.28 ml of DIPEA and 106 mg ( 0.48 mmol ) of 4-bromophenol in 1.4 ml "
+               "of THF"][0] == "solution_of_list"

@@ -66,10 +66,12 @@ GRADIENT = (
 )
 # One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
 # "a solution of X ( 1 g ) , Y ( 2 g ) and Z ( 3 g ) in EtOAc ( 4 mL )": one mention
+# a compound of a list: "X ( 1 g )", "X ( 4i ) ( 1 g )", "20 g ( 156 mmol ) of X"
+LIST_ITEM = rf"(?:(?=[NAn]){LEAD}{CORE}|{CORE}(?:{IDPAREN})?(?:{QPAREN})+)"
 SOLUTION_LIST = (
-    rf"(?P<soln>(?:D[WCb]+\([^()]*\))?D?W*GO{CORE}(?:{IDPAREN})?(?:{QPAREN})+"
-    rf"(?:(?:P&?|&){CORE}(?:{IDPAREN})?(?:{QPAREN})+)+"
-    rf"(?:I{CORE}(?:{QPAREN})?)?"
+    rf"(?P<soln>(?:D[WCb]+\([^()]*\))?D?W*GO{LIST_ITEM}"
+    rf"(?:(?:P&?|&){LIST_ITEM})+"
+    rf"(?:I{LEAD}?{CORE}(?:{QPAREN})?)?"
     # "added to X ( 1 g ) and Y ( 2 g ) in THF ( 5 mL )": compounds with their solvent
     rf"|(?<=S)(?=[Cb]){CORE}{QPAREN}(?:P?&{CORE}{QPAREN})+I{CORE}{QPAREN})"
 )
