@@ -779,3 +779,10 @@ def test_solution_list_of_lead_amounts(nlp):
                         "4-bromophenol in 1.4 ml of THF was added water .")
     assert got["a mixture of 0.28 ml of DIPEA and 106 mg ( 0.48 mmol ) of 4-bromophenol in 1.4 ml "
                "of THF"][0] == "solution_of_list"
+
+
+def test_amount_in_an_amount_of_solvent(nlp):
+    got = mentions(nlp, "Then 88 μl ( 0.51 mmol ) of DIPEA in 0.4 ml of DMF was added .")
+    assert got["88 μl ( 0.51 mmol ) of DIPEA in 0.4 ml of DMF"][0] == "np_in_solvent"
+    got = mentions(nlp, "Then 5 g of phenol in THF was added .")
+    assert got["5 g of phenol"][0] == "amount_of_np"

@@ -953,6 +953,8 @@ class MentionDetector:
             _is_solution(words, low, cs, m.start("core"), m.end("core"))
             # "Fractions containing the desired compound"
             or (low[m.start("sol2")] == "containing" and low[m.end("core") - 1] in FRACTIONS)
+            # "88 μl ( 0.51 mmol ) of DIPEA in 0.4 ml of DMF": an amount in an amount of solvent
+            or (g["lead"] and cs[m.start("sol2") + 1] in "NAn" and "O" in g["sol2"])
         ):
             sol = None
         if sol and g["sol"] and "O" in g["sol"] and not (
