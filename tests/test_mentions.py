@@ -786,3 +786,11 @@ def test_amount_in_an_amount_of_solvent(nlp):
     assert got["88 μl ( 0.51 mmol ) of DIPEA in 0.4 ml of DMF"][0] == "np_in_solvent"
     got = mentions(nlp, "Then 5 g of phenol in THF was added .")
     assert got["5 g of phenol"][0] == "amount_of_np"
+
+
+def test_dissolved_in_after_a_comma(nlp):
+    got = mentions(nlp, "Then 53 mg ( 0.24 mmol ) of 4-bromophenol , dissolved in 1 ml of DMF , "
+                        "was added .")
+    assert got["53 mg ( 0.24 mmol ) of 4-bromophenol , dissolved in 1 ml of DMF"][0] == (
+        "np_in_solvent")
+    assert got["1 ml of DMF"][0] == "solvent_component"

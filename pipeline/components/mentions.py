@@ -100,8 +100,8 @@ def _mention_pattern(ratio: bool, mix: bool = True, fused: bool = False) -> re.P
         rf"{START}(?:{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{fused_branch}(?:(?P<lead>{LEAD})|(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
         rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
         rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
-        rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
-        rf"|(?P<sol2>(?!I(?:NU|[ADN])Y)I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXCENS-]+)+))?"
+        rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)(?:P?J)?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
+        rf"|(?P<sol2>(?!I(?:NU|[ADN])Y)(?:P?J)?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXCENS-]+)+))?"
         rf"(?P<yld>{YIELD})?)"
     )
 
@@ -954,7 +954,8 @@ class MentionDetector:
             # "Fractions containing the desired compound"
             or (low[m.start("sol2")] == "containing" and low[m.end("core") - 1] in FRACTIONS)
             # "88 μl ( 0.51 mmol ) of DIPEA in 0.4 ml of DMF": an amount in an amount of solvent
-            or (g["lead"] and cs[m.start("sol2") + 1] in "NAn" and "O" in g["sol2"])
+            or (g["lead"] and cs[cs.index("I", m.start("sol2")) + 1] in "NAn"
+                and "O" in g["sol2"])
         ):
             sol = None
         if sol and g["sol"] and "O" in g["sol"] and not (
@@ -1075,7 +1076,7 @@ class MentionDetector:
         if rule == "np_in_solvent":
             # "a solution of X in THF ( 10 mL )": the solvent is a mention of its own too
             a, b = m.span("sol") if g["sol"] else m.span("sol2")
-            a += 2 if cs[a] == "J" else 1
+            a = cs.index("I", a) + 1  # after "in" (", dissolved in", "suspended in")
             k = cs.find("(", a, b)
             if g["sol2"] and k > a and cs[b - 1] == ")" and cs.count("(", a, b) == 1:
                 # "a 4 M HCl solution in 1,4-dioxane ( 1.6 mL )": the bracket after the
