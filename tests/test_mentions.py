@@ -794,3 +794,10 @@ def test_dissolved_in_after_a_comma(nlp):
     assert got["53 mg ( 0.24 mmol ) of 4-bromophenol , dissolved in 1 ml of DMF"][0] == (
         "np_in_solvent")
     assert got["1 ml of DMF"][0] == "solvent_component"
+
+
+def test_as_a_solution_in(nlp):
+    got = mentions(nlp, "It was treated with 4-bromophenol ( 0.92 g ) as a solution in 3 mL of "
+                        "dichloromethane .")
+    assert got["4-bromophenol ( 0.92 g ) as a solution in 3 mL of dichloromethane"][0] == (
+        "np_in_solvent")

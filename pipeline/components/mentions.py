@@ -100,7 +100,7 @@ def _mention_pattern(ratio: bool, mix: bool = True, fused: bool = False) -> re.P
         rf"{START}(?:{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{fused_branch}(?:(?P<lead>{LEAD})|(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
         rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
         rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
-        rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)(?:P?J)?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
+        rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)(?:P?J|SDG)?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
         rf"|(?P<sol2>(?!I(?:NU|[ADN])Y)(?:P?J)?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXCENS-]+)+))?"
         rf"(?P<yld>{YIELD})?)"
     )
@@ -960,6 +960,7 @@ class MentionDetector:
             sol = None
         if sol and g["sol"] and "O" in g["sol"] and not (
             g["lead"] or _is_solution(words, low, cs, m.start("core"), m.end("core"))
+            or g["sol"].startswith("SDG")  # "X ( 1 g ) as a solution in 3 mL of DCM"
         ):
             sol = None  # "X ( 4.5 g ) in 380 ml of THF": two mentions
         if sol and cs[m.end() : m.end() + 1] == "O":
