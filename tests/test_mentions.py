@@ -801,3 +801,9 @@ def test_as_a_solution_in(nlp):
                         "dichloromethane .")
     assert got["4-bromophenol ( 0.92 g ) as a solution in 3 mL of dichloromethane"][0] == (
         "np_in_solvent")
+
+
+def test_amount_with_moles_right_before_a_name(nlp):
+    got = mentions(nlp, "It was prepared by using 1.45 g ( 7 mmol ) L-valine ethyl ester as the "
+                        "starting material .")
+    assert got["1.45 g ( 7 mmol ) L-valine ethyl ester"][0] == "amount_of_np"

@@ -47,7 +47,11 @@ RATIO_GUARD = rf"(?=[Dbnk{_IN}#-]*[=:/(])"
 QPAREN = r"\((?=[^().]*[AU])[^().]*(?:\([^().]*\)[^().]*)?\)"
 # "( 4a )", "( TFA )", "[ Example 9 , Step 1 ]": a label or a reference bracket
 IDPAREN = r"\((?:[CZXKN]{1,3}|K[NZ]PS[NZ])\)"
-LEAD = r"(?:(?:DW)?(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|W*[Nn](?::N)+)"
+LEAD = (
+    r"(?:(?:DW)?(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|W*[Nn](?::N)+"
+    # "1.45 g ( 7 mmol ) L-valine ethyl ester": an amount with its moles before a name
+    r"|[Nn]U\((?=[^().]*U)[^().]*\)(?=[Cb]))"
+)
 FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|[SI]DYOS?(?:A|NU)|I(?:NU|[AN])Y)"
 # ", v / v" after a ratio: "MeOH : CH2Cl2 = 1 : 8 , v / v", "( 6 / 1 , v / v )"; a bracket
