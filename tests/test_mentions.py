@@ -807,3 +807,8 @@ def test_amount_with_moles_right_before_a_name(nlp):
     got = mentions(nlp, "It was prepared by using 1.45 g ( 7 mmol ) L-valine ethyl ester as the "
                         "starting material .")
     assert got["1.45 g ( 7 mmol ) L-valine ethyl ester"][0] == "amount_of_np"
+
+
+def test_amount_each_of(nlp):
+    got = mentions(nlp, "It was washed with 300 ml each of saturated aqueous sodium chloride .")
+    assert got["300 ml each of saturated aqueous sodium chloride"][0] == "amount_of_np"

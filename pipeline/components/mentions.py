@@ -48,7 +48,7 @@ QPAREN = r"\((?=[^().]*[AU])[^().]*(?:\([^().]*\)[^().]*)?\)"
 # "( 4a )", "( TFA )", "[ Example 9 , Step 1 ]": a label or a reference bracket
 IDPAREN = r"\((?:[CZXKN]{1,3}|K[NZ]PS[NZ])\)"
 LEAD = (
-    r"(?:(?:DW)?(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|W*[Nn](?::N)+"
+    r"(?:(?:DW)?(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?(?:D(?=O))?O|W*[Nn](?::N)+"
     # "1.45 g ( 7 mmol ) L-valine ethyl ester": an amount with its moles before a name
     r"|[Nn]U\((?=[^().]*U)[^().]*\)(?=[Cb]))"
 )
