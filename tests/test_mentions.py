@@ -236,6 +236,10 @@ RULE_SENTENCES = [
     "It was cooled to room temperature .",
     "It was dissolved in ethanol ( 20 mL ) / water ( 5 mL ) .",
     "After 20 min , Solution 1 was added .",
+    "It was eluted with methanol and chloroform ( concentration gradient , 0 to 20% ) .",
+    "It was washed with NH4Cl ( saturated solution ) .",
+    "It was eluted with methanol containing 1% ammonium hydroxide .",
+    "It was acidified with 2 N hydrochloric acid ( HCl ) solution .",
 ]
 
 
@@ -558,3 +562,253 @@ def test_source_and_rf_notes_leave_the_quantity_bracket(nlp):
                      "from Sigma-Aldrich ) .")
     assert found["acetal 1e ( 93.9 mg , 89% yield )"][0] == "quantity_source_note"
     assert found["4-nitrophenyl chloroformate ( 3.47 g , 17.2 mmol )"][0] == "quantity_source_note"
+
+
+def test_heteroatom_locants_split_at_their_comma(nlp):
+    # "N , N-dimethylformamide": the first "N" is a locant, not the unit normal
+    got = mentions(nlp, "To 12 mL of N , N-dimethylformamide was added water .")
+    assert got["12 mL of N , N-dimethylformamide"][0] == "amount_of_np"
+    assert "mL of" not in got
+
+
+def test_weight_percent_is_an_amount(nlp):
+    got = mentions(nlp, "Then 86.0 mg of sodium hydride ( 60wt% ) was added .")
+    assert got["86.0 mg of sodium hydride ( 60wt% )"][0] == "np_quantity"
+
+
+def test_dispersion_note_stays_in_the_quantity_bracket(nlp):
+    # the form of the reagent is no eluent note ("quantity_eluent_note" does not fire)
+    got = mentions(nlp, "Sodium hydride ( 73.2 mg , 1.8 mmol , 60% dispersion in mineral oil ) "
+                        "was added .")
+    assert got["Sodium hydride ( 73.2 mg , 1.8 mmol , 60% dispersion in mineral oil )"][0] == (
+        "np_quantity")
+    got = mentions(nlp, "It was purified on silica gel ( 40 g , 0-100% EtOAc in hexanes ) .")
+    assert got["silica gel ( 40 g )"][0] == "quantity_eluent_note"
+
+
+def test_equipment_size_and_necks_split_by_a_comma(nlp):
+    got = mentions(nlp, "A dried 250 mL , 3-neck flask was charged with ethanol ( 100.0 mL ) .")
+    assert got["A dried 250 mL , 3-neck flask"][0] == "equipment_np"
+
+
+def test_equipped_with_ends_at_the_verb(nlp):
+    got = mentions(nlp, "To a four-necked flask equipped with a stirrer was added water .")
+    assert got["a four-necked flask equipped with a stirrer"][0] == "equipment_equipped_with"
+    got = mentions(nlp, "A flask fitted with a reflux condenser and a nitrogen inlet was "
+                        "charged with water .")
+    assert got["A flask fitted with a reflux condenser and a nitrogen inlet"][0] == (
+        "equipment_equipped_with")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "4-Amino-5-cyano-6-((1-(8-chloro-1-methyl-4-oxo-2-phenyl-1,4-dihydroquinolin-3-yl) ethyl )"
+        " amino ) pyrimidine",
+        "3,7-dimethyl-1-(pent-4-yn-1-yl)-1H-purine-2,6(3H , 7H)-dione",
+        "2,2'-(1,3-phenylenebis(azanediyl))bis(1,1-difluoro-2-oxoethane-1-sulfonyl fluoride )",
+        "( 6S,8R)-6-(6-bromo-4-methoxypyridin-3-yl)-7-((1-fluorocyclopropyl ) methyl)-8-methyl-"
+        "6,7,8,9-tetrahydro-3H-pyrazolo[4,3-f]isoquinoline",
+    ],
+)
+def test_name_split_by_spaces_is_one_mention(nlp, name):
+    got = mentions(nlp, f"Then {name} was added to water .")
+    assert got[name][0] == "chemical_np"
+
+
+def test_name_with_open_bracket_that_never_closes_is_left_alone(nlp):
+    got = mentions(nlp, "Then 2-(4-fluoro , water and THF were added .")
+    assert "water" in got and "THF" in got
+
+
+def test_eluent_pair(nlp):
+    got = mentions(nlp, "It was purified by TLC using methanol and chloroform "
+                        "( concentration gradient , 0 to 20% ) .")
+    assert got["methanol and chloroform ( concentration gradient , 0 to 20% )"][0] == (
+        "eluent_pair")
+    # a bracket with an amount belongs to the second solvent alone
+    got = mentions(nlp, "Then DMF and water ( 5 mL ) were added .")
+    assert got["water ( 5 mL )"][0] == "np_quantity" and got["DMF"][0] == "chemical_np"
+
+
+@pytest.mark.parametrize(
+    "eluent",
+    ["MeOH : CH2Cl2 = 0.100→1 : 80→1 : 50", "n-hexane : ethyl acetate ( 50 : 1→4 : 1 )",
+     "acetonitrile : water = 0∼37%"],
+)
+def test_eluent_ratio_with_arrow_ranges(nlp, eluent):
+    got = mentions(nlp, f"It was eluted with {eluent} to give a solid .")
+    assert got[eluent][0] == "eluent_ratio"
+
+
+def test_descriptor_suffix(nlp):
+    got = mentions(nlp, "It was washed with NH4Cl ( saturated solution ) .")
+    assert got == {"NH4Cl ( saturated solution )": got["NH4Cl ( saturated solution )"]}
+    assert got["NH4Cl ( saturated solution )"][0] == "descriptor_suffix"
+    assert mentions(nlp, "Then DMAP ( cat . ) was added .")["DMAP ( cat . )"][0] == (
+        "descriptor_suffix")
+    # a bracket followed by an amount is a heading's label, not a descriptor
+    got = mentions(nlp, "It gave 2,4(1H,3H)-dione ( racemate ) 813 mg ( 1.84 mmol ) of Y .")
+    assert "2,4(1H,3H)-dione" in got
+
+
+def test_repeated_amount_token_is_a_quantity(nlp):
+    got = mentions(nlp, "The product was extracted with diethyl ether ( 3x75ml ) .")
+    assert got["diethyl ether ( 3x75ml )"][0] == "np_quantity"
+
+
+def test_packings_and_filter_aids_are_chemicals(nlp):
+    got = mentions(nlp, "The mixture was filtered through diatomaceous earth .")
+    assert got["diatomaceous earth"][0] == "chemical_np"
+    got = mentions(nlp, "Purification via preparative HPLC on a C-18 column gave a solid .")
+    assert got["C-18"][0] == "column_packing"
+
+
+def test_modifier_before_a_ratio_lead(nlp):
+    got = mentions(nlp, "The solid was washed with cold 1 : 1 acetonitrile / water .")
+    assert got["cold 1 : 1 acetonitrile / water"][0] == "amount_of_np"
+
+
+def test_a_further_amount(nlp):
+    got = mentions(nlp, "A further 0.49 ml ( 3.74 mmol ) of DAST was added .")
+    assert got["A further 0.49 ml ( 3.74 mmol ) of DAST"][0] == "amount_of_np"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "mention"),
+    [
+        ("Then 0.93g of a white solid was obtained with a yield of 72.1 % .",
+         "0.93g of a white solid with a yield of 72.1 %"),
+        ("Then 3.02 g of 4-methylpyridine was obtained in a quantitative yield .",
+         "3.02 g of 4-methylpyridine in a quantitative yield"),
+    ],
+)
+def test_later_yield_after_an_amount_of_a_state_and_a_quantitative_yield(nlp, sentence, mention):
+    assert mentions(nlp, sentence)[mention][0] == "np_with_later_yield"
+
+
+def test_reference_bracket_between_a_name_and_its_quantity(nlp):
+    got = mentions(nlp, "Then 5-methylpyrimidine-2-carboxylic acid [ Example 9 , Step 1 ] "
+                        "( 2 g , 14.5 mmol ) was added .")
+    rule, attrs = got["5-methylpyrimidine-2-carboxylic acid ( 2 g , 14.5 mmol )"]
+    assert rule == "np_quantity" and len(attrs["ranges"]) == 2
+    assert "Example 9 , Step 1" not in got
+
+
+def test_solvent_of_an_unquantified_solute_leaves_the_bracket(nlp):
+    got = mentions(nlp, "Then a 4 M HCl solution in 1,4-dioxane ( 1.6 mL , 6.4 mmol ) was added .")
+    assert got["1,4-dioxane"][0] == "solvent_component"
+    got = mentions(nlp, "To a solution of 4-bromophenol ( 2 g ) in THF ( 10 mL ) was added water .")
+    assert got["THF ( 10 mL )"][0] == "solvent_component"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "eluent"),
+    [
+        ("It was purified on silica using 100% hexanes to 9 : 1 hexanes / EtOAc to give a solid .",
+         "100% hexanes to 9 : 1 hexanes / EtOAc"),
+        ("It was purified using 10% EtOAc to 15% EtOAc in hexanes as the eluant .",
+         "10% EtOAc to 15% EtOAc in hexanes"),
+    ],
+)
+def test_gradient_from_one_eluent_to_another(nlp, sentence, eluent):
+    assert mentions(nlp, sentence)[eluent][0] == "eluent_gradient"
+
+
+def test_eluent_additive(nlp):
+    got = mentions(nlp, "It was eluted with methanol containing 1% ammonium hydroxide .")
+    assert got["methanol containing 1% ammonium hydroxide"][0] == "eluent_additive"
+    got = mentions(nlp, "It was eluted with methanol containing 10% aqueous ammonia and chloroform "
+                        "( concentration , 25% ) .")
+    assert got["methanol containing 10% aqueous ammonia and chloroform ( concentration , 25% )"][
+        0] == "eluent_pair"
+
+
+def test_solution_list_after_a_bracket_prefix(nlp):
+    got = mentions(nlp, "To a cooled ( −5° C . ) mixture of TFA ( 12.1 mL , 158 mmol ) and water "
+                        "( 1.4 mL ) was added water .")
+    assert got["a cooled ( −5° C . ) mixture of TFA ( 12.1 mL , 158 mmol ) and water ( 1.4 mL )"][
+        0] == "solution_of_list"
+
+
+def test_gerund_of_a_procedure_verb_is_no_part_of_a_mention(nlp):
+    got = mentions(nlp, "The pH was adjusted by charging 100 mL of 2N HCl .")
+    assert got["100 mL of 2N HCl"][0] == "amount_of_np"
+
+
+def test_solution_list_with_a_label_bracket(nlp):
+    sentence = ("To a stirred solution of 1,3-dichlorobenzene ( C61 ) ( 2.4 g , 8.6 mmol ) "
+                "and benzyl chloride ( 0.20 g , 0.86 mmol ) in chloroform ( 14 mL ) was added .")
+    got = mentions(nlp, sentence)
+    whole = sentence[3 : sentence.index(" was added")]
+    assert got[whole][0] == "solution_of_list"
+
+
+def test_compounds_with_their_solvent_after_a_verb(nlp):
+    got = mentions(nlp, "It was added to 4-bromophenol ( 0.4 g ) and DIPEA ( 0.541 mL ) "
+                        "in 1,4-dioxane ( 20 mL ) and stirred .")
+    rule, attrs = got["4-bromophenol ( 0.4 g ) and DIPEA ( 0.541 mL ) in 1,4-dioxane ( 20 mL )"]
+    assert rule == "solution_of_list" and attrs["kind"] == "chemical"
+
+
+def test_abbreviated_solution(nlp):
+    got = mentions(nlp, "It was acidified with 2 N hydrochloric acid ( HCl ) solution .")
+    rule, attrs = got["2 N hydrochloric acid solution"]
+    assert rule == "abbreviated_solution" and len(attrs["ranges"]) == 2
+    assert got["HCl"][0] == "bracketed_abbreviation"
+
+
+@pytest.mark.parametrize(
+    "mention",
+    ["Sulfuric acid ( conc , 1ml )", "n-butyllithium ( hexane solution , 22 mL , 55 mmol )"],
+)
+def test_descriptor_before_the_quantity_is_no_abbreviation(nlp, mention):
+    rule, attrs = mentions(nlp, f"Then {mention} was added .")[mention]
+    assert rule == "np_quantity" and len(attrs["ranges"]) == 1
+
+
+def test_capitalized_name_with_a_lowercase_prefix_starts_a_new_mention(nlp):
+    got = mentions(nlp, "Step B pyridinium dichloride tert-Butyl (S)-1-oxopropan-2-ylcarbamate "
+                        "( 170 mg , 0.31 mmol ) was dissolved in water .")
+    assert got["tert-Butyl (S)-1-oxopropan-2-ylcarbamate ( 170 mg , 0.31 mmol )"][0] == (
+        "np_quantity")
+
+
+def test_solution_list_of_lead_amounts(nlp):
+    got = mentions(nlp, "To a mixture of 0.28 ml of DIPEA and 106 mg ( 0.48 mmol ) of "
+                        "4-bromophenol in 1.4 ml of THF was added water .")
+    assert got["a mixture of 0.28 ml of DIPEA and 106 mg ( 0.48 mmol ) of 4-bromophenol in 1.4 ml "
+               "of THF"][0] == "solution_of_list"
+
+
+def test_amount_in_an_amount_of_solvent(nlp):
+    got = mentions(nlp, "Then 88 μl ( 0.51 mmol ) of DIPEA in 0.4 ml of DMF was added .")
+    assert got["88 μl ( 0.51 mmol ) of DIPEA in 0.4 ml of DMF"][0] == "np_in_solvent"
+    got = mentions(nlp, "Then 5 g of phenol in THF was added .")
+    assert got["5 g of phenol"][0] == "amount_of_np"
+
+
+def test_dissolved_in_after_a_comma(nlp):
+    got = mentions(nlp, "Then 53 mg ( 0.24 mmol ) of 4-bromophenol , dissolved in 1 ml of DMF , "
+                        "was added .")
+    assert got["53 mg ( 0.24 mmol ) of 4-bromophenol , dissolved in 1 ml of DMF"][0] == (
+        "np_in_solvent")
+    assert got["1 ml of DMF"][0] == "solvent_component"
+
+
+def test_as_a_solution_in(nlp):
+    got = mentions(nlp, "It was treated with 4-bromophenol ( 0.92 g ) as a solution in 3 mL of "
+                        "dichloromethane .")
+    assert got["4-bromophenol ( 0.92 g ) as a solution in 3 mL of dichloromethane"][0] == (
+        "np_in_solvent")
+
+
+def test_amount_with_moles_right_before_a_name(nlp):
+    got = mentions(nlp, "It was prepared by using 1.45 g ( 7 mmol ) L-valine ethyl ester as the "
+                        "starting material .")
+    assert got["1.45 g ( 7 mmol ) L-valine ethyl ester"][0] == "amount_of_np"
+
+
+def test_amount_each_of(nlp):
+    got = mentions(nlp, "It was washed with 300 ml each of saturated aqueous sodium chloride .")
+    assert got["300 ml each of saturated aqueous sodium chloride"][0] == "amount_of_np"

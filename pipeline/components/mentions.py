@@ -45,8 +45,13 @@ START = rf"(?=[Dbnk{_IN}Y])"
 RATIO_GUARD = rf"(?=[Dbnk{_IN}#-]*[=:/(])"
 # "( 15 g ( 32.5% yield ) )", "( 73.5 mg ( 0.145 mmol ) , 94% yield )": one nested bracket
 QPAREN = r"\((?=[^().]*[AU])[^().]*(?:\([^().]*\)[^().]*)?\)"
-IDPAREN = r"\([CZXKN]{1,3}\)"
-LEAD = r"(?:(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?O|[Nn](?::N)+)"
+# "( 4a )", "( TFA )", "[ Example 9 , Step 1 ]": a label or a reference bracket
+IDPAREN = r"\((?:[CZXKN]{1,3}|K[NZ]PS[NZ])\)"
+LEAD = (
+    r"(?:(?:DW)?(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?(?:D(?=O))?O|W*[Nn](?::N)+"
+    # "1.45 g ( 7 mmol ) L-valine ethyl ester": an amount with its moles before a name
+    r"|[Nn]U\((?=[^().]*U)[^().]*\)(?=[Cb]))"
+)
 FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
 YIELD = r"(?:[P:]?Y[:=O]?[NA]|[SI]DYOS?(?:A|NU)|I(?:NU|[AN])Y)"
 # ", v / v" after a ratio: "MeOH : CH2Cl2 = 1 : 8 , v / v", "( 6 / 1 , v / v )"; a bracket
@@ -57,12 +62,22 @@ RATIO = (
     rf"{VV}|\((?:N(?::N)+|R|N/N{VV}|Z/Z[=:]?N(?:[:/]N)+)\))"
 )
 # "0 to 25% EtOAc in heptane", "1-10% MeOH in DCM": a gradient eluent
-GRADIENT = rf"(?P<grad>(?:NS)?A{CORE}I{CORE}|(?={RUN}I){CORE}I{CORE}\(A\))"
+# "100% hexanes to 9 : 1 hexanes / EtOAc", "10% EtOAc to 15% EtOAc in hexanes": from one
+# eluent to another
+GRADIENT = (
+    rf"(?P<grad>(?:NS)?A{CORE}I{CORE}|(?={RUN}I){CORE}I{CORE}\(A\)"
+    rf"|A{CORE}(?P<to>S)(?:N(?::N)+|A){CORE}(?:I{CORE})?)"
+)
 # One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
 # "a solution of X ( 1 g ) , Y ( 2 g ) and Z ( 3 g ) in EtOAc ( 4 mL )": one mention
+# a compound of a list: "X ( 1 g )", "X ( 4i ) ( 1 g )", "20 g ( 156 mmol ) of X"
+LIST_ITEM = rf"(?:(?=[NAn]){LEAD}{CORE}|{CORE}(?:{IDPAREN})?(?:{QPAREN})+)"
 SOLUTION_LIST = (
-    rf"(?P<soln>D?W*GO{CORE}(?:{QPAREN})+(?:(?:P&?|&){CORE}(?:{QPAREN})+)+"
-    rf"(?:I{CORE}(?:{QPAREN})?)?)"
+    rf"(?P<soln>(?:D[WCb]+\([^()]*\))?D?W*GO{LIST_ITEM}"
+    rf"(?:(?:P&?|&){LIST_ITEM})+"
+    rf"(?:I{LEAD}?{CORE}(?:{QPAREN})?)?"
+    # "added to X ( 1 g ) and Y ( 2 g ) in THF ( 5 mL )": compounds with their solvent
+    rf"|(?<=S)(?=[Cb]){CORE}{QPAREN}(?:P?&{CORE}{QPAREN})+I{CORE}{QPAREN})"
 )
 # "in THF ( 5 mL ) and water ( 1 mL )", "in CH2Cl2 ( 3 mL ) / MeCN ( 3 mL )", "in 15 ml of THF and
 # 3 mL of water": more solvents of the same solution
@@ -89,8 +104,8 @@ def _mention_pattern(ratio: bool, mix: bool = True, fused: bool = False) -> re.P
         rf"{START}(?:{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{fused_branch}(?:(?P<lead>{LEAD})|(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
         rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
         rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
-        rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)J?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
-        rf"|(?P<sol2>(?!I(?:NU|[ADN])Y)I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXENS-]+)+))?"
+        rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)(?:P?J|SDG)?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
+        rf"|(?P<sol2>(?!I(?:NU|[ADN])Y)(?:P?J)?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXCENS-]+)+))?"
         rf"(?P<yld>{YIELD})?)"
     )
 
@@ -106,18 +121,23 @@ MIX_HEADS = frozenset("solution solutions mixture mixtures suspension slurry sol
 # an eluent ratio is numeric: "20 / 1", "4 : 1", "100→1 : 80" (or percentages: "0% to 80%")
 NUMERIC_RATIO = re.compile(r"\d ?[:/] ?\d|%")
 
-NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*]\d+(?:\.\d+)?)?$")
+NUMBER = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?(?:[-–~×x*→∼]\d+(?:\.\d+)?)?$")
 RATIO_TOKEN = re.compile(r"^\d+(?:\.\d+)?(?:[:/]\d+(?:\.\d+)?)+$")  # "10:1", "1/1"
-PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?%?(?:[-–~]\d+(?:\.\d+)?)?%$")
+PERCENT = re.compile(r"^[-+~≈˜]?\d+(?:[.,]\d+)?%?(?:[-–~→∼]\d+(?:\.\d+)?)?%$")
 AMOUNT = re.compile(
-    r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%)$"
+    r"^\d+(?:\.\d+)?(?:[mk]?g|[mµu]?[lL]|[mµu]?mol|mmole|eq|equiv|M|N|%|wt\.?%)$"
 )
 REPEATED_UNIT = re.compile(r"^(?:[mµμu]?[lL]|[mk]?g)[*×x]\d+$")  # "mL*3"
+REPEATED_AMOUNT = re.compile(r"^\d+[*×x]\d+(?:\.\d+)?[mµμu]?[lL]$")  # "3x75ml"
 NAME_END = re.compile(r"(?:ate|ite|ide|ine|one|ol|ane|ene|acid|amide|amine|ile|ole|yde)$")
 # "abs . ethanol", "conc . HCl": abbreviations whose full stop is a token of its own
 SPLIT_ABBREVIATIONS = frozenset(["abs", "conc", "sat", "anh", "aq"])
 # the rest of a name after a split opening bracket: "( E)-3-(4-...", "( 2S,5R)-2-..."
 STEREO_REST = re.compile(r"^[\dRSEZ,]+\)-")
+# "3-neck", "three-necked": the necks of a flask
+NECK = re.compile(r"^(?:\d|one|two|three|four|five|single|double)-?neck(?:ed)?$", re.IGNORECASE)
+# "N , N-dimethyl...", "O , O-diethyl ...": heteroatom locants split at their comma
+HETERO_LOCANTS = frozenset(["N", "O", "S"])
 # the rest of a name after a comma in its locant list: "3-dihydro...", "11b-(epimino..."
 LOCANT_REST = re.compile(r"^\d+[a-zA-Z]?'?[,-]")
 # a name starts with a locant, a stereo descriptor or an N-prefix: "3-(", "(E)-", "(1S,3R)-",
@@ -126,7 +146,7 @@ LOCANT_START = re.compile(r"^(?:\(?\d|\(\d*[RSEZ]\b|\[\(|N\d?[,-])")
 LABEL = re.compile(r"^\d{1,3}-?[a-z]{1,2}$")  # 1b, 34-d
 GENERIC_ID = re.compile(r"^(?:\d{1,2}|[A-Z])$")  # "Solution 1", "elution system A"
 NUMBERED_WORD = re.compile(r"^\(\d+\)[A-Za-z][a-z]+$")  # "(3)Preparation"
-CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-)*[A-Z][a-z]{2,}")
+CAPITALIZED = re.compile(r"^(?:[\d,'()\[\]]*-|(?:tert|sec|rac|cis|trans)-)*[A-Z][a-z]{2,}")
 CHEMICAL_SHAPE = re.compile(
     r"""^(?:
         (?=.*\d)(?=.*[A-Za-z]{3})[\w()\[\]{},.:'’+\-=@#*]{5,}    # IUPAC fragment: 3-bromo-...
@@ -146,6 +166,8 @@ STATE_HEADS = frozenset(
     "solid solids oil oils foam gum powder crystal crystals liquid syrup wax glass semi-solid "
     "tar material substance film precipitate".split()
 )
+# finite verbs that end the fittings of equipment ("equipped with a stirrer was charged")
+FINITE_VERBS = frozenset(["was", "were", "is", "are", "has", "had", "then"])
 NOT_SOLVENT_HEADS = frozenset(["portion", "portions", "vacuo", "total", "one"])
 NUMBER_SIGNS = frozenset(["no", "no.", "nos", "nos.", "#"])
 KEEP_TRAILING = frozenset(
@@ -300,7 +322,7 @@ class TokenClassifier:
             return "N"
         if RATIO_TOKEN.match(text):
             return "R"
-        if AMOUNT.match(text) or PERCENT.match(text):
+        if AMOUNT.match(text) or PERCENT.match(text) or REPEATED_AMOUNT.match(text):
             return "A"
         if low in t.units or REPEATED_UNIT.match(text):
             return "U"
@@ -427,11 +449,15 @@ def _class_string_low(
                 (prev == "D" and before_name) or words[i] in modifiers
             ):
                 classes[i] = "W"
+            elif prev == "D" and low[i] == "further" and i + 1 < n and classes[i + 1] in "NAn":
+                classes[i] = "W"  # "a further 0.19 ml ( 1.11 mmol ) of DIPEA"
         # "...carboxylic acid 8.0 ml (...) of": a number with a unit after a name starts a new NP
         elif c == "N":
             if prev in "CXGEZbNK" and i + 1 < n and classes[i + 1] == "U":
                 classes[i] = "n"
         elif c in "CXW":
+            if c != "W" and _open_brackets(words[i]) > 0:
+                _join_split_name(words, classes, i)
             # "Example 76A Methyl 4-...": a capitalized name after a name starts a new NP
             # (a word without capitals is its own lowercase form: no regex needed)
             if prev in "CZXKWNb" and words[i] != low[i] and CAPITALIZED.match(words[i]):
@@ -492,6 +518,42 @@ def _class_string_low(
     return words, "".join(classes), low
 
 
+@functools.cache
+def _open_brackets(word: str) -> int:
+    """Opening minus closing round and square brackets of ``word``."""
+    return word.count("(") + word.count("[") - word.count(")") - word.count("]")
+
+
+# the token classes a name split by spaces may hold until its brackets close
+_NAME_PIECES = frozenset("CXWZNb")
+_NAME_BREAKS = frozenset(["(", ")", "[", "]", ","])
+
+
+def _join_split_name(words: list[str], classes: list[str], i: int) -> None:
+    """``name_split_by_spaces``: a name token whose brackets are left open continues after a
+    space ("...-7-((1-fluorocyclopropyl ) methyl)-8-methyl-...", "...-2,6(3H , 7H)-dione",
+    "...bis(...-sulfonyl fluoride )"): the brackets and commas up to where its brackets close
+    join the pieces (nothing changes when they do not close within a few tokens)."""
+    depth, n = _open_brackets(words[i]), len(classes)
+    breaks = []
+    for k in range(i + 1, min(i + 8, n)):
+        w = words[k]
+        if w in _NAME_BREAKS:
+            breaks.append(k)
+        elif classes[k] not in _NAME_PIECES:
+            return
+        depth += _open_brackets(w)
+        if depth < 0:
+            return
+        if depth == 0:
+            if not breaks or (k == i + 1 and (k + 1 == n or classes[k + 1] not in _NAME_PIECES)):
+                return
+            for b in breaks:
+                # a break before a name piece joins it; one that closes the name ends it
+                classes[b] = "-" if b + 1 < n and classes[b + 1] in _NAME_PIECES else "C"
+            return
+
+
 def _split_name_context(words: list[str], classes: list[str], i: int, prev: str) -> None:
     """Context rules for a bracket, comma or "in"/"containing" token ``i`` (a separate function:
     most tokens never need it)."""
@@ -519,6 +581,18 @@ def _split_name_context(words: list[str], classes: list[str], i: int, prev: str)
                                   and (i < 2 or classes[i - 2] not in "KkUAN")))
         ):
             classes[i] = "-"
+        elif (
+            prev == "U" and words[i - 1] in HETERO_LOCANTS and words[i] == ","
+            and words[i + 1].startswith((words[i - 1] + "-", words[i - 1] + "'-"))
+        ):
+            # "N , N-dimethylformamide", "N , N'-dicyclohexylcarbodiimide": an N-locant
+            # list split at its comma (the first "N" is no unit)
+            classes[i - 1], classes[i] = "C", "-"
+        elif (
+            prev in "UXZ" and i + 2 < n and classes[i + 2] == "E" and words[i] == ","
+            and NECK.match(words[i + 1])
+        ):
+            classes[i] = "W"  # "a dried 250 mL , 3-neck flask": one piece of equipment
     else:  # "I"
         # "Product containing fractions", "the product - containing fractions"
         if prev in "Kk-" and i + 1 < n and classes[i + 1] == "G" and words[i] == "containing":
@@ -723,6 +797,12 @@ class MentionDetector:
         found = _attach_yields(cs, found, self._low)
         found = _attach_suffixes(words, cs, found)
         found = _solution_components(cs, found)
+        if "solution" in low_set:
+            found = _abbreviated_solutions(cs, found)
+        if "containing" in low_set:
+            found = _eluent_additives(words, low, cs, found)
+        if "&" in cs:
+            found = _eluent_pairs(words, cs, found)
         if not COLUMN_WORDS.isdisjoint(low_set):
             found = _column_packings(self._low, cs, found)
         if ")/" in cs:
@@ -850,6 +930,8 @@ class MentionDetector:
                      "sentence": sent_of[a], "tokens": (a, b - 1),
                      "core": (a + (1 if det else 0), v), "det": det, "quantity": True}
             return [(((a, b - 1),), "np_fused_quantity", attrs)]
+        if g["grad"] and g["to"] and low[m.start("to")] != "to":
+            return []  # "10% MeOH was 5% ...": no gradient
         if g["grad"]:
             a, b = m.span("grad")
             attrs = {"kind": "chemical", "head": low[b - 1], "sentence": sent_of[a],
@@ -875,10 +957,14 @@ class MentionDetector:
             _is_solution(words, low, cs, m.start("core"), m.end("core"))
             # "Fractions containing the desired compound"
             or (low[m.start("sol2")] == "containing" and low[m.end("core") - 1] in FRACTIONS)
+            # "88 μl ( 0.51 mmol ) of DIPEA in 0.4 ml of DMF": an amount in an amount of solvent
+            or (g["lead"] and cs[cs.index("I", m.start("sol2")) + 1] in "NAn"
+                and "O" in g["sol2"])
         ):
             sol = None
         if sol and g["sol"] and "O" in g["sol"] and not (
             g["lead"] or _is_solution(words, low, cs, m.start("core"), m.end("core"))
+            or g["sol"].startswith("SDG")  # "X ( 1 g ) as a solution in 3 mL of DCM"
         ):
             sol = None  # "X ( 4.5 g ) in 380 ml of THF": two mentions
         if sol and cs[m.end() : m.end() + 1] == "O":
@@ -913,6 +999,12 @@ class MentionDetector:
             stop = m.start("frm")
         if sol is None and (g["sol"] or g["sol2"]):
             stop = m.start("sol") if g["sol"] else m.start("sol2")
+        if g["eqp"]:
+            # "a flask equipped with a stirrer was charged": the fittings end at the verb
+            k = next((k for k in range(m.start("eqp"), stop) if low[k] in FINITE_VERBS), stop)
+            while cs[k - 1] in "P&":
+                k -= 1
+            stop = k
         if trimmed:
             rule = "np_trimmed"
         elif g["ratio"]:
@@ -935,7 +1027,7 @@ class MentionDetector:
             rule = _RULE_OF_KIND.get(kind, "chemical_np")
         ranges: tuple[tuple[int, int], ...] = ((start, stop - 1),)
         out = []
-        if g["pid"] and not trimmed:
+        if g["pid"] and not trimmed and not _describes(low, *m.span("pid")):
             # "trifluoroacetic acid ( TFA , 5 mL )": name + bracket + quantity are one
             # discontinuous mention, the abbreviation another
             a, b = m.span("pid")
@@ -974,7 +1066,8 @@ class MentionDetector:
                 ranges = ((start, a - 1), (m.start("qp"), stop - 1))
             elif group == "idp" or (group == "idp2" and not sol and len(ranges) == 1):
                 ranges = ((ranges[0][0], a - 1),)
-            out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
+            if b - a < 6:  # "[ Example 9 , Step 1 ]" is a reference, no abbreviation
+                out.append(self._abbrev(doc, a + 1, b - 2, sent_of))
         attrs = {
             "kind": kind,
             "head": head_low,
@@ -988,7 +1081,12 @@ class MentionDetector:
         if rule == "np_in_solvent":
             # "a solution of X in THF ( 10 mL )": the solvent is a mention of its own too
             a, b = m.span("sol") if g["sol"] else m.span("sol2")
-            a += 2 if cs[a] == "J" else 1
+            a = cs.index("I", a) + 1  # after "in" (", dissolved in", "suspended in")
+            k = cs.find("(", a, b)
+            if g["sol2"] and k > a and cs[b - 1] == ")" and cs.count("(", a, b) == 1:
+                # "a 4 M HCl solution in 1,4-dioxane ( 1.6 mL )": the bracket after the
+                # solvent of an unquantified solute measures the whole solution
+                b = k
             if b > a and stop == m.end():
                 det = low[a] if cs[a] == "D" else ""
                 out.append((((a, b - 1),), "solvent_component", {
@@ -1169,9 +1267,12 @@ class MentionDetector:
         self, doc: Doc, cs: str, m: re.Match, sent_of: _SentenceIndex
     ) -> tuple[tuple[tuple[int, int], ...], str, dict]:
         a, b = m.span("soln")
-        head = cs.index("G", a)
+        head = cs.find("G", a, b)
+        kind = "generic"
+        if head == -1:  # "X ( 1 g ) and Y ( 2 g ) in THF ( 5 mL )": no "solution of"
+            head, kind = cs.index("(", a) - 1, "chemical"
         attrs = {
-            "kind": "generic",
+            "kind": kind,
             "head": self._low[head],
             "sentence": sent_of[a],
             "tokens": (a, b - 1),
@@ -1289,7 +1390,7 @@ def _ref_id(cs: str, c0: int, end: int) -> bool:
 
 
 # "X was obtained with a yield of about 99.1%", "X ( 170 mg ) . Yield : 73%"
-YIELD_AFTER = re.compile(r"(?:S{1,3}P?|\.)(?P<y>[SI]DYOS?(?:A|NU)|Y[:=]?[AN])")
+YIELD_AFTER = re.compile(r"(?:S{1,3}P?|\.)(?P<y>[SI]DYOS?(?:A|NU)|[SI]DWY(?=[.P])|Y[:=]?[AN])")
 
 
 # "X was used without further purification ( 316 mg , 94% )": a later quantity bracket
@@ -1310,7 +1411,7 @@ def _attach_yields(
     for ranges, rule, attrs in found:
         end = ranges[-1][1]
         m = YIELD_AFTER.match(cs, end + 1) if has_yield else None
-        if m and attrs["kind"] != "state":
+        if m and (attrs["kind"] != "state" or rule == "amount_of_np"):
             new_rule = "np_with_later_yield"
         elif (
             not attrs["quantity"] and end + 1 < len(low) and low[end + 1] in SUBJECT_VERBS
@@ -1338,6 +1439,13 @@ COMMA_AMOUNT = re.compile(r"P(?:NU|A)(?=[WS)P])")
 SOLUTION_SUFFIX = re.compile(rf"(?:[&P]{CORE}{QPAREN})*(?:P?&{CORE}{QPAREN})?G")
 # "0-100% EtOAc in hexanes" after a comma in a quantity bracket
 ELUENT_IN_BRACKET = re.compile(rf"(?:NS)?A{CORE}I{CORE}")
+# words of a bracket that describes the compound before it: "( saturated aqueous solution )"
+DESCRIPTOR_WORDS = frozenset(
+    "saturated sat sat. aqueous aq aq. solution racemate racemic stereoisomer stereoisomers "
+    "diastereomer diastereomers mixture cat cat. catalytic conc conc. concentrated .".split()
+)
+# "( 73.2 mg , 60% dispersion in mineral oil )": the form of the reagent, no eluent
+DISPERSION_WORDS = frozenset(["dispersion", "suspension", "solution", "slurry"])
 # notes in a quantity bracket that are no part of the compound: its source ("prepared by ...",
 # "available from Sigma-Aldrich", "international patent application ...") or its Rf
 SOURCE_NOTES = frozenset(
@@ -1365,6 +1473,8 @@ def _attach_suffixes(
                 new_end, new_rule = m.end() - 1, "np_comma_amount"
             elif cs.startswith("(W)", end + 1) and words[end + 2].lower() in ("aq", "aq."):
                 new_end, new_rule = end + 3, "aq_suffix"  # "sat. NaHCO3 ( aq )"
+            elif cs[end + 1 : end + 2] == "(" and (close := _descriptor_bracket(words, end + 1)):
+                new_end, new_rule = close, "descriptor_suffix"
         if (
             cs[end + 1 : end + 3] in (".(", "P(") and new_end < 0 and len(ranges) == 1
             and attrs["kind"] in ("chemical", "reference")
@@ -1388,7 +1498,10 @@ def _attach_suffixes(
                     ranges = (*ranges[:-1], (a, k - 1), (end, end))
                     rule = "quantity_source_note"
                     break
-                if ELUENT_IN_BRACKET.fullmatch(cs, k + 1, end):
+                if (
+                    ELUENT_IN_BRACKET.fullmatch(cs, k + 1, end)
+                    and words[k + 2].lower() not in DISPERSION_WORDS
+                ):
                     # "silica gel ( 40 g , 0-100% EtOAc in hexanes )": the eluent is a
                     # mention of its own ("quantity_eluent_note")
                     ranges = (*ranges[:-1], (a, k - 1), (end, end))
@@ -1407,16 +1520,126 @@ def _attach_suffixes(
     return _drop_inside(out)
 
 
+def _describes(low: list[str], a: int, b: int) -> bool:
+    """The words ``low[a + 1 : b - 1]`` after the opening bracket at ``a`` (up to the comma
+    before ``b``) describe the compound ("( conc , 1 mL )", "( racemate , 117 mg )",
+    "( hexane solution , 22 mL )"): no abbreviation, the bracket stays whole."""
+    inner = low[a + 1 : b - 1]
+    return bool(inner) and (
+        all(w in DESCRIPTOR_WORDS for w in inner) or inner[-1] in SOLUTION_HEADS
+    )
+
+
+def _descriptor_bracket(words: list[str], k: int) -> int:
+    """The closing bracket of a bracket at ``k`` that only describes the compound before it
+    ("( saturated solution )", "( racemate )", "( cat . )"), not followed by an amount; 0
+    when there is none."""
+    n = len(words)
+    for j in range(k + 1, min(k + 6, n)):
+        if words[j] == ")":
+            if j == k + 1 or (j + 1 < n and NUMBER.match(words[j + 1])):
+                return 0
+            return j
+        if words[j].lower() not in DESCRIPTOR_WORDS:
+            return 0
+    return 0
+
+
+def _abbreviated_solutions(
+    cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``abbreviated_solution``: "2 N hydrochloric acid ( HCl ) solution", "15% sodium hydroxide
+    ( NaOH ) aqueous solution": the name and the word "solution" after its bracketed
+    abbreviation are one discontinuous mention (the abbreviation stays a mention)."""
+    out = sorted(found, key=_FIRST)
+    j = 2
+    while j < len(out):
+        (a_ranges, a_rule, a_attrs), (x_ranges, x_rule, _), (b_ranges, b_rule, b_attrs) = (
+            out[j - 2], out[j - 1], out[j])
+        e = a_ranges[-1][1]
+        if (
+            x_rule == "bracketed_abbreviation" and x_ranges == ((e + 2, e + 2),)
+            and cs[e + 1] == "(" and cs[e + 3] == ")" and len(a_ranges) == 1
+            and a_rule in ("chemical_np", "amount_of_np") and a_attrs["kind"] == "chemical"
+            and b_rule == "generic_np" and b_ranges[0][0] == e + 4 and len(b_ranges) == 1
+            and b_attrs["head"] == "solution" and not b_attrs["det"]
+        ):
+            b1 = b_ranges[0][1]
+            out[j] = (a_ranges + b_ranges, "abbreviated_solution", {
+                **a_attrs, "tokens": (a_ranges[0][0], b1)})
+            del out[j - 2]
+            continue
+        j += 1
+    return out
+
+
+def _eluent_additives(
+    words: list[str], low: list[str], cs: str,
+    found: list[tuple[tuple[tuple[int, int], ...], str, dict]],
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``eluent_additive``: a solvent containing a percentage of another is one eluent
+    ("methanol containing 1% ammonium hydroxide", "25% methanol containing 0.2% NH4OH")."""
+    out = sorted(found, key=_FIRST)
+    j = 1
+    while j < len(out):
+        (a_ranges, a_rule, a_attrs), (b_ranges, b_rule, b_attrs) = out[j - 1], out[j]
+        a1, b0 = a_ranges[-1][1], b_ranges[0][0]
+        if (
+            a_rule in ("chemical_np", "amount_of_np") and b_rule in ("chemical_np", "np_quantity")
+            and len(a_ranges) == len(b_ranges) == 1 and a_attrs["kind"] == "chemical"
+            and b_attrs["kind"] == "chemical" and b0 == a1 + 2 and low[a1 + 1] == "containing"
+            and cs[b0] == "A" and "%" in words[b0]
+        ):
+            a0, b1 = a_ranges[0][0], b_ranges[0][1]
+            out[j - 1 : j + 1] = [(((a0, b1),), "eluent_additive", {
+                **b_attrs, "tokens": (a0, b1), "core": (a_attrs["core"][0], b_attrs["core"][1]),
+                "det": a_attrs["det"]})]
+            continue
+        j += 1
+    return out
+
+
+def _eluent_pairs(
+    words: list[str], cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``eluent_pair``: two solvents joined by "and" with a bracket of percentages after the
+    second are one eluent ("methanol and chloroform ( concentration gradient , 0 to 20% )");
+    a bracket with an amount ("( 50 mL )") belongs to the second solvent alone."""
+    out = sorted(found, key=_FIRST)
+    j = 1
+    while j < len(out):
+        (a_ranges, a_rule, a_attrs), (b_ranges, b_rule, b_attrs) = out[j - 1], out[j]
+        if (
+            a_rule in ("chemical_np", "eluent_additive") and b_rule == "np_quantity"
+            and len(a_ranges) == 1
+            and len(b_ranges) == 1 and a_attrs["kind"] == b_attrs["kind"] == "chemical"
+            and b_ranges[0][0] == a_ranges[0][1] + 2 and cs[a_ranges[0][1] + 1] == "&"
+        ):
+            b0, b1 = b_attrs["core"][1] + 1, b_ranges[0][1]
+            if "U" not in cs[b0:b1] and any("%" in w for w in words[b0:b1]):
+                a0 = a_ranges[0][0]
+                out[j - 1 : j + 1] = [(((a0, b1),), "eluent_pair", {
+                    **b_attrs, "tokens": (a0, b1), "core": (a_attrs["core"][0], b0 - 1),
+                    "det": a_attrs["det"]})]
+                continue
+        j += 1
+    return out
+
+
+# mentions that take in the words after them and drop the mentions inside
+_COVERING_RULES = frozenset(["solution_suffix", "descriptor_suffix"])
+
+
 def _drop_inside(
     found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
     """Mentions that a longer single-range mention now covers are dropped."""
-    spans = [(f[0][0][0], f[0][-1][1]) for f in found if f[1] == "solution_suffix"]
+    spans = [(f[0][0][0], f[0][-1][1]) for f in found if f[1] in _COVERING_RULES]
     if not spans:
         return found
     return [
         f for f in found
-        if f[1] == "solution_suffix"
+        if f[1] in _COVERING_RULES
         or not any(a <= f[0][0][0] and f[0][-1][1] <= b for a, b in spans)
     ]
 
