@@ -1101,23 +1101,12 @@ class MentionDetector:
         """:meth:`_validate` of a core followed by its quantity bracket ``c1:stop`` and nothing
         else (``np_quantity``, the most common match after the bare noun phrase), with the
         branches for the other groups left out."""
+        head = self._head(cs, c0, c1, False)
+        if head is None:
+            return []
+        c0, end, head_i, kind, _trimmed, _gid, ref = head
         words, low = self._words, self._low
-        of = cs.find("O", c0, c1)
-        if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
-            c0 = of + 1  # non_partitive_of
-        core = self._core_head(cs, c0, c1, False)
-        if core is None:
-            return []
-        end, head_i, _trimmed, _gid, ref = core
-        head_cls = cs[head_i].upper()
-        if head_cls in "NUA":
-            return []
-        if cs[head_i] in "CXb" and self._adjective(words[head_i]):
-            return []  # adjective_head
         head_low = low[head_i]
-        kind = _KIND_OF_HEAD.get(head_cls, "chemical")
-        if kind == "generic" and head_low in STATE_HEADS:
-            kind = "state"
         ranges: tuple[tuple[int, int], ...] = ((c0, stop - 1),)
         out = []
         if (
@@ -1148,6 +1137,30 @@ class MentionDetector:
             "quantity": True,
         }))
         return out
+
+    def _head(
+        self, cs: str, c0: int, c1: int, may_trim: bool
+    ) -> tuple[int, int, int, str, bool, bool, bool] | None:
+        """The head of a plain core ``c0:c1`` (``non_partitive_of``, :meth:`_core_head`, no
+        number/unit/amount head, ``adjective_head``): ``(c0, end, head_i, kind, trimmed, gid,
+        ref)`` with ``c0`` moved past a non-partitive "of"; None when it is no mention."""
+        words, low = self._words, self._low
+        of = cs.find("O", c0, c1)
+        if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
+            c0 = of + 1  # non_partitive_of
+        core = self._core_head(cs, c0, c1, may_trim)
+        if core is None:
+            return None
+        end, head_i, trimmed, gid, ref = core
+        head_cls = cs[head_i].upper()
+        if head_cls in "NUA":
+            return None
+        if cs[head_i] in "CXb" and self._adjective(words[head_i]):
+            return None  # adjective_head
+        kind = _KIND_OF_HEAD.get(head_cls, "chemical")
+        if kind == "generic" and low[head_i] in STATE_HEADS:
+            kind = "state"
+        return c0, end, head_i, kind, trimmed, gid, ref
 
     def _core_head(
         self, cs: str, c0: int, c1: int, may_trim: bool
@@ -1218,24 +1231,13 @@ class MentionDetector:
                 "det": low[c0] if det else "",
                 "quantity": False,
             })]
-        words, low = self._words, self._low
-        of = cs.find("O", c0, c1)
-        if of > c0 and cs[of - 1] in "WX" and low[of - 1] not in self.tables.partitives:
-            c0 = of + 1  # non_partitive_of
-        core = self._core_head(cs, c0, c1, True)
-        if core is None:
+        head = self._head(cs, c0, c1, True)
+        if head is None:
             return []
-        end, head_i, trimmed, gid, _ = core
-        head_cls = cs[head_i].upper()
-        if head_cls in "NUA":
-            return []
-        if cs[head_i] in "CXb" and self._adjective(words[head_i]):
-            return []  # adjective_head
+        c0, end, head_i, kind, trimmed, gid, _ = head
+        low = self._low
         head_low = low[head_i]
-        kind = _KIND_OF_HEAD.get(head_cls, "chemical")
-        if kind == "generic" and head_low in STATE_HEADS:
-            kind = "state"
-        if head_cls in "WXZ" and kind == "chemical" and "C" not in cs[c0:end].upper():
+        if cs[head_i].upper() in "WXZ" and kind == "chemical" and "C" not in cs[c0:end].upper():
             return []
         if trimmed:
             rule = "np_trimmed"
