@@ -5,6 +5,9 @@
 - ``doc._.relations``: list[chemie.model.Relation] (anaphor -> antecedent, with rule names).
 - ``doc._.actions``: list[chemie.model.Action].
 
+Annotated Docs serialise (``Doc.to_bytes``, ``DocBin(store_user_data=True)``,
+``nlp.pipe(..., n_process=N)``): see :mod:`chemie.serialize`.
+
 The three lists are never None: each Doc gets its own empty list on first access (a
 shared mutable default would leak between docs), so ``for r in doc._.relations`` works
 on any Doc, including one in which nothing was found.
@@ -16,6 +19,7 @@ from collections.abc import Callable
 
 from spacy.tokens import Doc
 
+from chemie import serialize
 from chemie.model import Action, Mention, Relation
 
 _LISTS = ("mentions", "relations", "actions")
@@ -28,6 +32,8 @@ def _list_accessors(name: str) -> tuple[Callable[[Doc], list], Callable[[Doc, li
         value = doc.user_data.get(key)
         if value is None:
             value = doc.user_data[key] = []
+        elif value.__class__ is tuple:  # read back by DocBin, whose msgpack makes tuples
+            value = doc.user_data[key] = list(value)
         return value
 
     def set_(doc: Doc, value: list) -> None:
@@ -43,6 +49,8 @@ if not Doc.has_extension("doc_id"):
 for _name, (_get, _set) in _ACCESSORS.items():
     if not Doc.has_extension(_name):
         Doc.set_extension(_name, getter=_get, setter=_set)
+
+serialize.register()  # annotated Docs can be written (Doc.to_bytes, nlp.pipe(n_process=N))
 
 # the same lists read straight from doc.user_data (15x cheaper than through ``doc._``)
 _mentions, _relations, _actions = (_ACCESSORS[name][0] for name in _LISTS)

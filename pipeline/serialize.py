@@ -1,0 +1,63 @@
+"""msgpack support for chemie's annotations on spaCy Docs.
+
+spaCy serialises ``doc.user_data`` with srsly's msgpack, which knows no dataclasses, so a Doc
+that went through the pipeline could not be written (``Doc.to_bytes``, ``DocBin(store_user_data=
+True)``) nor come back from ``nlp.pipe(..., n_process=N)``. Registering :func:`encode` and
+:func:`decode` with srsly (done on import of :mod:`chemie.extensions`) turns each
+:class:`~chemie.model.Mention`, :class:`~chemie.model.Relation` and
+:class:`~chemie.model.Action` into a tagged map and back, with its tuples restored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+import srsly
+
+from chemie.model import Action, Mention, Relation
+
+_TAG = "__chemie__"
+_CLASSES: dict[str, type] = {cls.__name__: cls for cls in (Mention, Relation, Action)}
+_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in fields(cls)) for cls in _CLASSES.values()
+}
+_PAIR_ATTRS = ("tokens", "core")  # mention attrs holding one (first, last) token pair
+
+
+def encode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
+    """A chemie annotation as ``{"__chemie__": class name, "fields": [values]}``; anything
+    else goes on to the next encoder."""
+    names = _FIELDS.get(type(obj))
+    if names is None:
+        return obj if chain is None else chain(obj)
+    return {_TAG: type(obj).__name__, "fields": [getattr(obj, n) for n in names]}
+
+
+def decode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
+    """The annotation a map made by :func:`encode` stands for (msgpack's lists, or DocBin's
+    tuples, turned back into what the components write); any other map goes on to the next
+    decoder."""
+    name = obj.get(_TAG) if isinstance(obj, dict) else None
+    if name is None:
+        return obj if chain is None else chain(obj)
+    cls = _CLASSES[name]
+    value = cls(*obj["fields"])
+    if cls is Mention:
+        value.spans = tuple(tuple(r) for r in value.spans)
+        attrs = value.attrs
+        for key in _PAIR_ATTRS:
+            if isinstance(attrs.get(key), list):  # (DocBin's are tuples already)
+                attrs[key] = tuple(attrs[key])
+        if isinstance(attrs.get("ranges"), list | tuple):
+            attrs["ranges"] = tuple(tuple(r) for r in attrs["ranges"])
+    elif cls is Action:
+        value.args = {k: list(v) for k, v in value.args.items()}
+    return value
+
+
+def register() -> None:
+    """Add the chemie encoder and decoder to srsly's msgpack registries (idempotent)."""
+    srsly.msgpack_encoders.register("chemie_annotations", func=encode)
+    srsly.msgpack_decoders.register("chemie_annotations", func=decode)
