@@ -77,6 +77,8 @@ MORE_EXAMPLES = [
     ("compare_cue_far", "unified", "F",
      "testing the [[lemma-based model]] , we achieve a significant increase in accuracy on the"
      " dutch test data over the [[wordform model]] ."),
+    ("feature_for_thing", "unified", "F",
+     "repositories of [[lcs representations]] for [[verbs]] in many languages ."),
 ]
 
 
@@ -158,3 +160,9 @@ def test_compare_cue_far_leaves_measures_alone():
     ex = example("an [[error reduction]] of 5 % on all arguments and 3 % on core arguments and"
                  " 2 % on others over a state-of-the art [[independent classifier]] .", "F")
     assert RuleClassifier().decide(ex).rule != "compare_cue_far"
+
+
+def test_feature_for_thing_leaves_a_representation_for_a_process_to_usage():
+    ex = example("a convenient [[data representation]] for [[chunking]] .", "F")
+    decision = RuleClassifier().decide(ex)
+    assert (decision.rule, decision.label) == ("usage_for", "USAGE")
