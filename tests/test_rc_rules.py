@@ -166,3 +166,10 @@ def test_feature_for_thing_leaves_a_representation_for_a_process_to_usage():
     ex = example("a convenient [[data representation]] for [[chunking]] .", "F")
     decision = RuleClassifier().decide(ex)
     assert (decision.rule, decision.label) == ("usage_for", "USAGE")
+
+
+def test_compare_cue_skips_better_modifying_the_later_entity():
+    modifier = example("a [[function]] which yields superior [[feature vectors]] .", "F")
+    assert RuleClassifier().decide(modifier).rule != "compare_cue"
+    than = example("the [[function]] is better than [[tf-idf]] .", "F")
+    assert RuleClassifier().decide(than).rule == "compare_cue"
