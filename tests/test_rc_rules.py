@@ -77,6 +77,8 @@ MORE_EXAMPLES = [
     ("compare_cue_far", "unified", "F",
      "testing the [[lemma-based model]] , we achieve a significant increase in accuracy on the"
      " dutch test data over the [[wordform model]] ."),
+    ("result_tested_on", "unified", "F",
+     "evaluation of our [[system]] on [[muc-6 tasks]] achieves high f-measures ."),
     ("feature_for_thing", "unified", "F",
      "repositories of [[lcs representations]] for [[verbs]] in many languages ."),
 ]
