@@ -79,6 +79,8 @@ MORE_EXAMPLES = [
      " dutch test data over the [[wordform model]] ."),
     ("result_tested_on", "unified", "F",
      "evaluation of our [[system]] on [[muc-6 tasks]] achieves high f-measures ."),
+    ("part_contained_in", "unified", "F",
+     "the [[model]] is embodied in a [[program]] that reproduces the data ."),
     ("feature_for_thing", "unified", "F",
      "repositories of [[lcs representations]] for [[verbs]] in many languages ."),
 ]
