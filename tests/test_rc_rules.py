@@ -81,6 +81,8 @@ MORE_EXAMPLES = [
      "evaluation of our [[system]] on [[muc-6 tasks]] achieves high f-measures ."),
     ("part_contained_in", "unified", "F",
      "the [[model]] is embodied in a [[program]] that reproduces the data ."),
+    ("feature_with_respect_to", "semeval", "?",
+     "a good match between the [[training data]] with respect to [[topic]] ."),
     ("feature_for_thing", "unified", "F",
      "repositories of [[lcs representations]] for [[verbs]] in many languages ."),
 ]
@@ -177,3 +179,10 @@ def test_compare_cue_skips_better_modifying_the_later_entity():
     assert RuleClassifier().decide(modifier).rule != "compare_cue"
     than = example("the [[function]] is better than [[tf-idf]] .", "F")
     assert RuleClassifier().decide(than).rule == "compare_cue"
+
+
+def test_feature_with_respect_to_names_the_later_entity_the_feature():
+    ex = example("ranking [[blog posts]] with respect to their [[relevance]] .", "?")
+    decision = RuleClassifier(scheme="semeval").decide(ex)
+    assert (decision.rule, decision.label, decision.reverse) == (
+        "feature_with_respect_to", "MODEL-FEATURE", True)
