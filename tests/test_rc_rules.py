@@ -43,8 +43,8 @@ MORE_EXAMPLES = [
     ("part_whole_count", "unified", "R", "a [[corpus]] of about 5000 [[words]] ."),
     ("usage_uses_far", "semeval", "?",
      "a [[generation system]] designed to create text through the use of [[substitutions]] ."),
-    ("feature_about", "unified", "R",
-     "ranking [[blog posts]] with respect to their [[relevance]] ."),
+    ("feature_about", "unified", "F",
+     "the interpretation reflects the [[temporary belief]] about the [[world]] ."),
     ("hyponym_list", "scierc", "R",
      "[[applications]] such as retrieval , routing and [[summarization]] ."),
     ("hyponym_apposition", "scierc", "F", "we describe [[paul]] , a [[generation system]] ."),
@@ -77,6 +77,14 @@ MORE_EXAMPLES = [
     ("compare_cue_far", "unified", "F",
      "testing the [[lemma-based model]] , we achieve a significant increase in accuracy on the"
      " dutch test data over the [[wordform model]] ."),
+    ("result_tested_on", "unified", "F",
+     "evaluation of our [[system]] on [[muc-6 tasks]] achieves high f-measures ."),
+    ("part_contained_in", "unified", "F",
+     "the [[model]] is embodied in a [[program]] that reproduces the data ."),
+    ("feature_with_respect_to", "semeval", "?",
+     "a good match between the [[training data]] with respect to [[topic]] ."),
+    ("feature_for_thing", "unified", "F",
+     "repositories of [[lcs representations]] for [[verbs]] in many languages ."),
 ]
 
 
@@ -158,3 +166,23 @@ def test_compare_cue_far_leaves_measures_alone():
     ex = example("an [[error reduction]] of 5 % on all arguments and 3 % on core arguments and"
                  " 2 % on others over a state-of-the art [[independent classifier]] .", "F")
     assert RuleClassifier().decide(ex).rule != "compare_cue_far"
+
+
+def test_feature_for_thing_leaves_a_representation_for_a_process_to_usage():
+    ex = example("a convenient [[data representation]] for [[chunking]] .", "F")
+    decision = RuleClassifier().decide(ex)
+    assert (decision.rule, decision.label) == ("usage_for", "USAGE")
+
+
+def test_compare_cue_skips_better_modifying_the_later_entity():
+    modifier = example("a [[function]] which yields superior [[feature vectors]] .", "F")
+    assert RuleClassifier().decide(modifier).rule != "compare_cue"
+    than = example("the [[function]] is better than [[tf-idf]] .", "F")
+    assert RuleClassifier().decide(than).rule == "compare_cue"
+
+
+def test_feature_with_respect_to_names_the_later_entity_the_feature():
+    ex = example("ranking [[blog posts]] with respect to their [[relevance]] .", "?")
+    decision = RuleClassifier(scheme="semeval").decide(ex)
+    assert (decision.rule, decision.label, decision.reverse) == (
+        "feature_with_respect_to", "MODEL-FEATURE", True)
