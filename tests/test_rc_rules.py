@@ -79,8 +79,6 @@ MORE_EXAMPLES = [
      " dutch test data over the [[wordform model]] ."),
     ("result_tested_on", "unified", "F",
      "evaluation of our [[system]] on [[muc-6 tasks]] achieves high f-measures ."),
-    ("part_contained_in", "unified", "F",
-     "the [[model]] is embodied in a [[program]] that reproduces the data ."),
     ("feature_with_respect_to", "semeval", "?",
      "a good match between the [[training data]] with respect to [[topic]] ."),
     ("feature_for_thing", "unified", "F",
