@@ -42,6 +42,36 @@ def _words(obj: dict, path: PathLike | None, lineno: int | None) -> list[list[st
     return sentences
 
 
+def _check_text(
+    doc_key: object, sentences: list[list[str]], text: str,
+    where: tuple[PathLike | None, int | None],
+) -> None:
+    """InputError for what a spaCy Doc cannot hold: an empty token, or a lone surrogate (a
+    ``\\udc00`` escape without its pair: not Unicode) in a token or the ``doc_key``."""
+    for i, sent in enumerate(sentences):
+        if "" in sent:
+            raise InputError(*where, f"sentence {i} token {sent.index('')} is an empty string")
+    for what, value in (("'doc_key'", doc_key), (None, text)):
+        try:
+            str(value).encode("utf-8")
+        except UnicodeEncodeError as e:
+            code = f"lone surrogate \\u{ord(e.object[e.start]):04x}: not valid Unicode"
+            if what is None:
+                what = _token_at(sentences, e.start)
+            raise InputError(*where, f"{what}: {code}") from None
+
+
+def _token_at(sentences: list[list[str]], offset: int) -> str:
+    """``"sentence I token J"``: the token at character ``offset`` of the joined text."""
+    pos = 0
+    for i, sent in enumerate(sentences):
+        for j, word in enumerate(sent):
+            pos += len(word) + 1
+            if offset < pos:
+                return f"sentence {i} token {j}"
+    return "text"
+
+
 def _offsets(words: list[str]) -> tuple[list[int], list[int]]:
     """Token start and end offsets of ``words`` joined with single spaces (as
     :func:`chemie.model.tokens_from_words`), without building Token objects."""
@@ -108,6 +138,8 @@ def parse_chemu_line(
     words = list(chain.from_iterable(sentences))
     offsets = _offsets(words)
     text = " ".join(words)
+    if '""' in line or "\\ud" in line or "\\uD" in line:  # an empty token, a surrogate
+        _check_text(doc_key, sentences, text, where)
     tokens = make_tokens(words, *offsets)
     bounds = list(pairwise(accumulate(map(len, sentences), initial=0)))
 
@@ -146,24 +178,25 @@ def parse_chemu_line(
 
 
 def iter_chemu(path: PathLike) -> Iterator[Document]:
-    """Documents of a ChEMU-Ref jsonl file, one per non-empty line, read lazily."""
+    """Documents of a ChEMU-Ref jsonl file, one per non-empty line, read lazily.
+
+    Lines end at ``\n`` only and are decoded one by one (as ``chemie run`` reads them), so a
+    byte that is not UTF-8 is reported on its own line.
+    """
     p = Path(path)
     try:
-        fh = open(p, encoding="utf-8-sig")
+        fh = open(p, "rb")
     except FileNotFoundError:
         raise InputError(p, None, "no such file") from None
     except IsADirectoryError:
         raise InputError(p, None, "is a directory, expected a .jsonl file") from None
     with fh:
-        lineno = 0
-        while True:
+        for lineno, raw in enumerate(fh, 1):
             try:
-                line = fh.readline()
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
             except UnicodeDecodeError as e:
-                raise InputError(p, lineno + 1, f"not valid UTF-8 ({e.reason})") from None
-            if not line:
-                return
-            lineno += 1
+                message = f"not valid UTF-8 (byte 0x{raw[e.start]:02x})"
+                raise InputError(p, lineno, message) from None
             if line.strip():
                 yield parse_chemu_line(line, p, lineno)
 
