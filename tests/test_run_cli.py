@@ -328,3 +328,17 @@ def test_resume_on_finished_tables_adds_nothing(tmp_path, capsys, fmt):
     err = capsys.readouterr().err
     assert "not supported" not in err and "0 written" in err
     assert all(a.equals(b) for a, b in zip(first, read_tables(tmp_path / "t", fmt), strict=True))
+
+
+def test_a_repeated_doc_key_fails_alone_in_chemu_output_too(tmp_path, capsys):
+    line = (SCALE / "snippets.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    src = tmp_path / "in.jsonl"
+    src.write_text(f"{line}\n{line}\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert main(["run", str(src), "-o", str(out), "-q", "--workers", "1"]) == 1
+    assert "document id '0001' already written in this run" in capsys.readouterr().err
+    assert [r["line"] for r in read_errors(tmp_path / "out.jsonl.errors.tsv")] == ["2"]
+    assert [json.loads(x)["doc_key"] for x in out.read_text().splitlines()] == ["0001"]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(line + "\n", encoding="utf-8")
+    assert main(["score", "anaphora", str(gold), str(out)]) == 0  # the output can be scored

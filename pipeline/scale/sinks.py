@@ -563,4 +563,4 @@ def make_sink(fmt: str, out: Path | None) -> Sink:
         return TableSink(out, fmt)
     if fmt == "json":
         return JsonlSink(out, "id", unique=True)
-    return JsonlSink(out, "doc_key")
+    return JsonlSink(out, "doc_key", unique=True)  # a repeated doc_key could not be scored
