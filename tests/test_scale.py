@@ -6,6 +6,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -515,3 +517,27 @@ def test_document_json_is_the_json_of_the_documents_fields():
         "id": "e", "text": "", "tokens": [], "sentences": [], "mentions": [], "relations": [],
         "meta": {},
     })
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_table_run_killed_before_its_first_document_resumes_to_the_same_tables(
+    tmp_path, fmt
+):
+    src = _bad_jsonl(tmp_path)
+    job = Job(f"{__name__}:make_linker", fmt)
+    full, cut = tmp_path / "full", tmp_path / "cut"
+    _run(src, full, job)
+    # a process killed right after opening its output (nothing flushed by Python)
+    kill = (
+        "import os, sys, pathlib; from chemie.scale.sinks import make_sink; "
+        "sink = make_sink(sys.argv[1], pathlib.Path(sys.argv[2])); sink.open(False); os._exit(9)"
+    )
+    assert subprocess.run([sys.executable, "-c", kill, fmt, str(cut)]).returncode == 9
+    summary = _run(src, cut, job, resume=True)
+    assert summary.written == _run(src, tmp_path / "again", job).written
+    for name in ("mentions", "relations"):
+        a, b = (Path(f"{p}.{name}.{fmt}") for p in (full, cut))
+        if fmt == "csv":
+            assert b.read_bytes() == a.read_bytes()
+        else:
+            assert pd.read_parquet(b).equals(pd.read_parquet(a))

@@ -308,13 +308,16 @@ class BlockSink(Sink):
             self.restored = True
         if resume and self.partial.exists() and self.journal_path.exists():
             size = self._load_journal(limit)
-            with open(self.partial, "rb+") as fh:
-                fh.truncate(size)
-            self.fh = open(self.partial, "ab")
-            self.journal = open(self.journal_path, "a", encoding="utf-8")
-            return
+            if os.path.getsize(self.partial) >= size:  # else lost in a crash: start over
+                with open(self.partial, "rb+") as fh:
+                    fh.truncate(size)
+                self.fh = open(self.partial, "ab")
+                self.journal = open(self.journal_path, "a", encoding="utf-8")
+                return
+            self.completed.clear()
         self.fh = open(self.partial, "wb")
         self.fh.write(self.header)
+        self.fh.flush()  # a run killed before its first block leaves the header (resume)
         self.journal = open(self.journal_path, "w", encoding="utf-8")
         self.fresh = True
 
