@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -342,3 +343,51 @@ def test_a_repeated_doc_key_fails_alone_in_chemu_output_too(tmp_path, capsys):
     gold = tmp_path / "gold.jsonl"
     gold.write_text(line + "\n", encoding="utf-8")
     assert main(["score", "anaphora", str(gold), str(out)]) == 0  # the output can be scored
+
+
+def _children(pid: int) -> set[int]:
+    """The ids of the live child processes of ``pid`` (Linux /proc)."""
+    kids = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        kids.update(map(int, (task / "children").read_text().split()))
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    """True while process ``pid`` runs (neither gone nor a zombie)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_pool_workers_end_when_the_run_is_killed(tmp_path):
+    lines = (SCALE / "snippets.jsonl").read_text(encoding="utf-8").splitlines()
+    src = tmp_path / "in.jsonl"
+    with open(src, "w", encoding="utf-8") as fh:
+        for i in range(3000):
+            fh.write(json.dumps({**json.loads(lines[i % len(lines)]), "doc_key": str(i)}) + "\n")
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen(
+        _chemie(str(src), "-o", str(out), "-q", "--workers", "2"), start_new_session=True
+    )
+    try:
+        partial = Path(str(out) + ".partial")
+        deadline = time.monotonic() + 60
+        while not (partial.exists() and partial.stat().st_size) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2 and proc.poll() is None
+        proc.kill()  # the run alone, as `kill -9 PID` or the OOM killer does
+        proc.wait()
+        deadline = time.monotonic() + 20
+        while workers and time.monotonic() < deadline:
+            workers = set(filter(_alive, workers))
+            time.sleep(0.1)
+        assert not workers, "worker processes outlived the run"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
