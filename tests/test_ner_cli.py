@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 
+import pandas as pd
 import pytest
 
 from chemie.cli import main
@@ -134,3 +136,18 @@ def test_bc5cdr_devel_slice_round_trips(tmp_path, corpus):
     g, p = read_iob(gold), read_iob(pred)
     assert [s.words for s in g] == [s.words for s in p]
     assert any(t != "O" for s in p for t in s.tags)
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "parquet"])
+def test_a_file_name_that_is_not_utf8_is_written_with_escapes(tmp_path, fmt):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    with open(os.fsencode(folder) + b"/caf\xe9.txt", "w", encoding="utf-8") as fh:
+        fh.write("Water was added.\n")
+    out = tmp_path / "out"
+    assert main(["ner", str(folder), "--format", fmt, "-o", str(out), "-q"]) == 0
+    if fmt == "tsv":
+        names = {line.split("\t")[0] for line in out.read_text(encoding="utf-8").splitlines()[1:]}
+    else:
+        names = set(pd.read_parquet(tmp_path / "out.mentions.parquet")["doc_id"])
+    assert names == {f"{folder}/caf\\xe9.txt"}

@@ -391,3 +391,31 @@ def test_pool_workers_end_when_the_run_is_killed(tmp_path):
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("fmt", ["brat", "json", "csv", "parquet"])
+def test_file_names_that_are_not_utf8_name_documents_with_escapes(tmp_path, capsys, fmt):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    raw = os.fsencode(folder)
+    with open(raw + b"/caf\xe9.txt", "w", encoding="utf-8") as fh:
+        fh.write("Water (5 mL) was added to the solution. The mixture was stirred.\n")
+    with open(raw + b"/bad\xff.txt", "wb") as fh:
+        fh.write(b"Water \xff was added.\n")
+    out = tmp_path / "out"
+    assert main(["run", str(folder), "--format", fmt, "-o", str(out), "-q", "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "bad\\udcff.txt:1: not valid UTF-8 (byte 0xff)" in err and "Traceback" not in err
+    [row] = read_errors(tmp_path / "out.errors.tsv")
+    assert (row["id"], row["file"].endswith("bad\\udcff.txt")) == ("bad\\xff", True)
+    if fmt == "brat":
+        ids = [p.stem for p in out.glob("*.ann")]
+    elif fmt == "json":
+        ids = [json.loads(x)["id"] for x in out.read_text(encoding="utf-8").splitlines()]
+    else:
+        ids = list(set(read_tables(out, fmt)[0]["doc_id"]))
+    assert ids == ["caf\\xe9"]
+    os.unlink(raw + b"/bad\xff.txt")
+    html = tmp_path / "page.html"
+    assert main(["show", str(folder), "-o", str(html)]) == 0
+    assert "caf\\xe9" in html.read_text(encoding="utf-8")

@@ -35,6 +35,7 @@ from chemie.cliutil import emit
 from chemie.commands.run import add_scale_options, execute
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
 from chemie.errors import InputError, read_text
+from chemie.formats import file_name_text
 from chemie.formats.chemdner import format_cdi, format_cem, rank_cdi, rank_cem
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
 from chemie.model import Document, Mention
@@ -157,7 +158,8 @@ def ner_processor(abbreviation_window: int = 0, nonchemical_veto: str = "rules")
 
 
 def _name(doc: Document) -> str:
-    return str(doc.meta.get("source", doc.id))
+    """The document's file (or id), as text (see :func:`~chemie.formats.file_name_text`)."""
+    return file_name_text(str(doc.meta.get("source", doc.id)))
 
 
 def tsv_block(doc: Document) -> str:

@@ -67,7 +67,8 @@ class ErrorLog:
                 ]
             self.resumed = True
         self.partial.parent.mkdir(parents=True, exist_ok=True)
-        self._fh = open(self.partial, "w", encoding="utf-8")
+        # a file name that is not UTF-8 is written with \\udcNN escapes, not a crash
+        self._fh = open(self.partial, "w", encoding="utf-8", errors="backslashreplace")
         self._fh.writelines(kept)
         self.counts["warning"] = len(kept)
 
@@ -78,6 +79,7 @@ class ErrorLog:
         self.counts[level] += 1
         if len(self.first) < self.keep:
             where = file if line is None else f"{file}:{line}"
+            where = where.encode("utf-8", "backslashreplace").decode("utf-8")  # printable
             self.first.append(f"{where}: {message}" if level == "error" else
                               f"{where}: {level}: {message}")
         if self._fh is not None:

@@ -233,7 +233,8 @@ class JsonlSink(Sink):
     def write(self, outcome: Outcome) -> None:
         if self.unique:
             claim(self.written, outcome.key)
-        self.fh.write(str(outcome.payload).encode("utf-8") + b"\n")
+        # a lone surrogate (a file name that is not UTF-8) as a \\udcNN escape: valid JSON
+        self.fh.write(str(outcome.payload).encode("utf-8", "backslashreplace") + b"\n")
 
     def flush(self) -> None:
         self.fh.flush()
@@ -326,7 +327,9 @@ class BlockSink(Sink):
 
     def write(self, outcome: Outcome) -> None:
         data = outcome.payload
-        self.fh.write(data if isinstance(data, bytes) else str(data).encode("utf-8"))
+        self.fh.write(
+            data if isinstance(data, bytes) else str(data).encode("utf-8", "backslashreplace")
+        )
         self.fh.flush()  # the block reaches the file before the journal names it
         self.journal.write(f"{self.fh.tell()}\t{outcome.key}\n")
         self.journal.flush()
