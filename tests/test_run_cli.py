@@ -419,3 +419,19 @@ def test_file_names_that_are_not_utf8_name_documents_with_escapes(tmp_path, caps
     html = tmp_path / "page.html"
     assert main(["show", str(folder), "-o", str(html)]) == 0
     assert "caf\\xe9" in html.read_text(encoding="utf-8")
+
+
+def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path):
+    lines = (SCALE / "snippets.jsonl").read_text(encoding="utf-8").splitlines()
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(
+        json.dumps({**json.loads(lines[i % len(lines)]), "doc_key": str(i)}) + "\n"
+        for i in range(400)
+    ), encoding="utf-8")
+    proc = subprocess.Popen(  # like `chemie run in.jsonl | head -1`
+        _chemie(str(src), "--workers", "1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout.readline().startswith(b"# ")
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert (proc.wait(), err) == (0, "")
