@@ -151,3 +151,14 @@ def test_a_file_name_that_is_not_utf8_is_written_with_escapes(tmp_path, fmt):
     else:
         names = set(pd.read_parquet(tmp_path / "out.mentions.parquet")["doc_id"])
     assert names == {f"{folder}/caf\\xe9.txt"}
+
+
+def test_a_chemu_ref_jsonl_is_refused_with_what_to_run_instead(tmp_path, capsys):
+    line = '{"doc_key": "a", "sentences": [["Water", "was", "added", "."]]}\n'
+    src = _write(tmp_path, "in.jsonl", line)
+    assert main(["ner", str(src), "-o", str(tmp_path / "out.tsv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"chemie: {src}: ")
+    assert "chemie run" in err and "--input-format text" in err
+    assert not (tmp_path / "out.tsv").exists()
+    assert main(["ner", str(src), "--input-format", "text"]) == 0  # as plain text on request

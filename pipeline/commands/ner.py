@@ -17,7 +17,8 @@
   the file, ``label`` and ``chemdner_class`` the CHEMDNER class.
 
 The input format is detected from the extension and the first line; ``--input-format``
-overrides it. Outputs are written atomically: a bad input leaves no half-written file.
+overrides it (JSON lines, e.g. ChEMU-Ref, are refused: ``chemie run`` reads them).
+Outputs are written atomically: a bad input leaves no half-written file.
 """
 
 from __future__ import annotations
@@ -311,7 +312,12 @@ def input_format(path: Path, requested: str) -> str:
         return requested
     if path.is_dir():
         return "text"
-    return detect_format(path, _head(path))
+    head = _head(path)
+    if path.suffix.lower() in (".jsonl", ".json") and head.lstrip("\ufeff \t\r\n")[:1] == "{":
+        raise InputError(path, None, "JSON lines (ChEMU-Ref?) are not an input of chemie ner: "
+                         "`chemie run FILE --format json` gives the mentions with their rules "
+                         "(--input-format text reads the file as plain text)")
+    return detect_format(path, head)
 
 
 def run(args: argparse.Namespace) -> int:
