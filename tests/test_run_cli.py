@@ -16,6 +16,7 @@ import pytest
 
 from chemie.cli import main
 from chemie.formats.brat import read_brat_dir
+from chemie.formats.chemu import read_chemu
 from chemie.formats.tabular import read_tables
 from chemie.scale.errorlog import read_errors
 
@@ -435,3 +436,33 @@ def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path):
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert (proc.wait(), err) == (0, "")
+
+
+def test_text_input_to_chemu_output_puts_the_links_on_its_tokens(tmp_path):
+    src = tmp_path / "one.txt"
+    src.write_text("Acetic acid (9.8 ml) was added to the solution in a flask.\n\n"
+                   "The mixture was stirred at 50°C, and\tconcentrated.\n", encoding="utf-8")
+    out, js = tmp_path / "out.jsonl", tmp_path / "out.json"
+    assert main(["run", str(src), "--format", "chemu", "-o", str(out), "-q"]) == 0
+    assert main(["run", str(src), "--format", "json", "-o", str(js), "-q"]) == 0
+    [doc] = read_chemu(out)
+    [full] = [json.loads(line) for line in js.read_text(encoding="utf-8").splitlines()]
+    assert [t.text for t in doc.tokens] == [t["text"] for t in full["tokens"]]
+    texts = {m["id"]: m["text"] for m in full["mentions"]}
+    expected = {(r["label"], texts[r["head"]], texts[r["tail"]]) for r in full["relations"]}
+    index = doc.mention_index()
+    squeeze = str.maketrans("", "", " \t\n")
+    found = {(r.label, index[r.head].text, index[r.tail].text) for r in doc.relations}
+    assert expected and {(a, b.translate(squeeze), c.translate(squeeze)) for a, b, c in found} \
+        == {(a, b.translate(squeeze), c.translate(squeeze)) for a, b, c in expected}
+
+
+def test_an_empty_text_gives_an_empty_chemu_document_with_a_warning(tmp_path, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Water was added to the flask.\n", encoding="utf-8")
+    (folder / "b.txt").write_text(" \n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert main(["run", str(folder), "--format", "chemu", "-o", str(out), "-q"]) == 0
+    assert "b.txt: warning: empty document" in capsys.readouterr().err
+    assert [(d.id, d.tokens) for d in read_chemu(out)][1] == ("b", [])

@@ -259,8 +259,12 @@ def _output_words(doc: Document) -> list[list[str]]:
     if "sentences" in doc.meta:
         return doc.meta["sentences"]  # type: ignore[return-value]
     if not doc.tokens:
-        raise ValueError(f"document {doc.id}: no tokens to write as ChEMU-Ref sentences")
-    bounds = doc.sentences or [(0, len(doc.tokens))]
+        return []  # an empty document
+    n = len(doc.tokens)
+    bounds = doc.sentences
+    ends = [0, *(b for _, b in bounds)]
+    if not bounds or [a for a, _ in bounds] != ends[:-1] or ends[-1] != n:
+        bounds = [(0, n)]  # sentences that do not cover the tokens one after another
     return [[t.text for t in doc.tokens[a:b]] for a, b in bounds]
 
 
@@ -268,12 +272,17 @@ def format_chemu_doc(doc: Document, snap: bool = False) -> str:
     """One ChEMU-Ref jsonl line (no newline) for ``doc``; ValueError if it cannot be written.
 
     Mention spans must align to the input's tokens, unless ``snap`` (see :class:`TokenIndex`).
+    A document without input sentences (e.g. read from text) is written as its tokens, its
+    mentions' spans (offsets into its own text) mapped to them.
     """
     sentences = _output_words(doc)
-    words = list(chain.from_iterable(sentences))
-    if " ".join(words) != doc.text:
-        raise ValueError(f"document {doc.id}: text does not match its sentences of tokens")
-    index = TokenIndex.from_offsets(*_offsets(words))
+    if "sentences" in doc.meta:
+        words = list(chain.from_iterable(sentences))
+        if " ".join(words) != doc.text:
+            raise ValueError(f"document {doc.id}: text does not match its sentences of tokens")
+        index = TokenIndex.from_offsets(*_offsets(words))
+    else:
+        index = TokenIndex(doc.tokens)
     mentions = doc.mention_index()
     out: dict[str, object] = {"doc_key": doc.id, "sentences": sentences}
     out.update({key: [] for key in ANAPHORA_LABELS.values()})
