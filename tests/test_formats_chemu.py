@@ -242,3 +242,9 @@ def test_tokens_the_pipeline_cannot_hold_are_bad_input_naming_the_line(line, mes
 def test_escaped_characters_and_surrogate_pairs_are_read():
     line = '{"doc_key": "a", "sentences": [["\\u00b0C", "\\ud835\\udd18", "\\"x\\""]]}'
     assert parse_chemu_line(line).text == '°C 𝔘 "x"'
+
+
+def test_a_chemie_json_line_is_refused_with_a_hint():
+    line = '{"id": "a", "text": "Water", "tokens": [], "mentions": [], "relations": []}'
+    with pytest.raises(InputError, match=r"p\.jsonl:1: missing key 'doc_key' .*--format chemu"):
+        parse_chemu_line(line, "p.jsonl", 1)

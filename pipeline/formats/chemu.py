@@ -130,7 +130,9 @@ def parse_chemu_line(
         raise InputError(path, lineno, "expected a JSON object")
     for key in ("doc_key", "sentences"):
         if key not in obj:
-            raise InputError(path, lineno, f"missing key {key!r}")
+            hint = " (this is `chemie run --format json` output; ChEMU-Ref jsonl is " \
+                "`--format chemu`)" if "mentions" in obj and "text" in obj else ""
+            raise InputError(path, lineno, f"missing key {key!r}{hint}")
     doc_key = obj["doc_key"]
     if not isinstance(doc_key, str | int) or isinstance(doc_key, bool):
         raise InputError(path, lineno, "'doc_key' must be a string")
