@@ -541,3 +541,35 @@ def test_a_table_run_killed_before_its_first_document_resumes_to_the_same_tables
             assert b.read_bytes() == a.read_bytes()
         else:
             assert pd.read_parquet(b).equals(pd.read_parquet(a))
+
+
+@pytest.mark.parametrize(("fmt", "suffix", "garbage"), [
+    ("chemu", ".partial", b"not json\n"),
+    ("chemu", ".partial", b'{"no_key": 1}\n'),
+    ("chemu", "", b"[1]\n"),  # a finished output
+    ("csv", ".relations.csv.partial.done", b"garbage\n"),
+])
+def test_resume_from_a_partial_file_that_is_not_ours_is_a_one_line_error(
+    tmp_path, capsys, fmt, suffix, garbage
+):
+    from chemie.cli import main
+
+    src = tmp_path / "in.jsonl"
+    src.write_text((SCALE / "snippets.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["run", str(src), "--format", fmt, "-o", str(out), "-q", "--workers", "1"]) == 0
+    base = Path(f"{out}.mentions.csv" if fmt == "csv" else out)
+    bad = Path(f"{out}{suffix}")
+    if fmt == "csv":  # an interrupted run: its partial files and a spoilt journal
+        for name in ("mentions", "relations"):
+            shutil.copy(f"{out}.{name}.csv", f"{out}.{name}.csv.partial")
+            Path(f"{out}.{name}.csv.partial.done").write_text("")
+    elif bad != base:
+        shutil.copy(base, bad)
+    bad.write_bytes(bad.read_bytes() + garbage)
+    before = bad.read_bytes()
+    argv = ["run", str(src), "--format", fmt, "-o", str(out), "-q", "--resume", "--workers", "1"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{bad}:" in err and "--resume" in err
+    assert bad.read_bytes() == before
