@@ -162,3 +162,10 @@ def test_a_chemu_ref_jsonl_is_refused_with_what_to_run_instead(tmp_path, capsys)
     assert "chemie run" in err and "--input-format text" in err
     assert not (tmp_path / "out.tsv").exists()
     assert main(["ner", str(src), "--input-format", "text"]) == 0  # as plain text on request
+
+
+def test_chemdner_output_to_a_new_folder_named_with_a_trailing_slash(tmp_path):
+    src = _write(tmp_path, "abs.tsv", "1\tCocaine\tCocaine kills.\n")
+    folder = tmp_path / "preds"
+    assert main(["ner", str(src), "-o", f"{folder}/", "-q"]) == 0
+    assert sorted(p.name for p in folder.glob("[!.]*")) == ["abs.cdi.tsv", "abs.cem.tsv"]

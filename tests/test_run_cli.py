@@ -466,3 +466,14 @@ def test_an_empty_text_gives_an_empty_chemu_document_with_a_warning(tmp_path, ca
     assert main(["run", str(folder), "--format", "chemu", "-o", str(out), "-q"]) == 0
     assert "b.txt: warning: empty document" in capsys.readouterr().err
     assert [(d.id, d.tokens) for d in read_chemu(out)][1] == ("b", [])
+
+
+def test_an_output_written_with_a_trailing_slash_is_a_folder(tmp_path, capsys):
+    src = SCALE / "snippets.jsonl"
+    tables = tmp_path / "tables"
+    assert main(["run", str(src), "--format", "csv", "-o", f"{tables}/", "-q"]) == 0
+    assert sorted(p.name for p in tables.glob("[!.]*")) == ["mentions.csv", "relations.csv"]
+    assert main(["run", str(src), "-o", f"{tmp_path / 'pred'}/", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pred" in err and "folder" in err
+    assert not (tmp_path / "pred").exists()

@@ -33,7 +33,7 @@ from pathlib import Path
 from spacy.language import Language
 
 from chemie.cliutil import emit
-from chemie.commands.run import add_scale_options, execute
+from chemie.commands.run import OutputPath, add_scale_options, execute, make_output_folder
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
 from chemie.errors import InputError, read_text
 from chemie.formats import file_name_text
@@ -57,7 +57,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[0],
     )
     p.add_argument("inputs", nargs="+", type=Path, metavar="INPUT")
-    p.add_argument("-o", "--output", type=Path, help="output file (prefix or folder for CHEMDNER)")
+    p.add_argument(
+        "-o", "--output", action=OutputPath,
+        help="output file (prefix or FOLDER/ for CHEMDNER and csv/parquet)",
+    )
     p.add_argument("--input-format", choices=FORMATS, default="auto")
     p.add_argument(
         "--format", choices=("tsv", "json", *TABLES), default="tsv",
@@ -328,6 +331,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format in TABLES and kind != "text":
         raise InputError(args.inputs[0], None, f"--format {args.format} is for text input "
                          f"(this is {kind}): use --format tsv or json")
+    make_output_folder(args, kind == "chemdner" or args.format in TABLES, "this output")
     if kind == "chemdner":
         return run_chemdner(args)
     scaled = args.workers or args.resume or args.engine or args.scheduler
