@@ -221,24 +221,6 @@ def test_json_whitespace_carriage_returns_and_a_bom_are_read_like_run_reads_them
     ]
 
 
-@pytest.mark.parametrize(
-    ("line", "message"),
-    [
-        ('{"doc_key": "a", "sentences": [["Water", "\\udc00", "."]]}',
-         r"sentence 0 token 1: lone surrogate \\udc00: not valid Unicode"),
-        ('{"doc_key": "a\\ud800", "sentences": [["Water"]]}',
-         r"'doc_key': lone surrogate \\ud800: not valid Unicode"),
-        ('{"doc_key": "a", "sentences": [["Water"], ["was", "", "added"]]}',
-         r"sentence 1 token 1 is an empty string"),
-    ],
-)
-def test_tokens_the_pipeline_cannot_hold_are_bad_input_naming_the_line(line, message):
-    with pytest.raises(InputError, match=rf"^in\.jsonl:4: {message}"):
-        parse_chemu_line(line, "in.jsonl", 4)
-    with pytest.raises(InputError, match=rf"^in\.jsonl:4: {message}"):
-        parse_chemu_line(line, "in.jsonl", 4, annotations=False)
-
-
 def test_escaped_characters_and_surrogate_pairs_are_read():
     line = '{"doc_key": "a", "sentences": [["\\u00b0C", "\\ud835\\udd18", "\\"x\\""]]}'
     assert parse_chemu_line(line).text == '°C 𝔘 "x"'

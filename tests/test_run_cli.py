@@ -477,3 +477,26 @@ def test_an_output_written_with_a_trailing_slash_is_a_folder(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pred" in err and "folder" in err
     assert not (tmp_path / "pred").exists()
+
+
+@pytest.mark.parametrize(
+    ("tokens", "message"),
+    [
+        (["Water", "\\udc00", "."], r"sentence 1 token 1: lone surrogate \udc00: not valid"),
+        (["was", "", "added"], "sentence 1 token 1 is an empty string"),
+    ],
+)
+@pytest.mark.parametrize("command", [["run"], ["eval", "chemu-ref"], ["show"]])
+def test_tokens_a_doc_cannot_hold_are_one_line_errors_naming_file_and_line(
+    tmp_path, capsys, tokens, message, command
+):
+    good = (SCALE / "snippets.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    words = ", ".join(f'"{t}"' for t in tokens)
+    bad = f'{{"doc_key": "x", "sentences": [["A"], [{words}]]}}'
+    src = tmp_path / "in.jsonl"
+    src.write_text(f"{good}\n{bad}\n", encoding="utf-8")
+    out = ["-o", str(tmp_path / ("p.html" if command == ["show"] else "p.jsonl"))]
+    status = main([*command, str(src), *(out if command != ["eval", "chemu-ref"] else [])])
+    err = capsys.readouterr().err
+    assert f"{src}:2: {message}" in err and "Traceback" not in err
+    assert status == (1 if command == ["run"] else 2)  # run: the other document is written

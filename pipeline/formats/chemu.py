@@ -42,36 +42,6 @@ def _words(obj: dict, path: PathLike | None, lineno: int | None) -> list[list[st
     return sentences
 
 
-def _check_text(
-    doc_key: object, sentences: list[list[str]], text: str,
-    where: tuple[PathLike | None, int | None],
-) -> None:
-    """InputError for what a spaCy Doc cannot hold: an empty token, or a lone surrogate (a
-    ``\\udc00`` escape without its pair: not Unicode) in a token or the ``doc_key``."""
-    for i, sent in enumerate(sentences):
-        if "" in sent:
-            raise InputError(*where, f"sentence {i} token {sent.index('')} is an empty string")
-    for what, value in (("'doc_key'", doc_key), (None, text)):
-        try:
-            str(value).encode("utf-8")
-        except UnicodeEncodeError as e:
-            code = f"lone surrogate \\u{ord(e.object[e.start]):04x}: not valid Unicode"
-            if what is None:
-                what = _token_at(sentences, e.start)
-            raise InputError(*where, f"{what}: {code}") from None
-
-
-def _token_at(sentences: list[list[str]], offset: int) -> str:
-    """``"sentence I token J"``: the token at character ``offset`` of the joined text."""
-    pos = 0
-    for i, sent in enumerate(sentences):
-        for j, word in enumerate(sent):
-            pos += len(word) + 1
-            if offset < pos:
-                return f"sentence {i} token {j}"
-    return "text"
-
-
 def _offsets(words: list[str]) -> tuple[list[int], list[int]]:
     """Token start and end offsets of ``words`` joined with single spaces (as
     :func:`chemie.model.tokens_from_words`), without building Token objects."""
@@ -140,8 +110,6 @@ def parse_chemu_line(
     words = list(chain.from_iterable(sentences))
     offsets = _offsets(words)
     text = " ".join(words)
-    if '""' in line or "\\ud" in line or "\\uD" in line:  # an empty token, a surrogate
-        _check_text(doc_key, sentences, text, where)
     tokens = make_tokens(words, *offsets)
     bounds = list(pairwise(accumulate(map(len, sentences), initial=0)))
 
