@@ -230,3 +230,9 @@ def test_a_chemie_json_line_is_refused_with_a_hint():
     line = '{"id": "a", "text": "Water", "tokens": [], "mentions": [], "relations": []}'
     with pytest.raises(InputError, match=r"p\.jsonl:1: missing key 'doc_key' .*--format chemu"):
         parse_chemu_line(line, "p.jsonl", 1)
+
+
+def test_a_doc_key_with_a_lone_surrogate_is_bad_input():
+    with pytest.raises(InputError, match=r"^in\.jsonl:3: 'doc_key': lone surrogate \\ud800"):
+        parse_chemu_line('{"doc_key": "a\\ud800", "sentences": [["Water"]]}', "in.jsonl", 3)
+    assert parse_chemu_line('{"doc_key": "\\u00e9", "sentences": [["Water"]]}').id == "é"

@@ -106,6 +106,13 @@ def parse_chemu_line(
     doc_key = obj["doc_key"]
     if not isinstance(doc_key, str | int) or isinstance(doc_key, bool):
         raise InputError(path, lineno, "'doc_key' must be a string")
+    if isinstance(doc_key, str) and not doc_key.isascii():
+        try:
+            doc_key.encode("utf-8")
+        except UnicodeEncodeError as e:  # a \ud800 escape without its pair: no file name
+            char = f"\\u{ord(doc_key[e.start]):04x}"
+            message = f"'doc_key': lone surrogate {char}: not valid Unicode"
+            raise InputError(path, lineno, message) from None
     sentences = _words(obj, path, lineno)
     words = list(chain.from_iterable(sentences))
     offsets = _offsets(words)
