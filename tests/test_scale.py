@@ -573,3 +573,14 @@ def test_resume_from_a_partial_file_that_is_not_ours_is_a_one_line_error(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{bad}:" in err and "--resume" in err
     assert bad.read_bytes() == before
+
+
+def test_an_errors_row_stays_one_row_whatever_the_document_id_holds(tmp_path):
+    log = ErrorLog(tmp_path / "out.errors.tsv")
+    log.open(False)
+    log.add(1, "error", "in.jsonl", 1, "a\rb\u2028c\x85d\te\nf", "bad\r line")
+    log.add(2, "warning", "in.jsonl", 2, "g", "empty")
+    log.close()
+    rows = read_errors(tmp_path / "out.errors.tsv")
+    assert [(r["n"], r["level"]) for r in rows] == [("1", "error"), ("2", "warning")]
+    assert pd.read_csv(tmp_path / "out.errors.tsv", sep="\t").shape == (2, 6)

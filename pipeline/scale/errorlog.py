@@ -27,7 +27,8 @@ COLUMNS = ("n", "file", "line", "id", "level", "message")
 
 
 def _cell(value: object) -> str:
-    return "" if value is None else str(value).replace("\t", " ").replace("\n", " ")
+    """One TSV cell: tabs and every kind of line break (``\\r``, U+2028 ...) as spaces."""
+    return "" if value is None else " ".join(str(value).replace("\t", " ").splitlines())
 
 
 def _in_order(rows: Iterable[str]) -> list[str]:
