@@ -584,3 +584,25 @@ def test_an_errors_row_stays_one_row_whatever_the_document_id_holds(tmp_path):
     rows = read_errors(tmp_path / "out.errors.tsv")
     assert [(r["n"], r["level"]) for r in rows] == [("1", "error"), ("2", "warning")]
     assert pd.read_csv(tmp_path / "out.errors.tsv", sep="\t").shape == (2, 6)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_resume_on_tables_whose_document_ids_hold_line_breaks_adds_nothing(
+    tmp_path, capsys, fmt
+):
+    from chemie.cli import main
+
+    words = '[["Water", "was", "added", "to", "the", "flask", "."]]'
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(f'{{"doc_key": "{key}", "sentences": {words}}}\n'
+                           for key in ("a\\nb", "c\\rd", "e\\\\nf")), encoding="utf-8")
+    out = tmp_path / "out"
+    argv = ["run", str(src), "--format", fmt, "-o", str(out), "--workers", "1"]
+    assert main(argv) == 0
+    before = read_tables(out, fmt)
+    capsys.readouterr()
+    assert main([*argv, "--resume"]) == 0
+    assert "3 already done" in capsys.readouterr().err
+    after = read_tables(out, fmt)
+    assert all(a.equals(b) for a, b in zip(before, after, strict=True))
+    assert set(after[0]["doc_id"]) == {"a\nb", "c\rd", "e\\nf"}

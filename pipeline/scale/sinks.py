@@ -307,10 +307,14 @@ class BlockSink(Sink):
                 if not line.endswith("\n") or (limit is not None and len(entries) >= limit):
                     break
                 offset, tab, key = line[:-1].partition("\t")
-                if not (tab and offset.isdigit()):
-                    raise not_resumable(self.journal_path, lineno)
+                try:
+                    if not (tab and offset.isdigit()):
+                        raise ValueError
+                    # a JSON string (any line break escaped); a bare key from older runs
+                    self.completed[json.loads(key) if key.startswith('"') else key] += 1
+                except ValueError:
+                    raise not_resumable(self.journal_path, lineno) from None
                 size = int(offset)
-                self.completed[key] += 1
                 entries.append(line)
         with open(self.journal_path, "w", encoding="utf-8") as fh:
             fh.writelines(entries)
@@ -356,7 +360,7 @@ class BlockSink(Sink):
             data if isinstance(data, bytes) else str(data).encode("utf-8", "backslashreplace")
         )
         self.fh.flush()  # the block reaches the file before the journal names it
-        self.journal.write(f"{self.fh.tell()}\t{outcome.key}\n")
+        self.journal.write(f"{self.fh.tell()}\t{json.dumps(outcome.key)}\n")
         self.journal.flush()
 
     def flush(self) -> None:
