@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -56,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as e:
         print(f"chemie: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped early (``chemie run | head``): a quiet end
+        _silence_stdout()
+        return 0
     except OSError as e:
         where = e.filename or "<output>"
         print(f"chemie: {where}: {e.strerror or e}", file=sys.stderr)
@@ -63,8 +68,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("chemie: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so flushing it at exit cannot fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from spacy.tokens import Doc
 from chemie import components
 from chemie.components.mentions import doc_text
 from chemie.components.words import WordTables
+from chemie.errors import InputError
 from chemie.extensions import actions_of, doc_id_of, mentions_of, relations_of, set_doc_id
 from chemie.model import Document, Mention, Range, make_tokens
 
@@ -115,7 +116,11 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
             spaces.append(len(document.text) > toks[-1].end)
         rebuilt = "".join(w + " " if sp else w for w, sp in zip(words, spaces, strict=True))
         same_text = rebuilt == document.text
-    doc = Doc(nlp.vocab, words=_TABLES.orth_ids(nlp.vocab, words), spaces=spaces)
+    try:
+        doc = Doc(nlp.vocab, words=_TABLES.orth_ids(nlp.vocab, words), spaces=spaces)
+    except ValueError:  # UnicodeEncodeError too
+        _check_words(document, words)
+        raise
     if document.sentences and toks:
         # one from_array call: much faster than Doc(sent_starts=...)
         starts = numpy.full((len(toks), 1), _NOT_START, dtype="uint64")
@@ -139,6 +144,23 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
             gold.attrs = {**describe_mention(doc, spans), **m.attrs}
             mentions.append(gold)
     return doc
+
+
+def _check_words(document: Document, words: list[str]) -> None:
+    """InputError (naming the document's file and line) for a token a Doc cannot hold: an
+    empty string, or one with a lone surrogate (a ``\\udc00`` escape without its pair)."""
+    for i, word in enumerate(words):
+        try:
+            word.encode("utf-8")
+            problem = "" if word else " is an empty string"
+        except UnicodeEncodeError as e:
+            problem = f": lone surrogate \\u{ord(word[e.start]):04x}: not valid Unicode"
+        if problem:
+            starts = [a for a, _ in document.sentences]
+            s = max(bisect_right(starts, i) - 1, 0)
+            where = f"sentence {s} token {i - starts[s]}" if starts else f"token {i}"
+            meta = document.meta
+            raise InputError(meta.get("path"), meta.get("line"), where + problem)
 
 
 class _CharMap:

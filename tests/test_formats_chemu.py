@@ -199,3 +199,40 @@ def test_parse_without_annotations_checks_pairs_but_makes_no_mentions(fixtures):
     bad = '{"doc_key": "a", "sentences": [["x"]], "Work-up": [[[[0, 0]], [[0, 3]]]]}'
     with pytest.raises(InputError, match=r"Work-up pair 0 antecedent: token range \[0, 3\]"):
         parse_chemu_line(bad, annotations=False)
+
+
+def test_a_non_utf8_line_is_named_by_its_own_line_number(tmp_path):
+    good = '{"doc_key": "a", "sentences": [["Water", "was", "added", "."]]}\n'
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(good.encode() + b'{"doc_key": "b", "sentences": [["caf\xe9"]]}\n')
+    docs = iter_chemu(path)
+    assert next(docs).id == "a"  # the first line is read before the bad one fails
+    with pytest.raises(InputError, match=r"in\.jsonl:2: not valid UTF-8 \(byte 0xe9\)"):
+        next(docs)
+
+
+def test_json_whitespace_carriage_returns_and_a_bom_are_read_like_run_reads_them(tmp_path):
+    path = tmp_path / "in.jsonl"
+    line = '{"doc_key": "a",\r"sentences": [["Water", "was", "added", "."]]}'
+    path.write_bytes(b"\xef\xbb\xbf" + line.encode() + b"\r\n\r\n" + line.replace('"a"', '"b"')
+                     .encode() + b"\r\n")
+    assert [(d.id, d.meta["line"], d.text) for d in iter_chemu(path)] == [
+        ("a", 1, "Water was added ."), ("b", 3, "Water was added ."),
+    ]
+
+
+def test_escaped_characters_and_surrogate_pairs_are_read():
+    line = '{"doc_key": "a", "sentences": [["\\u00b0C", "\\ud835\\udd18", "\\"x\\""]]}'
+    assert parse_chemu_line(line).text == '°C 𝔘 "x"'
+
+
+def test_a_chemie_json_line_is_refused_with_a_hint():
+    line = '{"id": "a", "text": "Water", "tokens": [], "mentions": [], "relations": []}'
+    with pytest.raises(InputError, match=r"p\.jsonl:1: missing key 'doc_key' .*--format chemu"):
+        parse_chemu_line(line, "p.jsonl", 1)
+
+
+def test_a_doc_key_with_a_lone_surrogate_is_bad_input():
+    with pytest.raises(InputError, match=r"^in\.jsonl:3: 'doc_key': lone surrogate \\ud800"):
+        parse_chemu_line('{"doc_key": "a\\ud800", "sentences": [["Water"]]}', "in.jsonl", 3)
+    assert parse_chemu_line('{"doc_key": "\\u00e9", "sentences": [["Water"]]}').id == "é"

@@ -92,3 +92,24 @@ def test_an_input_error_naming_no_file_is_just_its_message():
     )
     assert str(InputError(None, 3, "bad line")) == "<input>:3: bad line"
     assert str(InputError("a.txt", None, "no such file")) == "a.txt: no such file"
+
+
+def test_every_rule_table_loads_as_the_pure_python_safe_loader_reads_it():
+    import yaml
+
+    from chemie.resources import load_rules, rules_path
+
+    names = sorted(p.name for p in rules_path("coref.yaml").parent.glob("*.yaml"))
+    assert "coref.yaml" in names
+    for name in names:
+        text = rules_path(name).read_text(encoding="utf-8")
+        assert load_rules(name) == yaml.load(text, Loader=yaml.SafeLoader), name
+
+
+@pytest.mark.parametrize("command", ["eval", "ner", "rc", "rc-eval", "run", "score", "show"])
+def test_each_command_is_found_by_its_name(command, capsys):
+    for argv in ([command, "--help"], [command, "-h"]):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 0
+        assert capsys.readouterr().out.startswith(f"usage: chemie {command} ")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 
+import pandas as pd
 import pytest
 
 from chemie.cli import main
@@ -134,3 +136,36 @@ def test_bc5cdr_devel_slice_round_trips(tmp_path, corpus):
     g, p = read_iob(gold), read_iob(pred)
     assert [s.words for s in g] == [s.words for s in p]
     assert any(t != "O" for s in p for t in s.tags)
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "parquet"])
+def test_a_file_name_that_is_not_utf8_is_written_with_escapes(tmp_path, fmt):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    with open(os.fsencode(folder) + b"/caf\xe9.txt", "w", encoding="utf-8") as fh:
+        fh.write("Water was added.\n")
+    out = tmp_path / "out"
+    assert main(["ner", str(folder), "--format", fmt, "-o", str(out), "-q"]) == 0
+    if fmt == "tsv":
+        names = {line.split("\t")[0] for line in out.read_text(encoding="utf-8").splitlines()[1:]}
+    else:
+        names = set(pd.read_parquet(tmp_path / "out.mentions.parquet")["doc_id"])
+    assert names == {f"{folder}/caf\\xe9.txt"}
+
+
+def test_a_chemu_ref_jsonl_is_refused_with_what_to_run_instead(tmp_path, capsys):
+    line = '{"doc_key": "a", "sentences": [["Water", "was", "added", "."]]}\n'
+    src = _write(tmp_path, "in.jsonl", line)
+    assert main(["ner", str(src), "-o", str(tmp_path / "out.tsv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"chemie: {src}: ")
+    assert "chemie run" in err and "--input-format text" in err
+    assert not (tmp_path / "out.tsv").exists()
+    assert main(["ner", str(src), "--input-format", "text"]) == 0  # as plain text on request
+
+
+def test_chemdner_output_to_a_new_folder_named_with_a_trailing_slash(tmp_path):
+    src = _write(tmp_path, "abs.tsv", "1\tCocaine\tCocaine kills.\n")
+    folder = tmp_path / "preds"
+    assert main(["ner", str(src), "-o", f"{folder}/", "-q"]) == 0
+    assert sorted(p.name for p in folder.glob("[!.]*")) == ["abs.cdi.tsv", "abs.cem.tsv"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -15,6 +16,7 @@ import pytest
 
 from chemie.cli import main
 from chemie.formats.brat import read_brat_dir
+from chemie.formats.chemu import read_chemu
 from chemie.formats.tabular import read_tables
 from chemie.scale.errorlog import read_errors
 
@@ -328,3 +330,173 @@ def test_resume_on_finished_tables_adds_nothing(tmp_path, capsys, fmt):
     err = capsys.readouterr().err
     assert "not supported" not in err and "0 written" in err
     assert all(a.equals(b) for a, b in zip(first, read_tables(tmp_path / "t", fmt), strict=True))
+
+
+def test_a_repeated_doc_key_fails_alone_in_chemu_output_too(tmp_path, capsys):
+    line = (SCALE / "snippets.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    src = tmp_path / "in.jsonl"
+    src.write_text(f"{line}\n{line}\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert main(["run", str(src), "-o", str(out), "-q", "--workers", "1"]) == 1
+    assert "document id '0001' already written in this run" in capsys.readouterr().err
+    assert [r["line"] for r in read_errors(tmp_path / "out.jsonl.errors.tsv")] == ["2"]
+    assert [json.loads(x)["doc_key"] for x in out.read_text().splitlines()] == ["0001"]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(line + "\n", encoding="utf-8")
+    assert main(["score", "anaphora", str(gold), str(out)]) == 0  # the output can be scored
+
+
+def _children(pid: int) -> set[int]:
+    """The ids of the live child processes of ``pid`` (Linux /proc)."""
+    kids = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        kids.update(map(int, (task / "children").read_text().split()))
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    """True while process ``pid`` runs (neither gone nor a zombie)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_pool_workers_end_when_the_run_is_killed(tmp_path):
+    lines = (SCALE / "snippets.jsonl").read_text(encoding="utf-8").splitlines()
+    src = tmp_path / "in.jsonl"
+    with open(src, "w", encoding="utf-8") as fh:
+        for i in range(3000):
+            fh.write(json.dumps({**json.loads(lines[i % len(lines)]), "doc_key": str(i)}) + "\n")
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen(
+        _chemie(str(src), "-o", str(out), "-q", "--workers", "2"), start_new_session=True
+    )
+    try:
+        partial = Path(str(out) + ".partial")
+        deadline = time.monotonic() + 60
+        while not (partial.exists() and partial.stat().st_size) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2 and proc.poll() is None
+        proc.kill()  # the run alone, as `kill -9 PID` or the OOM killer does
+        proc.wait()
+        deadline = time.monotonic() + 20
+        while workers and time.monotonic() < deadline:
+            workers = set(filter(_alive, workers))
+            time.sleep(0.1)
+        assert not workers, "worker processes outlived the run"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("fmt", ["brat", "json", "csv", "parquet"])
+def test_file_names_that_are_not_utf8_name_documents_with_escapes(tmp_path, capsys, fmt):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    raw = os.fsencode(folder)
+    with open(raw + b"/caf\xe9.txt", "w", encoding="utf-8") as fh:
+        fh.write("Water (5 mL) was added to the solution. The mixture was stirred.\n")
+    with open(raw + b"/bad\xff.txt", "wb") as fh:
+        fh.write(b"Water \xff was added.\n")
+    out = tmp_path / "out"
+    assert main(["run", str(folder), "--format", fmt, "-o", str(out), "-q", "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "bad\\udcff.txt:1: not valid UTF-8 (byte 0xff)" in err and "Traceback" not in err
+    [row] = read_errors(tmp_path / "out.errors.tsv")
+    assert (row["id"], row["file"].endswith("bad\\udcff.txt")) == ("bad\\xff", True)
+    if fmt == "brat":
+        ids = [p.stem for p in out.glob("*.ann")]
+    elif fmt == "json":
+        ids = [json.loads(x)["id"] for x in out.read_text(encoding="utf-8").splitlines()]
+    else:
+        ids = list(set(read_tables(out, fmt)[0]["doc_id"]))
+    assert ids == ["caf\\xe9"]
+    os.unlink(raw + b"/bad\xff.txt")
+    html = tmp_path / "page.html"
+    assert main(["show", str(folder), "-o", str(html)]) == 0
+    assert "caf\\xe9" in html.read_text(encoding="utf-8")
+
+
+def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path):
+    lines = (SCALE / "snippets.jsonl").read_text(encoding="utf-8").splitlines()
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(
+        json.dumps({**json.loads(lines[i % len(lines)]), "doc_key": str(i)}) + "\n"
+        for i in range(400)
+    ), encoding="utf-8")
+    proc = subprocess.Popen(  # like `chemie run in.jsonl | head -1`
+        _chemie(str(src), "--workers", "1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout.readline().startswith(b"# ")
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert (proc.wait(), err) == (0, "")
+
+
+def test_text_input_to_chemu_output_puts_the_links_on_its_tokens(tmp_path):
+    src = tmp_path / "one.txt"
+    src.write_text("Acetic acid (9.8 ml) was added to the solution in a flask.\n\n"
+                   "The mixture was stirred at 50°C, and\tconcentrated.\n", encoding="utf-8")
+    out, js = tmp_path / "out.jsonl", tmp_path / "out.json"
+    assert main(["run", str(src), "--format", "chemu", "-o", str(out), "-q"]) == 0
+    assert main(["run", str(src), "--format", "json", "-o", str(js), "-q"]) == 0
+    [doc] = read_chemu(out)
+    [full] = [json.loads(line) for line in js.read_text(encoding="utf-8").splitlines()]
+    assert [t.text for t in doc.tokens] == [t["text"] for t in full["tokens"]]
+    texts = {m["id"]: m["text"] for m in full["mentions"]}
+    expected = {(r["label"], texts[r["head"]], texts[r["tail"]]) for r in full["relations"]}
+    index = doc.mention_index()
+    squeeze = str.maketrans("", "", " \t\n")
+    found = {(r.label, index[r.head].text, index[r.tail].text) for r in doc.relations}
+    assert expected and {(a, b.translate(squeeze), c.translate(squeeze)) for a, b, c in found} \
+        == {(a, b.translate(squeeze), c.translate(squeeze)) for a, b, c in expected}
+
+
+def test_an_empty_text_gives_an_empty_chemu_document_with_a_warning(tmp_path, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Water was added to the flask.\n", encoding="utf-8")
+    (folder / "b.txt").write_text(" \n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert main(["run", str(folder), "--format", "chemu", "-o", str(out), "-q"]) == 0
+    assert "b.txt: warning: empty document" in capsys.readouterr().err
+    assert [(d.id, d.tokens) for d in read_chemu(out)][1] == ("b", [])
+
+
+def test_an_output_written_with_a_trailing_slash_is_a_folder(tmp_path, capsys):
+    src = SCALE / "snippets.jsonl"
+    tables = tmp_path / "tables"
+    assert main(["run", str(src), "--format", "csv", "-o", f"{tables}/", "-q"]) == 0
+    assert sorted(p.name for p in tables.glob("[!.]*")) == ["mentions.csv", "relations.csv"]
+    assert main(["run", str(src), "-o", f"{tmp_path / 'pred'}/", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pred" in err and "folder" in err
+    assert not (tmp_path / "pred").exists()
+
+
+@pytest.mark.parametrize(
+    ("tokens", "message"),
+    [
+        (["Water", "\\udc00", "."], r"sentence 1 token 1: lone surrogate \udc00: not valid"),
+        (["was", "", "added"], "sentence 1 token 1 is an empty string"),
+    ],
+)
+@pytest.mark.parametrize("command", [["run"], ["eval", "chemu-ref"], ["show"]])
+def test_tokens_a_doc_cannot_hold_are_one_line_errors_naming_file_and_line(
+    tmp_path, capsys, tokens, message, command
+):
+    good = (SCALE / "snippets.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    words = ", ".join(f'"{t}"' for t in tokens)
+    bad = f'{{"doc_key": "x", "sentences": [["A"], [{words}]]}}'
+    src = tmp_path / "in.jsonl"
+    src.write_text(f"{good}\n{bad}\n", encoding="utf-8")
+    out = ["-o", str(tmp_path / ("p.html" if command == ["show"] else "p.jsonl"))]
+    status = main([*command, str(src), *(out if command != ["eval", "chemu-ref"] else [])])
+    err = capsys.readouterr().err
+    assert f"{src}:2: {message}" in err and "Traceback" not in err
+    assert status == (1 if command == ["run"] else 2)  # run: the other document is written

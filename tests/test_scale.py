@@ -6,6 +6,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -515,3 +517,92 @@ def test_document_json_is_the_json_of_the_documents_fields():
         "id": "e", "text": "", "tokens": [], "sentences": [], "mentions": [], "relations": [],
         "meta": {},
     })
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_table_run_killed_before_its_first_document_resumes_to_the_same_tables(
+    tmp_path, fmt
+):
+    src = _bad_jsonl(tmp_path)
+    job = Job(f"{__name__}:make_linker", fmt)
+    full, cut = tmp_path / "full", tmp_path / "cut"
+    _run(src, full, job)
+    # a process killed right after opening its output (nothing flushed by Python)
+    kill = (
+        "import os, sys, pathlib; from chemie.scale.sinks import make_sink; "
+        "sink = make_sink(sys.argv[1], pathlib.Path(sys.argv[2])); sink.open(False); os._exit(9)"
+    )
+    assert subprocess.run([sys.executable, "-c", kill, fmt, str(cut)]).returncode == 9
+    summary = _run(src, cut, job, resume=True)
+    assert summary.written == _run(src, tmp_path / "again", job).written
+    for name in ("mentions", "relations"):
+        a, b = (Path(f"{p}.{name}.{fmt}") for p in (full, cut))
+        if fmt == "csv":
+            assert b.read_bytes() == a.read_bytes()
+        else:
+            assert pd.read_parquet(b).equals(pd.read_parquet(a))
+
+
+@pytest.mark.parametrize(("fmt", "suffix", "garbage"), [
+    ("chemu", ".partial", b"not json\n"),
+    ("chemu", ".partial", b'{"no_key": 1}\n'),
+    ("chemu", "", b"[1]\n"),  # a finished output
+    ("csv", ".relations.csv.partial.done", b"garbage\n"),
+])
+def test_resume_from_a_partial_file_that_is_not_ours_is_a_one_line_error(
+    tmp_path, capsys, fmt, suffix, garbage
+):
+    from chemie.cli import main
+
+    src = tmp_path / "in.jsonl"
+    src.write_text((SCALE / "snippets.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["run", str(src), "--format", fmt, "-o", str(out), "-q", "--workers", "1"]) == 0
+    base = Path(f"{out}.mentions.csv" if fmt == "csv" else out)
+    bad = Path(f"{out}{suffix}")
+    if fmt == "csv":  # an interrupted run: its partial files and a spoilt journal
+        for name in ("mentions", "relations"):
+            shutil.copy(f"{out}.{name}.csv", f"{out}.{name}.csv.partial")
+            Path(f"{out}.{name}.csv.partial.done").write_text("")
+    elif bad != base:
+        shutil.copy(base, bad)
+    bad.write_bytes(bad.read_bytes() + garbage)
+    before = bad.read_bytes()
+    argv = ["run", str(src), "--format", fmt, "-o", str(out), "-q", "--resume", "--workers", "1"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{bad}:" in err and "--resume" in err
+    assert bad.read_bytes() == before
+
+
+def test_an_errors_row_stays_one_row_whatever_the_document_id_holds(tmp_path):
+    log = ErrorLog(tmp_path / "out.errors.tsv")
+    log.open(False)
+    log.add(1, "error", "in.jsonl", 1, "a\rb\u2028c\x85d\te\nf", "bad\r line")
+    log.add(2, "warning", "in.jsonl", 2, "g", "empty")
+    log.close()
+    rows = read_errors(tmp_path / "out.errors.tsv")
+    assert [(r["n"], r["level"]) for r in rows] == [("1", "error"), ("2", "warning")]
+    assert pd.read_csv(tmp_path / "out.errors.tsv", sep="\t").shape == (2, 6)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_resume_on_tables_whose_document_ids_hold_line_breaks_adds_nothing(
+    tmp_path, capsys, fmt
+):
+    from chemie.cli import main
+
+    words = '[["Water", "was", "added", "to", "the", "flask", "."]]'
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(f'{{"doc_key": "{key}", "sentences": {words}}}\n'
+                           for key in ("a\\nb", "c\\rd", "e\\\\nf")), encoding="utf-8")
+    out = tmp_path / "out"
+    argv = ["run", str(src), "--format", fmt, "-o", str(out), "--workers", "1"]
+    assert main(argv) == 0
+    before = read_tables(out, fmt)
+    capsys.readouterr()
+    assert main([*argv, "--resume"]) == 0
+    assert "3 already done" in capsys.readouterr().err
+    after = read_tables(out, fmt)
+    assert all(a.equals(b) for a, b in zip(before, after, strict=True))
+    assert set(after[0]["doc_id"]) == {"a\nb", "c\rd", "e\\nf"}

@@ -17,7 +17,8 @@
   the file, ``label`` and ``chemdner_class`` the CHEMDNER class.
 
 The input format is detected from the extension and the first line; ``--input-format``
-overrides it. Outputs are written atomically: a bad input leaves no half-written file.
+overrides it (JSON lines, e.g. ChEMU-Ref, are refused: ``chemie run`` reads them).
+Outputs are written atomically: a bad input leaves no half-written file.
 """
 
 from __future__ import annotations
@@ -32,9 +33,10 @@ from pathlib import Path
 from spacy.language import Language
 
 from chemie.cliutil import emit
-from chemie.commands.run import add_scale_options, execute
+from chemie.commands.run import OutputPath, add_scale_options, execute, make_output_folder
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
 from chemie.errors import InputError, read_text
+from chemie.formats import file_name_text
 from chemie.formats.chemdner import format_cdi, format_cem, rank_cdi, rank_cem
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
 from chemie.model import Document, Mention
@@ -55,7 +57,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[0],
     )
     p.add_argument("inputs", nargs="+", type=Path, metavar="INPUT")
-    p.add_argument("-o", "--output", type=Path, help="output file (prefix or folder for CHEMDNER)")
+    p.add_argument(
+        "-o", "--output", action=OutputPath,
+        help="output file (prefix or FOLDER/ for CHEMDNER and csv/parquet)",
+    )
     p.add_argument("--input-format", choices=FORMATS, default="auto")
     p.add_argument(
         "--format", choices=("tsv", "json", *TABLES), default="tsv",
@@ -157,7 +162,8 @@ def ner_processor(abbreviation_window: int = 0, nonchemical_veto: str = "rules")
 
 
 def _name(doc: Document) -> str:
-    return str(doc.meta.get("source", doc.id))
+    """The document's file (or id), as text (see :func:`~chemie.formats.file_name_text`)."""
+    return file_name_text(str(doc.meta.get("source", doc.id)))
 
 
 def tsv_block(doc: Document) -> str:
@@ -309,7 +315,12 @@ def input_format(path: Path, requested: str) -> str:
         return requested
     if path.is_dir():
         return "text"
-    return detect_format(path, _head(path))
+    head = _head(path)
+    if path.suffix.lower() in (".jsonl", ".json") and head.lstrip("\ufeff \t\r\n")[:1] == "{":
+        raise InputError(path, None, "JSON lines (ChEMU-Ref?) are not an input of chemie ner: "
+                         "`chemie run FILE --format json` gives the mentions with their rules "
+                         "(--input-format text reads the file as plain text)")
+    return detect_format(path, head)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -320,6 +331,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format in TABLES and kind != "text":
         raise InputError(args.inputs[0], None, f"--format {args.format} is for text input "
                          f"(this is {kind}): use --format tsv or json")
+    make_output_folder(args, kind == "chemdner" or args.format in TABLES, "this output")
     if kind == "chemdner":
         return run_chemdner(args)
     scaled = args.workers or args.resume or args.engine or args.scheduler

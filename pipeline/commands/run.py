@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -47,6 +48,28 @@ def seconds(text: str) -> float:
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be 0 or more seconds, got {text}")
     return value
+
+
+class OutputPath(argparse.Action):
+    """``-o OUT``: a Path, and ``output_folder``: True when written with a trailing slash
+    (``OUT/``), which names a folder (``Path`` drops the slash)."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+        values: object, option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, Path(str(values)))
+        namespace.output_folder = str(values).endswith(("/", os.sep))
+
+
+def make_output_folder(args: argparse.Namespace, folder_ok: bool, what: str) -> None:
+    """Make the folder that ``-o OUT/`` names, when ``folder_ok``; else an InputError
+    (``what`` is the output that must be one file)."""
+    if args.output is None or not getattr(args, "output_folder", False):
+        return
+    if not folder_ok:
+        raise InputError(args.output, None, f"{what} is one file: give a file name, not a folder")
+    args.output.mkdir(parents=True, exist_ok=True)
 
 
 def add_scale_options(p: argparse.ArgumentParser) -> None:
@@ -86,7 +109,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=".txt file, folder of .txt (plain or brat) or ChEMU-Ref .jsonl (default: example)",
     )
     p.add_argument(
-        "-o", "--output", type=Path, metavar="OUT",
+        "-o", "--output", action=OutputPath, metavar="OUT",
         help="output folder (brat) or file (jsonl/json) or table prefix (csv/parquet); "
         "without it, documents are printed readably",
     )
@@ -215,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = output_format(kinds, args.format, args.output)
     if args.output is not None:
         check_output(args.output, fmt, inputs)
+        make_output_folder(args, fmt in ("brat", "csv", "parquet"), f"{fmt} output")
     if not args.inputs:
         args.workers = 1
     job = Job("anaphora", fmt, (("coref", args.coref),))

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from chemie.errors import InputError, atomic_write, read_text
+from chemie.formats import file_name_text
 from chemie.model import Document, Mention, Range, Relation, Token
 
 PathLike = str | os.PathLike[str]
@@ -70,7 +71,7 @@ def _rule_note(
 
 def _new_doc(doc_id: str, text: str, path: Path, txt: Path) -> Document:
     """A document without annotations; its tokens are the whitespace-separated pieces."""
-    doc = Document(id=doc_id, text=text)
+    doc = Document(id=file_name_text(doc_id), text=text)
     doc.tokens = [Token(m.group(), m.start(), m.end()) for m in re.finditer(r"\S+", text)]
     doc.meta.update(format="brat", path=str(path), line=None, txt=str(txt))
     return doc

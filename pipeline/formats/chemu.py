@@ -100,10 +100,19 @@ def parse_chemu_line(
         raise InputError(path, lineno, "expected a JSON object")
     for key in ("doc_key", "sentences"):
         if key not in obj:
-            raise InputError(path, lineno, f"missing key {key!r}")
+            hint = " (this is `chemie run --format json` output; ChEMU-Ref jsonl is " \
+                "`--format chemu`)" if "mentions" in obj and "text" in obj else ""
+            raise InputError(path, lineno, f"missing key {key!r}{hint}")
     doc_key = obj["doc_key"]
     if not isinstance(doc_key, str | int) or isinstance(doc_key, bool):
         raise InputError(path, lineno, "'doc_key' must be a string")
+    if isinstance(doc_key, str) and not doc_key.isascii():
+        try:
+            doc_key.encode("utf-8")
+        except UnicodeEncodeError as e:  # a \ud800 escape without its pair: no file name
+            char = f"\\u{ord(doc_key[e.start]):04x}"
+            message = f"'doc_key': lone surrogate {char}: not valid Unicode"
+            raise InputError(path, lineno, message) from None
     sentences = _words(obj, path, lineno)
     words = list(chain.from_iterable(sentences))
     offsets = _offsets(words)
@@ -146,24 +155,25 @@ def parse_chemu_line(
 
 
 def iter_chemu(path: PathLike) -> Iterator[Document]:
-    """Documents of a ChEMU-Ref jsonl file, one per non-empty line, read lazily."""
+    """Documents of a ChEMU-Ref jsonl file, one per non-empty line, read lazily.
+
+    Lines end at ``\n`` only and are decoded one by one (as ``chemie run`` reads them), so a
+    byte that is not UTF-8 is reported on its own line.
+    """
     p = Path(path)
     try:
-        fh = open(p, encoding="utf-8-sig")
+        fh = open(p, "rb")
     except FileNotFoundError:
         raise InputError(p, None, "no such file") from None
     except IsADirectoryError:
         raise InputError(p, None, "is a directory, expected a .jsonl file") from None
     with fh:
-        lineno = 0
-        while True:
+        for lineno, raw in enumerate(fh, 1):
             try:
-                line = fh.readline()
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
             except UnicodeDecodeError as e:
-                raise InputError(p, lineno + 1, f"not valid UTF-8 ({e.reason})") from None
-            if not line:
-                return
-            lineno += 1
+                message = f"not valid UTF-8 (byte 0x{raw[e.start]:02x})"
+                raise InputError(p, lineno, message) from None
             if line.strip():
                 yield parse_chemu_line(line, p, lineno)
 
@@ -226,8 +236,12 @@ def _output_words(doc: Document) -> list[list[str]]:
     if "sentences" in doc.meta:
         return doc.meta["sentences"]  # type: ignore[return-value]
     if not doc.tokens:
-        raise ValueError(f"document {doc.id}: no tokens to write as ChEMU-Ref sentences")
-    bounds = doc.sentences or [(0, len(doc.tokens))]
+        return []  # an empty document
+    n = len(doc.tokens)
+    bounds = doc.sentences
+    ends = [0, *(b for _, b in bounds)]
+    if not bounds or [a for a, _ in bounds] != ends[:-1] or ends[-1] != n:
+        bounds = [(0, n)]  # sentences that do not cover the tokens one after another
     return [[t.text for t in doc.tokens[a:b]] for a, b in bounds]
 
 
@@ -235,12 +249,17 @@ def format_chemu_doc(doc: Document, snap: bool = False) -> str:
     """One ChEMU-Ref jsonl line (no newline) for ``doc``; ValueError if it cannot be written.
 
     Mention spans must align to the input's tokens, unless ``snap`` (see :class:`TokenIndex`).
+    A document without input sentences (e.g. read from text) is written as its tokens, its
+    mentions' spans (offsets into its own text) mapped to them.
     """
     sentences = _output_words(doc)
-    words = list(chain.from_iterable(sentences))
-    if " ".join(words) != doc.text:
-        raise ValueError(f"document {doc.id}: text does not match its sentences of tokens")
-    index = TokenIndex.from_offsets(*_offsets(words))
+    if "sentences" in doc.meta:
+        words = list(chain.from_iterable(sentences))
+        if " ".join(words) != doc.text:
+            raise ValueError(f"document {doc.id}: text does not match its sentences of tokens")
+        index = TokenIndex.from_offsets(*_offsets(words))
+    else:
+        index = TokenIndex(doc.tokens)
     mentions = doc.mention_index()
     out: dict[str, object] = {"doc_key": doc.id, "sentences": sentences}
     out.update({key: [] for key in ANAPHORA_LABELS.values()})

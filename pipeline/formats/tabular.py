@@ -175,9 +175,23 @@ def csv_block(rows: list[dict]) -> str:
     """``rows`` as CSV lines without a header, exactly as :class:`TableWriter` writes them."""
     if not rows:
         return ""
+    return _csv_lines(rows, list(rows[0]))
+
+
+def _csv_lines(rows: list[dict], fieldnames: list[str]) -> str:
+    """``rows`` as CSV lines ending in ``\\n``; a field holding a carriage return is quoted
+    too (the csv module quotes only the characters of its line terminator)."""
     buf = io.StringIO()
-    csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n").writerows(rows)
-    return buf.getvalue()
+    csv.DictWriter(buf, fieldnames=fieldnames, lineterminator="\n").writerows(rows)
+    text = buf.getvalue()
+    if "\r" not in text:
+        return text
+    lines = []
+    for row in rows:  # rare: the row written with "\r\n" (quoting both), ended with "\n"
+        one = io.StringIO()
+        csv.DictWriter(one, fieldnames=fieldnames, lineterminator="\r\n").writerow(row)
+        lines.append(one.getvalue()[:-2] + "\n")
+    return "".join(lines)
 
 
 def ipc_block(rows: list[dict], name: str) -> bytes:
@@ -248,9 +262,8 @@ class TableWriter:
 
     def _open(self, fh, schema: pa.Schema) -> object:
         if self.fmt == "csv":
-            writer = csv.DictWriter(fh, fieldnames=schema.names, lineterminator="\n")
-            writer.writeheader()
-            return writer
+            fh.write(",".join(schema.names) + "\n")
+            return fh
         writer = pq.ParquetWriter(fh, schema)
         self._stack.callback(writer.close)
         return writer
@@ -260,7 +273,7 @@ class TableWriter:
             return
         sink = self._sinks[name]
         if self.fmt == "csv":
-            sink.writerows(rows)  # type: ignore[attr-defined]
+            sink.write(_csv_lines(rows, SCHEMAS[name].names))  # type: ignore[attr-defined]
         else:
             sink.write_table(pa.Table.from_pylist(rows, schema=SCHEMAS[name]))  # type: ignore[attr-defined]
         self.counts[name] += len(rows)

@@ -10,6 +10,7 @@ keeping at most ``window`` chunks in flight, so memory stays flat however large 
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import multiprocessing
 import os
@@ -68,16 +69,30 @@ def run_inline(chunks: Chunks, job: Job) -> Iterator[list[Outcome]]:
         yield process_chunk(job, chunk)
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the parent, which stops the run cleanly."""
+_PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal sent to this process when its parent dies
+
+
+def _init_worker(parent: int) -> None:
+    """Pool workers leave Ctrl-C to the parent, which stops the run cleanly, and end with
+    it when it is killed (on Linux; else they would wait forever on the queue whose other
+    end their siblings hold)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux
+        return
+    if os.getppid() != parent:  # the parent died before the death signal was set
+        os._exit(1)
 
 
 def run_pool(chunks: Chunks, job: Job, workers: int, window: int = 0) -> Iterator[list[Outcome]]:
     """Process chunks on ``workers`` local processes, started now (before any thread of the
     caller's progress bar exists, since they are forked on POSIX)."""
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),)
+    )
     for _ in pool.map(int, range(workers)):  # start every worker process now
         pass
     return _pool_results(pool, chunks, job, window or 4 * workers)

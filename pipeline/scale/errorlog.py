@@ -27,7 +27,8 @@ COLUMNS = ("n", "file", "line", "id", "level", "message")
 
 
 def _cell(value: object) -> str:
-    return "" if value is None else str(value).replace("\t", " ").replace("\n", " ")
+    """One TSV cell: tabs and every kind of line break (``\\r``, U+2028 ...) as spaces."""
+    return "" if value is None else " ".join(str(value).replace("\t", " ").splitlines())
 
 
 def _in_order(rows: Iterable[str]) -> list[str]:
@@ -67,7 +68,8 @@ class ErrorLog:
                 ]
             self.resumed = True
         self.partial.parent.mkdir(parents=True, exist_ok=True)
-        self._fh = open(self.partial, "w", encoding="utf-8")
+        # a file name that is not UTF-8 is written with \\udcNN escapes, not a crash
+        self._fh = open(self.partial, "w", encoding="utf-8", errors="backslashreplace")
         self._fh.writelines(kept)
         self.counts["warning"] = len(kept)
 
@@ -78,6 +80,7 @@ class ErrorLog:
         self.counts[level] += 1
         if len(self.first) < self.keep:
             where = file if line is None else f"{file}:{line}"
+            where = where.encode("utf-8", "backslashreplace").decode("utf-8")  # printable
             self.first.append(f"{where}: {message}" if level == "error" else
                               f"{where}: {level}: {message}")
         if self._fh is not None:

@@ -28,6 +28,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from chemie.errors import InputError
 from chemie.model import Document, Token
 
 if TYPE_CHECKING:
@@ -166,6 +167,12 @@ class Sink:
         self.abort()
 
 
+def not_resumable(path: Path, line: int | None) -> InputError:
+    """The error of a partial output that this run cannot continue."""
+    return InputError(path, line, "not a line of an interrupted chemie run: cannot --resume "
+                      "from it (remove it, or run without --resume)")
+
+
 def claim(written: set[str], key: str | None) -> None:
     """Note that document ``key`` is written; ValueError (the document fails) when one with
     the same id was already written in this run."""
@@ -199,13 +206,17 @@ class JsonlSink(Sink):
         self.fresh = self.restored = False
 
     def _load_partial(self) -> None:
-        """Drop a trailing incomplete line from the partial file and count its keys."""
+        """Drop a trailing incomplete line from the partial file and count its keys
+        (InputError, the file untouched, when a line is not one this sink wrote)."""
         with open(self.partial, "rb+") as fh:
             data_end = 0
-            for raw in fh:
+            for lineno, raw in enumerate(fh, 1):
                 if not raw.endswith(b"\n"):
                     break
-                self.completed[str(json.loads(raw)[self.key_field])] += 1
+                try:
+                    self.completed[str(json.loads(raw)[self.key_field])] += 1
+                except (ValueError, KeyError, TypeError):
+                    raise not_resumable(self.partial, lineno) from None
                 data_end += len(raw)
             fh.truncate(data_end)
 
@@ -215,7 +226,13 @@ class JsonlSink(Sink):
             os.replace(self.path, self.partial)  # a finished output: resume adds nothing twice
             self.restored = True
         if resume and self.partial.exists():
-            self._load_partial()
+            try:
+                self._load_partial()
+            except InputError as e:
+                if self.restored:  # the finished output goes back as it was
+                    os.replace(self.partial, self.path)
+                    e = not_resumable(self.path, e.line)
+                raise e from None
             self.fh = open(self.partial, "ab")
         else:
             self.fh = open(self.partial, "wb")
@@ -233,7 +250,8 @@ class JsonlSink(Sink):
     def write(self, outcome: Outcome) -> None:
         if self.unique:
             claim(self.written, outcome.key)
-        self.fh.write(str(outcome.payload).encode("utf-8") + b"\n")
+        # a lone surrogate (a file name that is not UTF-8) as a \\udcNN escape: valid JSON
+        self.fh.write(str(outcome.payload).encode("utf-8", "backslashreplace") + b"\n")
 
     def flush(self) -> None:
         self.fh.flush()
@@ -285,12 +303,18 @@ class BlockSink(Sink):
         size = len(self.header)
         entries = []
         with open(self.journal_path, encoding="utf-8") as fh:
-            for line in fh:
+            for lineno, line in enumerate(fh, 1):
                 if not line.endswith("\n") or (limit is not None and len(entries) >= limit):
                     break
-                offset, key = line[:-1].split("\t", 1)
+                offset, tab, key = line[:-1].partition("\t")
+                try:
+                    if not (tab and offset.isdigit()):
+                        raise ValueError
+                    # a JSON string (any line break escaped); a bare key from older runs
+                    self.completed[json.loads(key) if key.startswith('"') else key] += 1
+                except ValueError:
+                    raise not_resumable(self.journal_path, lineno) from None
                 size = int(offset)
-                self.completed[key] += 1
                 entries.append(line)
         with open(self.journal_path, "w", encoding="utf-8") as fh:
             fh.writelines(entries)
@@ -307,14 +331,23 @@ class BlockSink(Sink):
             os.replace(self.finished_journal, self.journal_path)
             self.restored = True
         if resume and self.partial.exists() and self.journal_path.exists():
-            size = self._load_journal(limit)
-            with open(self.partial, "rb+") as fh:
-                fh.truncate(size)
-            self.fh = open(self.partial, "ab")
-            self.journal = open(self.journal_path, "a", encoding="utf-8")
-            return
+            try:
+                size = self._load_journal(limit)
+            except InputError:
+                if self.restored:  # the finished output goes back as it was
+                    os.replace(self.partial, self.path)
+                    os.replace(self.journal_path, self.finished_journal)
+                raise
+            if os.path.getsize(self.partial) >= size:  # else lost in a crash: start over
+                with open(self.partial, "rb+") as fh:
+                    fh.truncate(size)
+                self.fh = open(self.partial, "ab")
+                self.journal = open(self.journal_path, "a", encoding="utf-8")
+                return
+            self.completed.clear()
         self.fh = open(self.partial, "wb")
         self.fh.write(self.header)
+        self.fh.flush()  # a run killed before its first block leaves the header (resume)
         self.journal = open(self.journal_path, "w", encoding="utf-8")
         self.fresh = True
 
@@ -323,9 +356,11 @@ class BlockSink(Sink):
 
     def write(self, outcome: Outcome) -> None:
         data = outcome.payload
-        self.fh.write(data if isinstance(data, bytes) else str(data).encode("utf-8"))
+        self.fh.write(
+            data if isinstance(data, bytes) else str(data).encode("utf-8", "backslashreplace")
+        )
         self.fh.flush()  # the block reaches the file before the journal names it
-        self.journal.write(f"{self.fh.tell()}\t{outcome.key}\n")
+        self.journal.write(f"{self.fh.tell()}\t{json.dumps(outcome.key)}\n")
         self.journal.flush()
 
     def flush(self) -> None:
@@ -563,4 +598,4 @@ def make_sink(fmt: str, out: Path | None) -> Sink:
         return TableSink(out, fmt)
     if fmt == "json":
         return JsonlSink(out, "id", unique=True)
-    return JsonlSink(out, "doc_key")
+    return JsonlSink(out, "doc_key", unique=True)  # a repeated doc_key could not be scored

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from chemie.errors import InputError, read_text
+from chemie.formats import file_name_text
 from chemie.model import Document
 
 PathLike = str | os.PathLike[str]
@@ -110,18 +111,20 @@ def _orphan_anns(folder: Path) -> Iterator[Path]:
 
 
 def iter_txt_items(path: PathLike) -> Iterator[Item]:
-    """A ``.txt`` file, or every ``.txt`` under a folder (plain or brat), keyed by relative path.
+    """A ``.txt`` file, or every ``.txt`` under a folder (plain or brat), keyed by relative path
+    (see :func:`~chemie.formats.file_name_text`).
 
     An ``.ann`` without its ``.txt`` becomes an ``error`` item naming the ``.ann``.
     """
     p = Path(path)
     if p.is_file():
-        yield Item("txt", str(p), None, p.stem)
+        yield Item("txt", str(p), None, file_name_text(p.stem))
         return
     for f in _txt_files(p):
-        yield Item("txt", str(f), None, f.relative_to(p).with_suffix("").as_posix())
+        key = file_name_text(f.relative_to(p).with_suffix("").as_posix())
+        yield Item("txt", str(f), None, key)
     for ann in _orphan_anns(p):
-        key = ann.relative_to(p).with_suffix("").as_posix()
+        key = file_name_text(ann.relative_to(p).with_suffix("").as_posix())
         yield Item("error", str(ann), None, key, "brat .ann file without its .txt")
 
 
