@@ -510,3 +510,9 @@ def test_a_precipitated_solid_is_no_drying_agent(nlp):
     found = links(nlp, ["The organic layer was dried over anhydrous magnesium sulfate .",
                         "The precipitated solid was filtered off ."])
     assert not [f for f in found if f[2] == "drying_agent"]
+
+
+def test_a_name_after_a_label_and_a_comma(nlp):
+    found = links(nlp, [HEADING, "Chromatography afforded Compound B5 , 4-bromo-benzoic acid"
+                        " ( 1.5 g ) ."])
+    assert ("4-bromo-benzoic acid ( 1.5 g )", "Compound B5", "label_colon_name") in found

@@ -44,6 +44,7 @@ _CONCENTRATION = re.compile(r"\d+(?:\.\d+)?(?:\s*[-–~]\s*\d+(?:\.\d+)?)?\s*%\s
 _AQUEOUS = frozenset(("water", "brine", "aqueous"))  # an aqueous work-up (the_solvent)
 _THIS_HEADS = frozenset(("product", "compound", "material"))  # "this product" (this_product)
 _BARE_PRODUCT = frozenset(("product", "compound"))  # "The product" (this_product)
+_APPOSITION = (":", ",")  # "Compound ( 4 ) : NAME", "Compound B5 , NAME" (label_colon_name)
 _LABEL_FILLERS = frozenset(("(", ")", "[", "]", "No", "no", "NO", "."))
 # an antecedent that is a substituent ("tert-butyl") or an NMR frequency ("400MHz ( CDCl3 )")
 _NOT_ABBREVIATED = re.compile(r"(?i)yl$|mhz$")
@@ -752,13 +753,14 @@ class CorefResolver:
         return None
 
     def _label_of_next(self, ms: list[_M], a: _M) -> bool:
-        """Whether ``a`` is a label ("Compound ( 4 )") followed by ":" and a chemical name."""
+        """Whether ``a`` is a label ("Compound ( 4 )") followed by ":" or "," and a chemical
+        name."""
         if a.kind != "reference" or not a.ident or a.head == "example" or a.i + 1 >= len(ms):
             return False
         x = ms[a.i + 1]
         return (
-            x.kind == "chemical" and x.first - a.last == 2 and self._words[a.last + 1] == ":"
-            and not a.m.attrs.get("quantity")
+            x.kind == "chemical" and x.first - a.last == 2
+            and self._words[a.last + 1] in _APPOSITION and not a.m.attrs.get("quantity")
         )
 
     def _rule_label_colon_name(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
