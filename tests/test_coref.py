@@ -516,3 +516,20 @@ def test_a_name_after_a_label_and_a_comma(nlp):
     found = links(nlp, [HEADING, "Chromatography afforded Compound B5 , 4-bromo-benzoic acid"
                         " ( 1.5 g ) ."])
     assert ("4-bromo-benzoic acid ( 1.5 g )", "Compound B5", "label_colon_name") in found
+
+
+def test_a_descriptor_bracket_in_the_heading_is_no_quantity(nlp):
+    found = links(nlp, ["Example 341 4-bromo-2-methylbenzoic acid ( racemate )",
+                        "The residue was purified by HPLC .",
+                        "275 mg ( 47% of theory ) of the title compound were obtained ."])
+    assert ("275 mg ( 47% of theory ) of the title compound",
+            "4-bromo-2-methylbenzoic acid ( racemate )", "title_compound") in found
+
+
+def test_a_heading_name_may_start_with_a_number(nlp):
+    found = links(nlp, ["5 . Synthesis of 3 , 7-dihydroxy-6-ethyl-5-cholan-24-oic acid",
+                        "To a flask was added water .",
+                        "The residue was purified to afford the target compound"
+                        " ( 0.87 g , 75% ) ."])
+    assert ("the target compound ( 0.87 g , 75% )",
+            "3 , 7-dihydroxy-6-ethyl-5-cholan-24-oic acid", "title_compound") in found

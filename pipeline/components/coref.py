@@ -486,7 +486,14 @@ class CorefResolver:
         stop = self._heading_end
         best = None
         for x in ms:
-            if x.first >= stop or x.m.attrs.get("quantity") or cs[x.first] in "NnA":
+            # "NAME ( racemate )": a descriptor bracket is no quantity
+            quantity = x.m.attrs.get("quantity") and x.m.rule != "descriptor_suffix"
+            # "5 g of X" is a reactant; a name whose core starts with a number ("3 ,
+            # 7-dihydroxy-…-oic acid", split after its first locant) is still a name
+            if x.first >= stop or quantity or (
+                cs[x.first] in "NnA"
+                and not (x.kind == "chemical" and x.m.attrs.get("core", (-1,))[0] == x.first)
+            ):
                 break
             if x.bracketed:
                 continue
