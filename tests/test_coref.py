@@ -107,6 +107,11 @@ CASES = {
          "Elemental analysis : C8H7BrO2 Theoretical value : C , 44.68%"],
         ("C8H7BrO2", "4-bromo-benzoic acid ( 1.5 g , 80% )"),
     ),
+    "drying_agent": (
+        ["The organic layer was dried over anhydrous magnesium sulfate .",
+         "The insoluble substance was separated by filtration ."],
+        ("The insoluble substance", "anhydrous magnesium sulfate"),
+    ),
     "definite_repeat": (
         ["The product precipitated as a yellow solid .", "The solid was dried ."],
         ("The solid", "a yellow solid"),
@@ -382,9 +387,9 @@ def test_rules_left_out_for_a_kind_reject_that_kind():
             resolver._words = ["x"] * 10
             resolver._heading_end = 10
             assert not rule(None, ms, ms[1], ms[0]), (name, kind)
-    featureless = [n for n, _ in resolver._rules_for("equipment", "", *[False] * 14)]
+    featureless = [n for n, _ in resolver._rules_for("equipment", "", *[False] * 15)]
     assert featureless == []
-    everything = [n for n, _ in resolver._rules_for("chemical", "the", *[True] * 14)]
+    everything = [n for n, _ in resolver._rules_for("chemical", "the", *[True] * 15)]
     assert "definite_repeat" in everything and "the_solvent" in everything
 
 
@@ -499,3 +504,32 @@ def test_a_heading_name_with_a_generic_head_is_the_title(nlp):
                         "The title compound was synthesized using the procedure of Example 3 ."])
     assert ("The title compound", "4-bromo-2-methylbenzoic acid ammonium salt",
             "title_compound") in found
+
+
+def test_a_precipitated_solid_is_no_drying_agent(nlp):
+    found = links(nlp, ["The organic layer was dried over anhydrous magnesium sulfate .",
+                        "The precipitated solid was filtered off ."])
+    assert not [f for f in found if f[2] == "drying_agent"]
+
+
+def test_a_name_after_a_label_and_a_comma(nlp):
+    found = links(nlp, [HEADING, "Chromatography afforded Compound B5 , 4-bromo-benzoic acid"
+                        " ( 1.5 g ) ."])
+    assert ("4-bromo-benzoic acid ( 1.5 g )", "Compound B5", "label_colon_name") in found
+
+
+def test_a_descriptor_bracket_in_the_heading_is_no_quantity(nlp):
+    found = links(nlp, ["Example 341 4-bromo-2-methylbenzoic acid ( racemate )",
+                        "The residue was purified by HPLC .",
+                        "275 mg ( 47% of theory ) of the title compound were obtained ."])
+    assert ("275 mg ( 47% of theory ) of the title compound",
+            "4-bromo-2-methylbenzoic acid ( racemate )", "title_compound") in found
+
+
+def test_a_heading_name_may_start_with_a_number(nlp):
+    found = links(nlp, ["5 . Synthesis of 3 , 7-dihydroxy-6-ethyl-5-cholan-24-oic acid",
+                        "To a flask was added water .",
+                        "The residue was purified to afford the target compound"
+                        " ( 0.87 g , 75% ) ."])
+    assert ("the target compound ( 0.87 g , 75% )",
+            "3 , 7-dihydroxy-6-ethyl-5-cholan-24-oic acid", "title_compound") in found

@@ -44,6 +44,7 @@ _CONCENTRATION = re.compile(r"\d+(?:\.\d+)?(?:\s*[-–~]\s*\d+(?:\.\d+)?)?\s*%\s
 _AQUEOUS = frozenset(("water", "brine", "aqueous"))  # an aqueous work-up (the_solvent)
 _THIS_HEADS = frozenset(("product", "compound", "material"))  # "this product" (this_product)
 _BARE_PRODUCT = frozenset(("product", "compound"))  # "The product" (this_product)
+_APPOSITION = (":", ",")  # "Compound ( 4 ) : NAME", "Compound B5 , NAME" (label_colon_name)
 _LABEL_FILLERS = frozenset(("(", ")", "[", "]", "No", "no", "NO", "."))
 # an antecedent that is a substituent ("tert-butyl") or an NMR frequency ("400MHz ( CDCl3 )")
 _NOT_ABBREVIATED = re.compile(r"(?i)yl$|mhz$")
@@ -218,6 +219,10 @@ class CorefResolver:
                 "after", ()
             )
         )
+        dried = self.rules.get("drying_agent", {})
+        self.dried_heads = frozenset(dried.get("heads", ()))
+        self.dried_modifiers = frozenset(dried.get("modifiers", ()))
+        self.dried_over = [str(p).split() for p in dried.get("after", ())]
         self.definite_heads = frozenset(self.rules.get("definite_repeat", {}).get("heads", ()))
         following = self.rules.get("following_compounds", {})
         self.following = frozenset(following.get("heads", ()))
@@ -228,11 +233,12 @@ class CorefResolver:
         self.removal = frozenset(str(w).lower() for w in repeated.get("removal", ()))
         self.removed = frozenset(str(w).lower() for w in repeated.get("removed", ()))
         # head word -> bits: 1 a role ("eluent"), 2 "the solvent", 4 definite_repeat, 8 "this
-        # product" (one lookup instead of four)
+        # product", 16 drying_agent (one lookup instead of five)
         self._head_kinds: dict[str, int] = {}
-        for bit, heads in enumerate(
-            (self.role_heads, self.solvent_anaphors, self.definite_heads, _THIS_HEADS)
-        ):
+        for bit, heads in enumerate((
+            self.role_heads, self.solvent_anaphors, self.definite_heads, _THIS_HEADS,
+            self.dried_heads,
+        )):
             for h in heads:
                 self._head_kinds[h] = self._head_kinds.get(h, 0) | 1 << bit
         # word -> whether it fits _ID / is a heading word or label (_heading): caches by word
@@ -307,16 +313,19 @@ class CorefResolver:
     ) -> tuple[list[tuple[str, Callable]], list[tuple[str, Callable]]]:
         """The rules to try on an anaphor with these features (``head_kind``: the bits of
         :attr:`_head_kinds`) before and after the title."""
-        role, solvent, definite, this = (bool(head_kind & bit) for bit in (1, 2, 4, 8))
+        role, solvent, definite, this, dried = (
+            bool(head_kind & bit) for bit in (1, 2, 4, 8, 16)
+        )
         common = (
             kind, det, after_as, material, bracketed, ident, role or material_role, solvent,
-            definite, this, yield_or_label, after_label, following, in_heading, after_colon,
+            definite, this, dried, yield_or_label, after_label, following, in_heading, after_colon,
         )
         return self._rules_for(*common, False), self._rules_for(*common, True)
 
     def _rules_for(
         self, kind: str, det: str, after_as: bool, material: bool, bracketed: bool,
         ident: bool, role_head: bool, solvent_head: bool, definite_head: bool, this_head: bool,
+        dried_head: bool,
         yield_or_label: bool, after_label: bool, following: bool, in_heading: bool,
         after_colon: bool,
         after_title: bool,
@@ -338,6 +347,7 @@ class CorefResolver:
             "the_solvent": solvent_head and det in ("the", ""),
             "starting_material": material,
             "definite_repeat": det == "the" and definite_head,
+            "drying_agent": det in ("the", "") and dried_head,
         }
         return [
             (n, rule) for n, rule in self.order
@@ -476,7 +486,14 @@ class CorefResolver:
         stop = self._heading_end
         best = None
         for x in ms:
-            if x.first >= stop or x.m.attrs.get("quantity") or cs[x.first] in "NnA":
+            # "NAME ( racemate )": a descriptor bracket is no quantity
+            quantity = x.m.attrs.get("quantity") and x.m.rule != "descriptor_suffix"
+            # "5 g of X" is a reactant; a name whose core starts with a number ("3 ,
+            # 7-dihydroxy-…-oic acid", split after its first locant) is still a name
+            if x.first >= stop or quantity or (
+                cs[x.first] in "NnA"
+                and not (x.kind == "chemical" and x.m.attrs.get("core", (-1,))[0] == x.first)
+            ):
                 break
             if x.bracketed:
                 continue
@@ -743,13 +760,14 @@ class CorefResolver:
         return None
 
     def _label_of_next(self, ms: list[_M], a: _M) -> bool:
-        """Whether ``a`` is a label ("Compound ( 4 )") followed by ":" and a chemical name."""
+        """Whether ``a`` is a label ("Compound ( 4 )") followed by ":" or "," and a chemical
+        name."""
         if a.kind != "reference" or not a.ident or a.head == "example" or a.i + 1 >= len(ms):
             return False
         x = ms[a.i + 1]
         return (
-            x.kind == "chemical" and x.first - a.last == 2 and self._words[a.last + 1] == ":"
-            and not a.m.attrs.get("quantity")
+            x.kind == "chemical" and x.first - a.last == 2
+            and self._words[a.last + 1] in _APPOSITION and not a.m.attrs.get("quantity")
         )
 
     def _rule_label_colon_name(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
@@ -785,6 +803,26 @@ class CorefResolver:
         if 0 <= self._product < a.i:
             return ms[self._product]
         return title if title is not None and title.i < a.i else None
+
+    def _rule_drying_agent(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
+        # "dried over anhydrous magnesium sulfate . The insoluble substance was separated by
+        # filtration": the solid filtered off is the drying agent
+        if a.head not in self.dried_heads or a.det not in ("the", ""):
+            return None
+        # "the insoluble substance", not "the precipitated solid"
+        if not self.dried_modifiers.issuperset(a.core.split()[:-1]):
+            return None
+        words, i = self._words, a.last + 1
+        if words[i : i + 1] not in (["was"], ["were"]) or words[i + 1 : i + 2] not in (
+            ["separated"], ["filtered"], ["removed"]
+        ):
+            return None
+        for x in reversed(ms[: a.i]):
+            if x.sentence < a.sentence - 1:
+                return None
+            if x.kind == "chemical" and words[max(0, x.first - 2) : x.first] in self.dried_over:
+                return x
+        return None
 
     def _rule_definite_repeat(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.det != "the" or a.head not in self.definite_heads:
