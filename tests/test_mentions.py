@@ -363,6 +363,17 @@ def test_heading_name_ends_before_a_stereo_descriptor_or_n_prefix(nlp):
     assert "(E)-methyl 3-(4-aminophenyl)acrylate ( 70 mg )" in found
 
 
+def test_heading_name_ends_before_a_locant_list_or_after_a_greek_letter_name(nlp):
+    found = mentions(nlp, "Example 1 : synthesis of 3-chloro-N-phenylpyridin-2-amine 2 , "
+                          "3-Dichloropyridine ( 2.96 g ) was placed in a flask .")
+    assert "3-chloro-N-phenylpyridin-2-amine" in found
+    assert "2 , 3-Dichloropyridine ( 2.96 g )" in found
+    found = mentions(nlp, "Method 4 (R)-N-Benzyloxycarbonyl-α-[N-(t-butyl)carbamoyl]benzylamine "
+                          "(2R)-{[(Benzyloxy)carbonyl]amino}(phenyl)acetic acid ( 10 g ) was "
+                          "dissolved in DCM .")
+    assert "(2R)-{[(Benzyloxy)carbonyl]amino}(phenyl)acetic acid ( 10 g )" in found
+
+
 def test_non_partitive_of_filter(nlp):
     names = [f["name"] for f in load_rules("mentions.yaml")["filters"]]
     assert "non_partitive_of" in names

@@ -581,6 +581,9 @@ def _split_name_context(words: list[str], classes: list[str], i: int, prev: str)
                                   and (i < 2 or classes[i - 2] not in "KkUAN")))
         ):
             classes[i] = "-"
+            if prev == "N" and i > 1 and classes[i - 2] in "Cb" and NAME_END.search(words[i - 2]):
+                # "...pyridin-2-amine 2 , 3-Dichloropyridine": the locant list starts a new name
+                classes[i - 1] = "b"
         elif (
             prev == "U" and words[i - 1] in HETERO_LOCANTS and words[i] == ","
             and words[i + 1].startswith((words[i - 1] + "-", words[i - 1] + "'-"))
@@ -635,7 +638,7 @@ def _heading_breaks(words: list[str], classes: list[str], heading: frozenset[str
         ):
             classes[i] = "S"  # "Step 2 NAME", "Step B NAME"
         elif (
-            c == "C" and prev in "Cb" and NAME_END.search(words[i - 1])
+            c == "C" and prev in "CbX" and NAME_END.search(words[i - 1])
             and (m := LOCANT_START.match(words[i]))
             and (len(words[i]) >= 12 or (m.group().startswith("(") and len(words[i]) >= 8))
         ):
