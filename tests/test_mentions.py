@@ -240,6 +240,7 @@ RULE_SENTENCES = [
     "It was washed with NH4Cl ( saturated solution ) .",
     "It was eluted with methanol containing 1% ammonium hydroxide .",
     "It was acidified with 2 N hydrochloric acid ( HCl ) solution .",
+    "Compound A ( 10 g ) was used . ( 92% ) MS = 725",
 ]
 
 
@@ -499,6 +500,14 @@ def test_column_packing(nlp):
     assert found["silica gel"][0] == "column_packing"
     assert "a silica gel" not in found and "reverse phase silica gel" not in found
     assert not any("layer" in m for m in found)
+
+
+def test_yield_bracket(nlp):
+    found = mentions(nlp, "Compound A ( 10 g ) and phenol ( 8 g ) were used . ( 92% ) MS = 725")
+    assert found["( 92% )"][0] == "yield_bracket"
+    assert found["( 92% )"][1]["quantity"] is True
+    found = mentions(nlp, "It was stirred . ( 2 g ) of phenol was added .")
+    assert "( 2 g )" not in found  # an amount, no yield
 
 
 def test_pronoun_subject(nlp):

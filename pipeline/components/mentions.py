@@ -796,6 +796,8 @@ class MentionDetector:
         low_set = set(self._low)  # the doc's words, for the guards of the rarer rules
         if "it" in low_set:
             found.extend(self._pronouns(sent_of))
+        if ".(" in cs:
+            found.extend(_yield_brackets(words, cs, sent_of))
         found = _attach_state_quantities(self._low, cs, found)
         found = _attach_yields(cs, found, self._low)
         found = _attach_suffixes(words, cs, found)
@@ -1401,6 +1403,23 @@ YIELD_AFTER = re.compile(r"(?:S{1,3}P?|\.)(?P<y>[SI]DYOS?(?:A|NU)|[SI]DWY(?=[.P]
 # "X was used without further purification ( 316 mg , 94% )": a later quantity bracket
 LATER_QUANTITY = re.compile(r"S[SWDIP]{0,10}?(?P<y>\((?=[^().]*A)[^().]*\))")
 SUBJECT_VERBS = frozenset(["was", "were"])
+
+
+def _yield_brackets(
+    words: list[str], cs: str, sent_of: _SentenceIndex
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``yield_bracket``: a bracket with only a yield that opens a sentence stands for the
+    product ("... were used . ( 92% ) MS ...")."""
+    out = []
+    i = cs.find(".(")
+    while i != -1:
+        a = i + 1
+        if a + 2 < len(cs) and cs[a + 2] == ")" and PERCENT.match(words[a + 1]):
+            out.append((((a, a + 2),), "yield_bracket", {
+                "kind": "state", "head": words[a + 1], "sentence": sent_of[a],
+                "tokens": (a, a + 2), "core": (a + 1, a + 1), "det": "", "quantity": True}))
+        i = cs.find(".(", a)
+    return out
 
 
 def _attach_yields(
