@@ -502,6 +502,14 @@ def test_column_packing(nlp):
     assert not any("layer" in m for m in found)
 
 
+def test_colour_phrase_after_the_product_joins_it(nlp):
+    found = mentions(nlp, "It was purified to obtain the title compound in white color ( 20 mg , "
+                          "yield 3.7% ) .")
+    assert found["the title compound in white color ( 20 mg , yield 3.7% )"][1]["quantity"]
+    found = mentions(nlp, "The compound was dissolved in white color ( 2 mL ) .")
+    assert "The compound" in found  # after a verb "in" stays a preposition
+
+
 def test_yield_bracket(nlp):
     found = mentions(nlp, "Compound A ( 10 g ) and phenol ( 8 g ) were used . ( 92% ) MS = 725")
     assert found["( 92% )"][0] == "yield_bracket"

@@ -138,6 +138,7 @@ STEREO_REST = re.compile(r"^[\dRSEZ,]+\)-")
 NECK = re.compile(r"^(?:\d|one|two|three|four|five|single|double)-?neck(?:ed)?$", re.IGNORECASE)
 # "N , N-dimethyl...", "O , O-diethyl ...": heteroatom locants split at their comma
 HETERO_LOCANTS = frozenset(["N", "O", "S"])
+COLOUR_WORDS = frozenset(["color", "colour"])
 # the rest of a name after a comma in its locant list: "3-dihydro...", "11b-(epimino..."
 LOCANT_REST = re.compile(r"^\d+[a-zA-Z]?'?[,-]")
 # a name starts with a locant, a stereo descriptor or an N-prefix: "3-(", "(E)-", "(1S,3R)-",
@@ -424,6 +425,12 @@ def _class_string_low(
         if c in _BRACKET_COMMA_IN:
             if i + 1 < n and classes[i + 1] in "CXbG":
                 _split_name_context(words, classes, i, prev)
+            elif (
+                c == "I" and i + 3 < n and classes[i + 3] == "(" and low[i + 2] in COLOUR_WORDS
+                and prev in "CKZ"
+            ):
+                # "the title compound in white color ( 20 mg , yield 3.7% )": one mention
+                classes[i] = "W"
             elif (
                 c == "(" and i + 3 < n and classes[i + 1] == "A" and classes[i + 2] == ")"
                 and GRAM_LABEL.match(words[i + 1])
