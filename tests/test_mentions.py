@@ -241,6 +241,7 @@ RULE_SENTENCES = [
     "It was eluted with methanol containing 1% ammonium hydroxide .",
     "It was acidified with 2 N hydrochloric acid ( HCl ) solution .",
     "Compound A ( 10 g ) was used . ( 92% ) MS = 725",
+    "It was put on an Isolute column ( 2g , silica ) .",
 ]
 
 
@@ -508,6 +509,13 @@ def test_colour_phrase_after_the_product_joins_it(nlp):
     assert found["the title compound in white color ( 20 mg , yield 3.7% )"][1]["quantity"]
     found = mentions(nlp, "The compound was dissolved in white color ( 2 mL ) .")
     assert "The compound" in found  # after a verb "in" stays a preposition
+
+
+def test_amount_comma_packing(nlp):
+    found = mentions(nlp, "It was put on an Isolute column ( 10g , silica ) and eluted .")
+    assert found["10g , silica"][0] == "amount_comma_packing"
+    found = mentions(nlp, "It was stirred ( 10g , silica ) and eluted .")
+    assert "10g , silica" not in found  # only in the bracket after a column
 
 
 def test_yield_bracket(nlp):

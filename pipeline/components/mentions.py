@@ -1764,6 +1764,15 @@ def _column_packings(
         elif any(c in "CbX" for c in cs[k : b + 1]):
             out.append((((k, b),), "column_packing", {
                 **attrs, "tokens": (k, b), "core": (k, b), "det": ""}))
+    for j, (ranges, _rule, attrs) in enumerate(out):
+        a, b = ranges[0]
+        if (
+            len(ranges) == 1 and 3 < a and b + 1 < n and cs[a - 3 : a] == "(AP"
+            and cs[b + 1] == ")" and low[a - 4] in COLUMN_WORDS and attrs["kind"] == "chemical"
+        ):
+            # "an Isolute column ( 2g , silica )": the amount before the packing is its own
+            out[j] = (((a - 2, b),), "amount_comma_packing", {
+                **attrs, "tokens": (a - 2, b), "quantity": True})
     return out
 
 
