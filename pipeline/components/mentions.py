@@ -1764,6 +1764,8 @@ def _column_packings(
         elif any(c in "CbX" for c in cs[k : b + 1]):
             out.append((((k, b),), "column_packing", {
                 **attrs, "tokens": (k, b), "core": (k, b), "det": ""}))
+    if "(AP" not in cs:
+        return out
     for j, (ranges, _rule, attrs) in enumerate(out):
         a, b = ranges[0]
         if (
