@@ -240,6 +240,8 @@ RULE_SENTENCES = [
     "It was washed with NH4Cl ( saturated solution ) .",
     "It was eluted with methanol containing 1% ammonium hydroxide .",
     "It was acidified with 2 N hydrochloric acid ( HCl ) solution .",
+    "Compound A ( 10 g ) was used . ( 92% ) MS = 725",
+    "It was put on an Isolute column ( 2g , silica ) .",
 ]
 
 
@@ -361,6 +363,17 @@ def test_heading_name_ends_before_a_stereo_descriptor_or_n_prefix(nlp):
     found = mentions(nlp, "Step 2 (E)-methyl 3-(4-acetamidophenyl)acrylate (E)-methyl "
                           "3-(4-aminophenyl)acrylate ( 70 mg ) was dissolved in DCM .")
     assert "(E)-methyl 3-(4-aminophenyl)acrylate ( 70 mg )" in found
+
+
+def test_heading_name_ends_before_a_locant_list_or_after_a_greek_letter_name(nlp):
+    found = mentions(nlp, "Example 1 : synthesis of 3-chloro-N-phenylpyridin-2-amine 2 , "
+                          "3-Dichloropyridine ( 2.96 g ) was placed in a flask .")
+    assert "3-chloro-N-phenylpyridin-2-amine" in found
+    assert "2 , 3-Dichloropyridine ( 2.96 g )" in found
+    found = mentions(nlp, "Method 4 (R)-N-Benzyloxycarbonyl-α-[N-(t-butyl)carbamoyl]benzylamine "
+                          "(2R)-{[(Benzyloxy)carbonyl]amino}(phenyl)acetic acid ( 10 g ) was "
+                          "dissolved in DCM .")
+    assert "(2R)-{[(Benzyloxy)carbonyl]amino}(phenyl)acetic acid ( 10 g )" in found
 
 
 def test_non_partitive_of_filter(nlp):
@@ -488,6 +501,29 @@ def test_column_packing(nlp):
     assert found["silica gel"][0] == "column_packing"
     assert "a silica gel" not in found and "reverse phase silica gel" not in found
     assert not any("layer" in m for m in found)
+
+
+def test_colour_phrase_after_the_product_joins_it(nlp):
+    found = mentions(nlp, "It was purified to obtain the title compound in white color ( 20 mg , "
+                          "yield 3.7% ) .")
+    assert found["the title compound in white color ( 20 mg , yield 3.7% )"][1]["quantity"]
+    found = mentions(nlp, "The compound was dissolved in white color ( 2 mL ) .")
+    assert "The compound" in found  # after a verb "in" stays a preposition
+
+
+def test_amount_comma_packing(nlp):
+    found = mentions(nlp, "It was put on an Isolute column ( 10g , silica ) and eluted .")
+    assert found["10g , silica"][0] == "amount_comma_packing"
+    found = mentions(nlp, "It was stirred ( 10g , silica ) and eluted .")
+    assert "10g , silica" not in found  # only in the bracket after a column
+
+
+def test_yield_bracket(nlp):
+    found = mentions(nlp, "Compound A ( 10 g ) and phenol ( 8 g ) were used . ( 92% ) MS = 725")
+    assert found["( 92% )"][0] == "yield_bracket"
+    assert found["( 92% )"][1]["quantity"] is True
+    found = mentions(nlp, "It was stirred . ( 2 g ) of phenol was added .")
+    assert "( 2 g )" not in found  # an amount, no yield
 
 
 def test_pronoun_subject(nlp):

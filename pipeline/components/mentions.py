@@ -138,6 +138,7 @@ STEREO_REST = re.compile(r"^[\dRSEZ,]+\)-")
 NECK = re.compile(r"^(?:\d|one|two|three|four|five|single|double)-?neck(?:ed)?$", re.IGNORECASE)
 # "N , N-dimethyl...", "O , O-diethyl ...": heteroatom locants split at their comma
 HETERO_LOCANTS = frozenset(["N", "O", "S"])
+COLOUR_WORDS = frozenset(["color", "colour"])
 # the rest of a name after a comma in its locant list: "3-dihydro...", "11b-(epimino..."
 LOCANT_REST = re.compile(r"^\d+[a-zA-Z]?'?[,-]")
 # a name starts with a locant, a stereo descriptor or an N-prefix: "3-(", "(E)-", "(1S,3R)-",
@@ -425,6 +426,12 @@ def _class_string_low(
             if i + 1 < n and classes[i + 1] in "CXbG":
                 _split_name_context(words, classes, i, prev)
             elif (
+                c == "I" and i + 3 < n and classes[i + 3] == "(" and low[i + 2] in COLOUR_WORDS
+                and prev in "CKZ"
+            ):
+                # "the title compound in white color ( 20 mg , yield 3.7% )": one mention
+                classes[i] = "W"
+            elif (
                 c == "(" and i + 3 < n and classes[i + 1] == "A" and classes[i + 2] == ")"
                 and GRAM_LABEL.match(words[i + 1])
                 and (classes[i + 3] in "CXb" or words[i + 3][:1].isupper())
@@ -581,6 +588,9 @@ def _split_name_context(words: list[str], classes: list[str], i: int, prev: str)
                                   and (i < 2 or classes[i - 2] not in "KkUAN")))
         ):
             classes[i] = "-"
+            if prev == "N" and i > 1 and classes[i - 2] in "Cb" and NAME_END.search(words[i - 2]):
+                # "...pyridin-2-amine 2 , 3-Dichloropyridine": the locant list starts a new name
+                classes[i - 1] = "b"
         elif (
             prev == "U" and words[i - 1] in HETERO_LOCANTS and words[i] == ","
             and words[i + 1].startswith((words[i - 1] + "-", words[i - 1] + "'-"))
@@ -635,7 +645,7 @@ def _heading_breaks(words: list[str], classes: list[str], heading: frozenset[str
         ):
             classes[i] = "S"  # "Step 2 NAME", "Step B NAME"
         elif (
-            c == "C" and prev in "Cb" and NAME_END.search(words[i - 1])
+            c == "C" and prev in "CbX" and NAME_END.search(words[i - 1])
             and (m := LOCANT_START.match(words[i]))
             and (len(words[i]) >= 12 or (m.group().startswith("(") and len(words[i]) >= 8))
         ):
@@ -793,6 +803,8 @@ class MentionDetector:
         low_set = set(self._low)  # the doc's words, for the guards of the rarer rules
         if "it" in low_set:
             found.extend(self._pronouns(sent_of))
+        if ".(" in cs:
+            found.extend(_yield_brackets(words, cs, sent_of))
         found = _attach_state_quantities(self._low, cs, found)
         found = _attach_yields(cs, found, self._low)
         found = _attach_suffixes(words, cs, found)
@@ -1400,6 +1412,23 @@ LATER_QUANTITY = re.compile(r"S[SWDIP]{0,10}?(?P<y>\((?=[^().]*A)[^().]*\))")
 SUBJECT_VERBS = frozenset(["was", "were"])
 
 
+def _yield_brackets(
+    words: list[str], cs: str, sent_of: _SentenceIndex
+) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
+    """``yield_bracket``: a bracket with only a yield that opens a sentence stands for the
+    product ("... were used . ( 92% ) MS ...")."""
+    out = []
+    i = cs.find(".(")
+    while i != -1:
+        a = i + 1
+        if a + 2 < len(cs) and cs[a + 2] == ")" and PERCENT.match(words[a + 1]):
+            out.append((((a, a + 2),), "yield_bracket", {
+                "kind": "state", "head": words[a + 1], "sentence": sent_of[a],
+                "tokens": (a, a + 2), "core": (a + 1, a + 1), "det": "", "quantity": True}))
+        i = cs.find(".(", a)
+    return out
+
+
 def _attach_yields(
     cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]], low: list[str]
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
@@ -1735,6 +1764,17 @@ def _column_packings(
         elif any(c in "CbX" for c in cs[k : b + 1]):
             out.append((((k, b),), "column_packing", {
                 **attrs, "tokens": (k, b), "core": (k, b), "det": ""}))
+    if "(AP" not in cs:
+        return out
+    for j, (ranges, _rule, attrs) in enumerate(out):
+        a, b = ranges[0]
+        if (
+            len(ranges) == 1 and 3 < a and b + 1 < n and cs[a - 3 : a] == "(AP"
+            and cs[b + 1] == ")" and low[a - 4] in COLUMN_WORDS and attrs["kind"] == "chemical"
+        ):
+            # "an Isolute column ( 2g , silica )": the amount before the packing is its own
+            out[j] = (((a - 2, b),), "amount_comma_packing", {
+                **attrs, "tokens": (a - 2, b), "quantity": True})
     return out
 
 
