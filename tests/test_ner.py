@@ -200,6 +200,22 @@ def test_adjective_ending_guard_keeps_lexicon_names_and_acids(nlp):
     assert found == ["Arsenic", "benzoic acid", "hydrochloric acid"]
 
 
+@pytest.mark.parametrize(
+    "word",
+    ["medicine", "Medicines", "decline", "midline", "uterine", "intrauterine", "midpontine",
+     "cytokines", "fractalkine", "neuroendocrine", "Argentine", "examines", "routine"],
+)
+def test_english_ine_words_are_not_ine_word_chemicals(word):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    assert ner.classifier.token(word) is None
+
+
+@pytest.mark.parametrize("word", ["zorlafine", "tacrine", "ergonovine", "amsacrine"])
+def test_ine_word_keeps_drug_names_next_to_english_stems(word):
+    ner = ChemicalNER(index=default_index(derived=False, curated=False), nonchemical=[])
+    assert ner.classifier.token(word)[1] == "ine_word"
+
+
 def test_final_period_after_formula_ends_the_sentence(nlp):
     doc = nlp("The solid was treated with NaH. The mixture was filtered over Et3N.")
     assert "NaH" in _texts(doc) and "Et3N" in _texts(doc)
@@ -209,6 +225,7 @@ def test_final_period_after_formula_ends_the_sentence(nlp):
 @pytest.mark.parametrize(
     "word",
     ["diethylnitrosamine", "landiolol", "cefzorilan", "zorlafine", "Endothermic", "the",
+     "Medicines", "midpontine",
      "K2CO3", "Sr2+", "7732-18-5", "SB203580", "MK-801", "2-methylpropan-1-ol", "5.0"],
 )
 def test_letter_and_other_token_rules_give_the_whole_tables_verdict(word):
