@@ -110,6 +110,11 @@ def test_false_friends_are_not_chemicals(nlp, text):
     assert _texts(nlp(f"{text} said that the result was good.")) == []
 
 
+@pytest.mark.parametrize("text", ["PaO2", "PaCO2", "IC50", "SY5Y"])
+def test_blood_gas_and_potency_notations_are_not_formulas(nlp, text):
+    assert _texts(nlp(f"The {text} was 80 in both groups.")) == []
+
+
 def test_mm_hg_is_not_mercury():
     ner = ChemicalNER()
     assert ner.find(["120", "mm", "Hg"]) == []
