@@ -115,6 +115,27 @@ def test_blood_gas_and_potency_notations_are_not_formulas(nlp, text):
     assert _texts(nlp(f"The {text} was 80 in both groups.")) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("protected by farnesyl p - coumarate in vitro", "farnesyl p - coumarate"),
+        ("agonist N ( 6 ) - cyclopentyl adenosine", "N ( 6 ) - cyclopentyl adenosine"),
+        ("injection of triamcinolone dibutyrate was painful", "triamcinolone dibutyrate"),
+    ],
+)
+def test_substituent_and_ester_words_join_the_name(text, name):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = text.split()
+    found = {" ".join(words[f.start : f.end]): f.rule for f in ner.find(words)}
+    assert found.get(name) == "substituent_name", found
+
+
+def test_salt_words_stay_with_salt_extension():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "injection of lidocaine hydrochloride".split()
+    assert [(f.start, f.end, f.rule) for f in ner.find(words)] == [(2, 4, "salt_extension")]
+
+
 def test_mm_hg_is_not_mercury():
     ner = ChemicalNER()
     assert ner.find(["120", "mm", "Hg"]) == []

@@ -79,6 +79,7 @@ _NOT_FIRST = _CONNECTORS - _OPEN  # connectors a glued name cannot start with
 _NOT_LAST = _CONNECTORS - _END_OK  # connectors a glued name cannot end with
 _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
+_SUBSTITUENT = re.compile(r"[a-z]{3,}yl")  # a substituent word: maltolyl, cyclopentyl
 _NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
 _MAX_RUN = 40
 _CACHE_MAX = 100_000  # entries a string-keyed cache keeps (then it starts over)
@@ -140,7 +141,9 @@ class ChemicalNER:
         self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
         self.words = _word_lists()
         self._veto_keys = frozenset(self.words["veto_after"])
-        self._context_rules = tuple(map(rule, ("salt_extension", "cation_anion", "head_letter")))
+        self._context_rules = tuple(
+            map(rule, ("salt_extension", "cation_anion", "head_letter", "substituent_name"))
+        )
         self._abbreviation_rule = rule("abbreviation_definition")
         self._vocab: object = None  # the vocabulary the two caches below belong to
         self._labels: dict[str, int] = {}
@@ -269,7 +272,7 @@ class ChemicalNER:
         wl = self.words
         n = len(words)
         by_start = {f[0]: f for f in chosen}
-        salt, cation, head = self._context_rules
+        salt, cation, head, substituent = self._context_rules
         # head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone)
         heads = wl["head_any_case"]
         if not heads.isdisjoint(words):
@@ -291,6 +294,19 @@ class ChemicalNER:
             ):
                 prev = merged[-1] = (prev[0], f[1], cation.label, cation.name, cation.confidence)
                 continue
+            # substituent + name: hexafluorodiethyl ether, t - butyl bicyclo - orthobenzoate,
+            # triamcinolone diacetate
+            if prev is not None and prev[1] == f[0] and self._joins(words, prev, f):
+                prev = merged[-1] = (
+                    prev[0], f[1], substituent.label, substituent.name, substituent.confidence
+                )
+                continue
+            # an unknown substituent word before a name: maltolyl p - coumarate
+            start = f[0]
+            if start and _SUBSTITUENT.fullmatch(words[start - 1]) and (
+                prev is None or prev[1] < start
+            ):
+                f = (start - 1, f[1], substituent.label, substituent.name, substituent.confidence)
             merged.append(f)
             prev = f
         salt_words = wl["salt"]
@@ -308,6 +324,16 @@ class ChemicalNER:
         if all(map(le, map(_end, out), map(_start, out[1:]))):
             return out
         return _dedupe(out)
+
+    def _joins(self, words: Sequence[str], prev: Cand, f: Cand) -> bool:
+        """``prev`` ends with a substituent word (-yl), or ``f`` is one ester or salt word
+        that the morphology rule found (diacetate; the listed salt words are salt_extension's)."""
+        if _SUBSTITUENT.fullmatch(words[prev[1] - 1]):
+            return True
+        if f[1] - f[0] != 1 or f[3] != "morphology_word":
+            return False
+        low = words[f[0]].lower()
+        return low.endswith(self.words["anion_end"]) and low not in self.words["salt"]
 
     def _is_cation(self, word: str, anion: str) -> bool:
         """A cation name, or an -ium or -yl word followed by an anion (``ammonium fluoride``,
