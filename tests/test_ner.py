@@ -236,6 +236,15 @@ def test_english_ine_words_are_not_ine_word_chemicals(word):
     assert ner.classifier.token(word) is None
 
 
+@pytest.mark.parametrize(
+    "word", ["glycoprotein", "lipoproteins", "methemoglobin", "corticotropin", "propose"]
+)
+def test_protein_and_hormone_words_are_not_morphology_chemicals(word):
+    ner = ChemicalNER(index=default_index(derived=False, curated=False), nonchemical=[])
+    assert ner.classifier.token(word) is None
+    assert ner.classifier.token("hydroxyproline")[1] == "morphology_word"
+
+
 @pytest.mark.parametrize("word", ["zorlafine", "tacrine", "ergonovine", "amsacrine"])
 def test_ine_word_keeps_drug_names_next_to_english_stems(word):
     ner = ChemicalNER(index=default_index(derived=False, curated=False), nonchemical=[])
@@ -251,7 +260,7 @@ def test_final_period_after_formula_ends_the_sentence(nlp):
 @pytest.mark.parametrize(
     "word",
     ["diethylnitrosamine", "landiolol", "cefzorilan", "zorlafine", "Endothermic", "the",
-     "Medicines", "midpontine",
+     "Medicines", "midpontine", "glycoprotein", "hydroxyproline",
      "K2CO3", "Sr2+", "7732-18-5", "SB203580", "MK-801", "2-methylpropan-1-ol", "5.0"],
 )
 def test_letter_and_other_token_rules_give_the_whole_tables_verdict(word):
