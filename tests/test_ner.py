@@ -136,6 +136,23 @@ def test_salt_words_stay_with_salt_extension():
     assert [(f.start, f.end, f.rule) for f in ner.find(words)] == [(2, 4, "salt_extension")]
 
 
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("cyclosporine - or tacrolimus levels", ["cyclosporine", "tacrolimus"]),
+        ("in alcohol - na ve rats", ["alcohol"]),
+        ("( 2 ) cocaine - associated stroke", ["cocaine"]),
+        ("( iv ) gabapentin reduced it", ["gabapentin"]),
+        ("( 3 ) H - haloperidol binding", ["( 3 ) H - haloperidol"]),
+        ("( S ) - methadone was given", ["( S ) - methadone"]),
+    ],
+)
+def test_locant_name_stops_at_words_and_list_labels(text, names):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = text.split()
+    assert [" ".join(words[f.start : f.end]) for f in ner.find(words)] == names
+
+
 def test_mm_hg_is_not_mercury():
     ner = ChemicalNER()
     assert ner.find(["120", "mm", "Hg"]) == []
