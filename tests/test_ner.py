@@ -101,6 +101,13 @@ def test_abbreviation_after_non_chemical_vetoes_weak_matches():
     assert not [f for f in ner.find(words) if words[f.start] == "QZA"]
 
 
+def test_bracketed_code_after_non_chemical_is_not_vetoed():
+    ner = ChemicalNER(index=default_index(derived=False))
+    words = "the HT1B receptor antagonist ( GR 55562 ) ; later GR 55562 was injected".split()
+    found = [(words[f.start], f.rule) for f in ner.find(words)]
+    assert found == [("GR", "spaced_code"), ("GR", "spaced_code")]
+
+
 def test_quantity_in_brackets_is_not_an_abbreviation(nlp):
     assert "80 mL" not in _texts(nlp("It was dissolved in tetrahydrofuran (80 mL)."))
 

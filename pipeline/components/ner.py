@@ -80,6 +80,7 @@ _NOT_LAST = _CONNECTORS - _END_OK  # connectors a glued name cannot end with
 _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
 _SUBSTITUENT = re.compile(r"[a-z]{3,}yl")  # a substituent word: maltolyl, cyclopentyl
+_CODE_DIGITS = re.compile(r"\d{3}")  # a compound code, never an abbreviation
 _NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
 _MAX_RUN = 40
 _CACHE_MAX = 100_000  # entries a string-keyed cache keeps (then it starts over)
@@ -371,7 +372,7 @@ class ChemicalNER:
             if i in starts_by_end:
                 if _plausible(abbr, words[min(starts_by_end[i], i - 1) : i]):
                     chem.setdefault(inner, i)
-            else:
+            elif not _CODE_DIGITS.search(abbr):  # "antagonist ( GR 55562 )" names a code
                 nonchem.setdefault(inner, i)
         if not chem and not nonchem:
             return chosen
