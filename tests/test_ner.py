@@ -160,6 +160,12 @@ def test_locant_name_stops_at_words_and_list_labels(text, names):
     assert [" ".join(words[f.start : f.end]) for f in ner.find(words)] == names
 
 
+def test_family_phrase_tags_its_chemical_word():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "reactive oxygen species and tricyclic antidepressants".split()
+    assert [words[f.start] for f in ner.find(words)] == ["oxygen", "antidepressants"]
+
+
 def test_mm_hg_is_not_mercury():
     ner = ChemicalNER()
     assert ner.find(["120", "mm", "Hg"]) == []
