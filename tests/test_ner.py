@@ -166,6 +166,12 @@ def test_family_phrase_tags_its_chemical_word():
     assert [words[f.start] for f in ner.find(words)] == ["oxygen", "antidepressants"]
 
 
+def test_bradykinin_receptor_subtype_is_not_part_of_the_name():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "activation of bradykinin B2 receptors".split()
+    assert [(f.start, f.end) for f in ner.find(words)] == [(2, 3)]
+
+
 def test_mm_hg_is_not_mercury():
     ner = ChemicalNER()
     assert ner.find(["120", "mm", "Hg"]) == []
