@@ -167,7 +167,7 @@ def test_family_phrase_tags_its_chemical_word():
 
 
 def test_bradykinin_receptor_subtype_is_not_part_of_the_name():
-    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    ner = ChemicalNER()
     words = "activation of bradykinin B2 receptors".split()
     assert [(f.start, f.end) for f in ner.find(words)] == [(2, 3)]
 
