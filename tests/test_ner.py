@@ -172,6 +172,15 @@ def test_bradykinin_receptor_subtype_is_not_part_of_the_name():
     assert [(f.start, f.end) for f in ner.find(words)] == [(2, 3)]
 
 
+def test_salt_word_alone_is_not_a_chemical_but_extends_a_name():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "with piperazine hydrobromide and lidocaine hydrochloride".split()
+    assert [" ".join(words[f.start : f.end]) for f in ner.find(words)] == [
+        "piperazine hydrobromide", "lidocaine hydrochloride"
+    ]
+    assert ner.find("the hydrochloride was dried".split()) == []
+
+
 def test_mm_hg_is_not_mercury():
     ner = ChemicalNER()
     assert ner.find(["120", "mm", "Hg"]) == []
