@@ -181,6 +181,14 @@ def test_salt_word_alone_is_not_a_chemical_but_extends_a_name():
     assert ner.find("the hydrochloride was dried".split()) == []
 
 
+def test_curated_glycosaminoglycans_and_families():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "heparan sulphate , beta - lactam antibiotics and chlorofluorocarbons".split()
+    assert [" ".join(words[f.start : f.end]) for f in ner.find(words)] == [
+        "heparan sulphate", "beta - lactam", "chlorofluorocarbons"
+    ]
+
+
 def test_mm_hg_is_not_mercury():
     ner = ChemicalNER()
     assert ner.find(["120", "mm", "Hg"]) == []
