@@ -298,6 +298,15 @@ def test_protein_and_hormone_words_are_not_morphology_chemicals(word):
     assert ner.classifier.token("hydroxyproline")[1] == "morphology_word"
 
 
+@pytest.mark.parametrize(
+    "word", ["bepridil", "terlipressin", "melperone", "zotarolimus", "clentiazem", "doxofylline"]
+)
+def test_inn_stems_pressin_dil_perone_rolimus_tiazem_fylline(word):
+    ner = ChemicalNER(index=default_index(derived=False, curated=False), nonchemical=[])
+    assert ner.classifier.token(word) is not None
+    assert ner.classifier.token("chaperone") is None
+
+
 @pytest.mark.parametrize("word", ["zorlafine", "tacrine", "ergonovine", "amsacrine"])
 def test_ine_word_keeps_drug_names_next_to_english_stems(word):
     ner = ChemicalNER(index=default_index(derived=False, curated=False), nonchemical=[])
