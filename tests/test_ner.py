@@ -189,6 +189,15 @@ def test_curated_glycosaminoglycans_and_families():
     ]
 
 
+def test_asa_physical_status_is_not_aspirin():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    assert ner.find("elderly , ASA classification group II".split()) == []
+    assert ner.find("patients ( ASA 3 / 4 )".split()) == []
+    assert [f.rule for f in ner.find("low - dose ASA daily".split())] == [
+        "lexicon:chemicals_curated"
+    ]
+
+
 def test_mm_hg_is_not_mercury():
     ner = ChemicalNER()
     assert ner.find(["120", "mm", "Hg"]) == []

@@ -116,6 +116,7 @@ def _word_lists() -> dict[str, object]:
         ),
         "head_letter": regex.compile(table["head_letters"]),
         "veto_after": {k: frozenset(v) for k, v in table["veto_after"].items()},
+        "veto_before": {k: frozenset(v) for k, v in table["veto_before"].items()},
     }
 
 
@@ -142,6 +143,7 @@ class ChemicalNER:
         self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
         self.words = _word_lists()
         self._veto_keys = frozenset(self.words["veto_after"])
+        self._veto_before_keys = frozenset(self.words["veto_before"])
         self._context_rules = tuple(
             map(rule, ("salt_extension", "cation_anion", "head_letter", "substituent_name"))
         )
@@ -184,6 +186,14 @@ class ChemicalNER:
         if not self._veto_keys.isdisjoint(words):  # most documents have no word a veto follows
             cands = [
                 f for f in cands if not (f[0] and words[f[0]] in veto.get(words[f[0] - 1], ()))
+            ]
+        if not self._veto_before_keys.isdisjoint(words):  # "ASA class II": not aspirin
+            before = self.words["veto_before"]
+            cands = [
+                f
+                for f in cands
+                if not (f[1] < n and words[f[1]] in before.get(words[f[1] - 1], ()))
+                or f[1] - f[0] > 1
             ]
         chosen = _resolve(cands, n)
         chosen = self._context(words, chosen)
