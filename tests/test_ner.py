@@ -101,6 +101,13 @@ def test_abbreviation_after_non_chemical_vetoes_weak_matches():
     assert not [f for f in ner.find(words) if words[f.start] == "QZA"]
 
 
+def test_bracketed_code_after_non_chemical_is_not_vetoed():
+    ner = ChemicalNER(index=default_index(derived=False))
+    words = "the HT1B receptor antagonist ( GR 55562 ) ; later GR 55562 was injected".split()
+    found = [(words[f.start], f.rule) for f in ner.find(words)]
+    assert found == [("GR", "spaced_code"), ("GR", "spaced_code")]
+
+
 def test_quantity_in_brackets_is_not_an_abbreviation(nlp):
     assert "80 mL" not in _texts(nlp("It was dissolved in tetrahydrofuran (80 mL)."))
 
@@ -108,6 +115,87 @@ def test_quantity_in_brackets_is_not_an_abbreviation(nlp):
 @pytest.mark.parametrize("text", ["I", "As", "In", "lead", "He"])
 def test_false_friends_are_not_chemicals(nlp, text):
     assert _texts(nlp(f"{text} said that the result was good.")) == []
+
+
+@pytest.mark.parametrize("text", ["PaO2", "PaCO2", "IC50", "SY5Y"])
+def test_blood_gas_and_potency_notations_are_not_formulas(nlp, text):
+    assert _texts(nlp(f"The {text} was 80 in both groups.")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("protected by farnesyl p - coumarate in vitro", "farnesyl p - coumarate"),
+        ("agonist N ( 6 ) - cyclopentyl adenosine", "N ( 6 ) - cyclopentyl adenosine"),
+        ("injection of triamcinolone dibutyrate was painful", "triamcinolone dibutyrate"),
+    ],
+)
+def test_substituent_and_ester_words_join_the_name(text, name):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = text.split()
+    found = {" ".join(words[f.start : f.end]): f.rule for f in ner.find(words)}
+    assert found.get(name) == "substituent_name", found
+
+
+def test_salt_words_stay_with_salt_extension():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "injection of lidocaine hydrochloride".split()
+    assert [(f.start, f.end, f.rule) for f in ner.find(words)] == [(2, 4, "salt_extension")]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("cyclosporine - or tacrolimus levels", ["cyclosporine", "tacrolimus"]),
+        ("in alcohol - na ve rats", ["alcohol"]),
+        ("( 2 ) cocaine - associated stroke", ["cocaine"]),
+        ("( iv ) gabapentin reduced it", ["gabapentin"]),
+        ("( 3 ) H - haloperidol binding", ["( 3 ) H - haloperidol"]),
+        ("( S ) - methadone was given", ["( S ) - methadone"]),
+    ],
+)
+def test_locant_name_stops_at_words_and_list_labels(text, names):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = text.split()
+    assert [" ".join(words[f.start : f.end]) for f in ner.find(words)] == names
+
+
+def test_family_phrase_tags_its_chemical_word():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "reactive oxygen species and tricyclic antidepressants".split()
+    assert [words[f.start] for f in ner.find(words)] == ["oxygen", "antidepressants"]
+
+
+def test_bradykinin_receptor_subtype_is_not_part_of_the_name():
+    ner = ChemicalNER()
+    words = "activation of bradykinin B2 receptors".split()
+    assert [(f.start, f.end) for f in ner.find(words)] == [(2, 3)]
+
+
+def test_salt_word_alone_is_not_a_chemical_but_extends_a_name():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "with piperazine hydrobromide and lidocaine hydrochloride".split()
+    assert [" ".join(words[f.start : f.end]) for f in ner.find(words)] == [
+        "piperazine hydrobromide", "lidocaine hydrochloride"
+    ]
+    assert ner.find("the hydrochloride was dried".split()) == []
+
+
+def test_curated_glycosaminoglycans_and_families():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "heparan sulphate , beta - lactam antibiotics and chlorofluorocarbons".split()
+    assert [" ".join(words[f.start : f.end]) for f in ner.find(words)] == [
+        "heparan sulphate", "beta - lactam", "chlorofluorocarbons"
+    ]
+
+
+def test_asa_physical_status_is_not_aspirin():
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    assert ner.find("elderly , ASA classification group II".split()) == []
+    assert ner.find("patients ( ASA 3 / 4 )".split()) == []
+    assert [f.rule for f in ner.find("low - dose ASA daily".split())] == [
+        "lexicon:chemicals_curated"
+    ]
 
 
 def test_mm_hg_is_not_mercury():
@@ -200,6 +288,40 @@ def test_adjective_ending_guard_keeps_lexicon_names_and_acids(nlp):
     assert found == ["Arsenic", "benzoic acid", "hydrochloric acid"]
 
 
+@pytest.mark.parametrize(
+    "word",
+    ["medicine", "Medicines", "decline", "midline", "uterine", "intrauterine", "midpontine",
+     "cytokines", "fractalkine", "neuroendocrine", "Argentine", "examines", "routine"],
+)
+def test_english_ine_words_are_not_ine_word_chemicals(word):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    assert ner.classifier.token(word) is None
+
+
+@pytest.mark.parametrize(
+    "word", ["glycoprotein", "lipoproteins", "methemoglobin", "corticotropin", "propose"]
+)
+def test_protein_and_hormone_words_are_not_morphology_chemicals(word):
+    ner = ChemicalNER(index=default_index(derived=False, curated=False), nonchemical=[])
+    assert ner.classifier.token(word) is None
+    assert ner.classifier.token("hydroxyproline")[1] == "morphology_word"
+
+
+@pytest.mark.parametrize(
+    "word", ["bepridil", "terlipressin", "melperone", "zotarolimus", "clentiazem", "doxofylline"]
+)
+def test_inn_stems_pressin_dil_perone_rolimus_tiazem_fylline(word):
+    ner = ChemicalNER(index=default_index(derived=False, curated=False), nonchemical=[])
+    assert ner.classifier.token(word) is not None
+    assert ner.classifier.token("chaperone") is None
+
+
+@pytest.mark.parametrize("word", ["zorlafine", "tacrine", "ergonovine", "amsacrine"])
+def test_ine_word_keeps_drug_names_next_to_english_stems(word):
+    ner = ChemicalNER(index=default_index(derived=False, curated=False), nonchemical=[])
+    assert ner.classifier.token(word)[1] == "ine_word"
+
+
 def test_final_period_after_formula_ends_the_sentence(nlp):
     doc = nlp("The solid was treated with NaH. The mixture was filtered over Et3N.")
     assert "NaH" in _texts(doc) and "Et3N" in _texts(doc)
@@ -209,6 +331,7 @@ def test_final_period_after_formula_ends_the_sentence(nlp):
 @pytest.mark.parametrize(
     "word",
     ["diethylnitrosamine", "landiolol", "cefzorilan", "zorlafine", "Endothermic", "the",
+     "Medicines", "midpontine", "glycoprotein", "hydroxyproline",
      "K2CO3", "Sr2+", "7732-18-5", "SB203580", "MK-801", "2-methylpropan-1-ol", "5.0"],
 )
 def test_letter_and_other_token_rules_give_the_whole_tables_verdict(word):

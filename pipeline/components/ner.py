@@ -79,6 +79,8 @@ _NOT_FIRST = _CONNECTORS - _OPEN  # connectors a glued name cannot start with
 _NOT_LAST = _CONNECTORS - _END_OK  # connectors a glued name cannot end with
 _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
 _ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
+_SUBSTITUENT = re.compile(r"[a-z]{3,}yl")  # a substituent word: maltolyl, cyclopentyl
+_CODE_DIGITS = re.compile(r"\d{3}")  # a compound code, never an abbreviation
 _NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
 _MAX_RUN = 40
 _CACHE_MAX = 100_000  # entries a string-keyed cache keeps (then it starts over)
@@ -114,6 +116,7 @@ def _word_lists() -> dict[str, object]:
         ),
         "head_letter": regex.compile(table["head_letters"]),
         "veto_after": {k: frozenset(v) for k, v in table["veto_after"].items()},
+        "veto_before": {k: frozenset(v) for k, v in table["veto_before"].items()},
     }
 
 
@@ -140,7 +143,10 @@ class ChemicalNER:
         self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
         self.words = _word_lists()
         self._veto_keys = frozenset(self.words["veto_after"])
-        self._context_rules = tuple(map(rule, ("salt_extension", "cation_anion", "head_letter")))
+        self._veto_before_keys = frozenset(self.words["veto_before"])
+        self._context_rules = tuple(
+            map(rule, ("salt_extension", "cation_anion", "head_letter", "substituent_name"))
+        )
         self._abbreviation_rule = rule("abbreviation_definition")
         self._vocab: object = None  # the vocabulary the two caches below belong to
         self._labels: dict[str, int] = {}
@@ -180,6 +186,14 @@ class ChemicalNER:
         if not self._veto_keys.isdisjoint(words):  # most documents have no word a veto follows
             cands = [
                 f for f in cands if not (f[0] and words[f[0]] in veto.get(words[f[0] - 1], ()))
+            ]
+        if not self._veto_before_keys.isdisjoint(words):  # "ASA class II": not aspirin
+            before = self.words["veto_before"]
+            cands = [
+                f
+                for f in cands
+                if not (f[1] < n and words[f[1]] in before.get(words[f[1] - 1], ()))
+                or f[1] - f[0] > 1
             ]
         chosen = _resolve(cands, n)
         chosen = self._context(words, chosen)
@@ -269,7 +283,7 @@ class ChemicalNER:
         wl = self.words
         n = len(words)
         by_start = {f[0]: f for f in chosen}
-        salt, cation, head = self._context_rules
+        salt, cation, head, substituent = self._context_rules
         # head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone)
         heads = wl["head_any_case"]
         if not heads.isdisjoint(words):
@@ -291,6 +305,19 @@ class ChemicalNER:
             ):
                 prev = merged[-1] = (prev[0], f[1], cation.label, cation.name, cation.confidence)
                 continue
+            # substituent + name: hexafluorodiethyl ether, t - butyl bicyclo - orthobenzoate,
+            # triamcinolone diacetate
+            if prev is not None and prev[1] == f[0] and self._joins(words, prev, f):
+                prev = merged[-1] = (
+                    prev[0], f[1], substituent.label, substituent.name, substituent.confidence
+                )
+                continue
+            # an unknown substituent word before a name: maltolyl p - coumarate
+            start = f[0]
+            if start and _SUBSTITUENT.fullmatch(words[start - 1]) and (
+                prev is None or prev[1] < start
+            ):
+                f = (start - 1, f[1], substituent.label, substituent.name, substituent.confidence)
             merged.append(f)
             prev = f
         salt_words = wl["salt"]
@@ -308,6 +335,16 @@ class ChemicalNER:
         if all(map(le, map(_end, out), map(_start, out[1:]))):
             return out
         return _dedupe(out)
+
+    def _joins(self, words: Sequence[str], prev: Cand, f: Cand) -> bool:
+        """``prev`` ends with a substituent word (-yl), or ``f`` is one ester or salt word
+        that the morphology rule found (diacetate; the listed salt words are salt_extension's)."""
+        if _SUBSTITUENT.fullmatch(words[prev[1] - 1]):
+            return True
+        if f[1] - f[0] != 1 or f[3] != "morphology_word":
+            return False
+        low = words[f[0]].lower()
+        return low.endswith(self.words["anion_end"]) and low not in self.words["salt"]
 
     def _is_cation(self, word: str, anion: str) -> bool:
         """A cation name, or an -ium or -yl word followed by an anion (``ammonium fluoride``,
@@ -345,7 +382,7 @@ class ChemicalNER:
             if i in starts_by_end:
                 if _plausible(abbr, words[min(starts_by_end[i], i - 1) : i]):
                     chem.setdefault(inner, i)
-            else:
+            elif not _CODE_DIGITS.search(abbr):  # "antagonist ( GR 55562 )" names a code
                 nonchem.setdefault(inner, i)
         if not chem and not nonchem:
             return chosen

@@ -22,6 +22,8 @@ _RING_END = regex.compile(r"(?:en|an|in|ol|on|ole|ine|ane|ene|yl|ide|ate|one)$")
 # strings no token rule can match: numbers and punctuation, short lowercase words
 _NO_RULE = regex.compile(r"^(?:[\d.,:;%/()\[\]<>=±~×x]+|[a-z]{1,4})$")
 _SEQUENCE_WINDOW = 250  # characters before a required word in which a sequence rule matches
+_ENUMERATOR = regex.compile(r"\d+|[ivx]+|[a-h]")  # "(2)", "(iv)", "(b)": a list label
+_ISOTOPE = regex.compile(r"[A-Z][a-z]?[-‐]")  # "(3)H-": an isotope mass before its symbol
 _LOCANT_GROUP = regex.compile(r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-")
 _DIGIT_OR_BRACKET = regex.compile(r"\d|[(\[]")
 _BRACKET_END = regex.compile(r"[IVX]+|\d*[+\-−]|\d|[RSEZ]")
@@ -223,8 +225,10 @@ class TokenClassifier:
             return None  # "didanosine (ddI)": a name and its abbreviation, not one name
         if text[0] in "([":
             after = text[pairs[0] + 1 :]
-            if not after.startswith(("-", "‐")) and (len(after) < 3 or not after[0].isalpha()):
-                return None  # "(octreotide) on", "(LHRH-A) 3.75"
+            if not after.startswith(("-", "‐")) and (
+                len(after) < 3 or not after[0].isalpha() or self._enumerated(text, pairs[0])
+            ):
+                return None  # "(octreotide) on", "(LHRH-A) 3.75", "(2) cocaine"
         if not checked:
             hit = self.lookup(text)
             if hit is not None:
@@ -237,12 +241,28 @@ class TokenClassifier:
             return self.glued_rule.label, self.glued_rule.name, self.glued_rule.confidence
         return None
 
+    @staticmethod
+    def _enumerated(text: str, close: int) -> bool:
+        """``text`` starts with a list label in brackets before a word ("(2)cocaine",
+        "(i)gabapentin"), not with an isotope mass before its symbol ("(3)H-haloperidol")."""
+        return (
+            _ENUMERATOR.fullmatch(text, 1, close) is not None
+            and _ISOTOPE.match(text, close + 1) is None
+        )
+
     def _systematic(self, text: str) -> bool:
         """Last word is a chemical; other words are locants, stereo prefixes or chemical."""
         segments = _ALPHA_SEG.findall(text)
         if not segments:
             return False
         k = len(segments) - 1
+        if (
+            len(segments[k]) == 2
+            and segments[k].islower()
+            and segments[k] not in self.bare_suffixes
+            and segments[k] not in self.name_prefixes
+        ):
+            return False  # "cyclosporine-or", "alcohol-na(ive)": a word after the name
         while k > 0 and (segments[k].lower() in self.bare_suffixes or len(segments[k]) <= 2):
             k -= 1
         last = segments[k]
