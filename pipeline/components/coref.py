@@ -610,7 +610,7 @@ class CorefResolver:
     def _rule_this_product(self, doc: Doc, ms: list[_M], a: _M, title: _M | None):
         if a.head not in _THIS_HEADS:
             return None
-        # "... ( 1.1 g , 78% yield ) as a white solid . The product was ...": a bare "the
+        # "... ( 1.3 g , 81% yield ) as a white solid . The product was ...": a bare "the
         # product" / "product" right after the yield statement is that product
         if a.det not in ("this", "these") and not (
             a.det in ("the", "") and a.core in _BARE_PRODUCT and not a.m.attrs.get("quantity")
