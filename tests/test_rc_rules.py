@@ -66,7 +66,7 @@ MORE_EXAMPLES = [
     ("part_collection_of", "unified", "R", "the best path in a [[graph]] of [[hypotheses]] ."),
     ("hyponym_parenthesis", "scierc", "R", "two [[tasks]] ( arabic and [[turkish]] ) ."),
     ("part_whole_list", "unified", "R",
-     "the [[principles]] relevant to the topic of this paper are : ( a ) layers of grammars"
+     "the [[principles]] relevant to the subject of this paper are : ( a ) layers of grammars"
      " ( b ) layered presentation ( c ) [[lexicon driven processing]] ."),
     ("compare_correlation", "unified", "F",
      "the correlation of the new [[measure]] with [[human judgment]] is high ."),
