@@ -20,7 +20,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from chemie.components.words import WordTables
+from chemie.components.words import ORTH_IDS, WordTables
 from chemie.resources import load_rules
 
 _HEADING_NUMBER = re.compile(r"^(?:[0-9]+[A-Za-z]?|[IVX]+|[A-Z]|\(?[0-9a-z]{1,3}\))[.:]?$")
@@ -115,8 +115,7 @@ class SentenceSegmenter:
         self._vocab: Vocab | None = None  # the vocabulary the tables below belong to
         self._words = WordTables()  # orth id -> token text
         self._terminators: frozenset[int] = frozenset()  # their orth ids
-        # sorted orth ids of the terminators, keywords and openers, the last one repeated
-        self._keys = numpy.zeros(1, dtype="uint64")
+        self._keys: frozenset[int] = frozenset()  # those of the terminators, keywords, openers
 
     def __call__(self, doc: Doc) -> Doc:
         n = len(doc)
@@ -124,28 +123,26 @@ class SentenceSegmenter:
             return doc
         if doc.vocab is not self._vocab:
             self._orth_tables(doc.vocab)
-        ids = doc.to_array(ORTH)
-        keys = self._keys
-        # the tokens that are a terminator, keyword or opener, found by a binary search in C
-        # (searchsorted on keys[:-1] gives at most the index of the repeated last key)
-        hits = numpy.flatnonzero(keys[numpy.searchsorted(keys[:-1], ids)] == ids)
+        # the orth ids, also left for chemie_ner (which would otherwise read them again)
+        ids = doc.user_data[ORTH_IDS] = doc.to_array(ORTH).tolist()
         terminators = self._terminators
+        # the tokens that are a terminator, keyword or opener (a C-level scan of the ids)
         marks = {
-            i + 1 if h in terminators else i
-            for i, h in zip(hits.tolist(), ids[hits].tolist(), strict=True)
+            i + 1 if ids[i] in terminators else i
+            for i in compress(count(), map(self._keys.__contains__, ids))
         }
         text = doc.user_data.get("chemie.text")  # doc.text when known (see doc_text)
         words: list[str] | dict[int, str]
         if text is None or "\n" in text:
             # line breaks are whitespace tokens: every token's text is looked at
-            words = self._words.texts_of(doc.vocab, ids.tolist())
+            words = self._words.texts_of(doc.vocab, ids)
             spaces = compress(count(), map(str.isspace, words))
             after_break = {i + 1 for i in spaces if "\n" in words[i]}
         else:
             # no line break: only the texts around the marks are read
             after_break = set()
             near = sorted({0}.union(*((i - 1, i, i + 1) for i in marks if 0 < i < n)) - {n})
-            texts = self._words.texts_of(doc.vocab, ids[near].tolist())
+            texts = self._words.texts_of(doc.vocab, list(map(ids.__getitem__, near)))
             words = dict(zip(near, texts, strict=True))
         arr = numpy.full((n, 1), _NOT_START, dtype="uint64")
         column = arr[:, 0]
@@ -159,6 +156,5 @@ class SentenceSegmenter:
         r = _rules()
         orth = vocab.strings.__getitem__
         self._terminators = frozenset(map(orth, r["terminators"]))
-        keys = sorted(self._terminators.union(map(orth, r["keywords_openers"])))
-        self._keys = numpy.array([*keys, keys[-1]], dtype="uint64")
+        self._keys = self._terminators.union(map(orth, r["keywords_openers"]))
         self._vocab = vocab

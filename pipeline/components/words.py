@@ -6,11 +6,18 @@ from spacy.attrs import ORTH
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+# doc.user_data key: the Doc's orth ids (a list) as chemie_sentences read them; taken (popped)
+# by the next reader of token texts, which saves it a ``to_array`` when the Doc is unchanged
+ORTH_IDS = "chemie.orth_ids"
+
 
 def cached_words(doc: Doc, texts: dict[int, str]) -> list[str]:
     """The token texts of ``doc`` through ``texts`` (orth id -> text), which the caller keeps
-    per vocabulary; a miss fills it from the string store."""
-    ids = doc.to_array(ORTH).tolist()
+    per vocabulary; a miss fills it from the string store. Takes the ids left by
+    chemie_sentences (:data:`ORTH_IDS`) when they still fit the Doc."""
+    ids = doc.user_data.pop(ORTH_IDS, None)
+    if ids is None or len(ids) != len(doc):
+        ids = doc.to_array(ORTH).tolist()
     try:
         return list(map(texts.__getitem__, ids))
     except KeyError:
