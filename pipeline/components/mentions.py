@@ -115,7 +115,7 @@ MENTION_FUSED = _mention_pattern(ratio=True, fused=True)
 MENTION_NO_RATIO = _mention_pattern(ratio=False)
 MENTION_NO_MIX = {True: _mention_pattern(ratio=True, mix=False),
                   False: _mention_pattern(ratio=False, mix=False)}
-# "a mixture of THF and toluene ( 5 mL / 5 mL )": heads before "of" that join two components
+# "a mixture of THF and toluene ( 4 mL / 6 mL )": heads before "of" that join two components
 FRACTIONS = frozenset(["fraction", "fractions"])
 MIX_HEADS = frozenset("solution solutions mixture mixtures suspension slurry solvent".split())
 # an eluent ratio is numeric: "20 / 1", "4 : 1", "100→1 : 80" (or percentages: "0% to 80%")
@@ -429,7 +429,7 @@ def _class_string_low(
                 c == "I" and i + 3 < n and classes[i + 3] == "(" and low[i + 2] in COLOUR_WORDS
                 and prev in "CKZ"
             ):
-                # "the title compound in white color ( 20 mg , yield 3.7% )": one mention
+                # "the title compound in white color ( 31 mg , yield 4.6% )": one mention
                 classes[i] = "W"
             elif (
                 c == "(" and i + 3 < n and classes[i + 1] == "A" and classes[i + 2] == ")"
@@ -1055,7 +1055,7 @@ class MentionDetector:
             out.append(self._abbrev(doc, end - 1, end - 1, sent_of))
             end -= 1
         if g["qp"] and not trimmed and len(ranges) == 1:
-            # "X ( 2.00 g , as a yellow oil ) with a yield of 76%": the state is a mention
+            # "X ( 1.40 g , as a yellow oil ) with a yield of 68%": the state is a mention
             # of its own and the quantity bracket goes around it
             q0, q1 = m.span("qp")
             k = cs.find("P", q0, q1)
@@ -1465,7 +1465,7 @@ def _attach_yields(
 
 # "( SiO2 , 40 g cartridge", "( silica gel , 10 g )": an amount after a comma in a bracket
 COMMA_AMOUNT = re.compile(r"P(?:NU|A)(?=[WS)P])")
-# "Compound 206 ( 85 mg ) in ethanol ( 1 mL ) and THF ( 1 mL ) solution": the solvents and
+# "Compound 12 ( 60 mg ) in ethanol ( 2 mL ) and THF ( 1 mL ) solution": the solvents and
 # the word "solution" after them belong to the solution
 SOLUTION_SUFFIX = re.compile(rf"(?:[&P]{CORE}{QPAREN})*(?:P?&{CORE}{QPAREN})?G")
 # "0-100% EtOAc in hexanes" after a comma in a quantity bracket
@@ -1718,7 +1718,7 @@ def _solvent_pairs(
     cs: str, found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
     """``solvent_pair``: two solvents with their volumes joined by "/" are one mention
-    ("dissolved in ethanol ( 20 mL ) / water ( 5 mL )", "a solvent of THF ( 200 ml ) / water
+    ("dissolved in ethanol ( 15 mL ) / water ( 4 mL )", "a solvent of THF ( 200 ml ) / water
     ( 50 ml )")."""
     out: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
     for f in sorted(found, key=_FIRST):
