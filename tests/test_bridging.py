@@ -21,12 +21,17 @@ SNIPPETS = yaml.safe_load(
 )
 
 
-@pytest.fixture(scope="module")
-def nlp():
+def bridging_pipeline() -> spacy.language.Language:
+    """Blank English with the action parser and the bridging resolver (mentions are given)."""
     nlp = spacy.blank("en")
     nlp.add_pipe("chemie_actions")
     nlp.add_pipe("chemie_bridging")
     return nlp
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return bridging_pipeline()
 
 
 def make_doc(nlp, sentences: list[str], mentions: dict[str, str]) -> Doc:

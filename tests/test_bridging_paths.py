@@ -7,8 +7,7 @@ from __future__ import annotations
 import bisect
 
 import pytest
-import spacy
-from test_bridging import SNIPPETS, make_doc
+from test_bridging import SNIPPETS, bridging_pipeline, make_doc
 
 import chemie.components.actions  # noqa: F401  (registers chemie_actions)
 import chemie.components.bridging  # noqa: F401  (registers chemie_bridging)
@@ -20,10 +19,7 @@ from chemie.extensions import actions_of
 
 @pytest.fixture(scope="module")
 def nlp():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("chemie_actions")
-    nlp.add_pipe("chemie_bridging")
-    return nlp
+    return bridging_pipeline()
 
 
 def both_paths(nlp, sentences: list[str], mentions: dict[str, str]) -> dict[str, tuple]:
