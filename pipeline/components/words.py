@@ -18,10 +18,15 @@ def cached_words(doc: Doc, texts: dict[int, str]) -> list[str]:
     ids = doc.user_data.pop(ORTH_IDS, None)
     if ids is None or len(ids) != len(doc):
         ids = doc.to_array(ORTH).tolist()
+    return _texts(texts, doc.vocab, ids)
+
+
+def _texts(texts: dict[int, str], vocab: Vocab, ids: list[int]) -> list[str]:
+    """The texts of orth ids through the cache ``texts``, filled from ``vocab`` on a miss."""
     try:
         return list(map(texts.__getitem__, ids))
     except KeyError:
-        strings = doc.vocab.strings
+        strings = vocab.strings
         texts.update((h, strings[h]) for h in ids if h not in texts)
         return list(map(strings.__getitem__, ids))
 
@@ -43,13 +48,7 @@ class WordTables:
 
     def texts_of(self, vocab: Vocab, ids: list[int]) -> list[str]:
         """The texts of orth ids of ``vocab`` (as :func:`cached_words`)."""
-        texts = self.of(vocab).texts
-        try:
-            return list(map(texts.__getitem__, ids))
-        except KeyError:
-            strings = vocab.strings
-            texts.update((h, strings[h]) for h in ids if h not in texts)
-            return list(map(strings.__getitem__, ids))
+        return _texts(self.of(vocab).texts, vocab, ids)
 
     def orth_ids(self, vocab: Vocab, words: list[str]) -> list[int]:
         """The orth ids of ``words`` in ``vocab`` (``Doc(vocab, words=ids)`` makes the same
