@@ -265,3 +265,22 @@ def test_cli_bad_run_json_line(tmp_path, capsys):
     path.write_text(_run_json(_doc()) + '\n{"id": "x", "text": "t", "mentions": [{}]}\n')
     assert main(["show", str(path)]) == 2
     assert "run.jsonl:2: not a chemie document" in capsys.readouterr().err
+
+
+def test_show_library_does_not_import_the_command_layer():
+    """``chemie.show`` is a library: ``chemie.commands.show`` uses it, never the reverse
+    (deferred imports inside functions included)."""
+    import ast
+    from importlib import resources
+
+    offenders = []
+    for path in resources.files("chemie.show").iterdir():
+        if not path.name.endswith(".py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names] if isinstance(node, ast.Import)
+                else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            )
+            offenders += [f"{path.name}: {n}" for n in names if n.startswith("chemie.commands")]
+    assert offenders == []

@@ -72,12 +72,13 @@ def _gold(path: Path, ids: set[str]) -> dict[str, Document]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from chemie.commands.ner import build_nlp
     from chemie.show.inputs import has_predictions, run_pipeline, with_kinds
     from chemie.show.render import render_page, render_site
 
     docs = _select(args)
     if not args.no_run and not has_predictions(docs):
-        docs = list(run_pipeline(docs))
+        docs = list(run_pipeline(docs, build_nlp()))
     docs = with_kinds(docs)
     gold = _gold(args.gold, {d.id for d in docs}) if args.gold else {}
     if args.gold and not gold:
