@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -167,6 +168,25 @@ def iter_document_json(path: PathLike) -> Iterator[Document]:
 
 def _untyped(m: Mention) -> bool:
     return "kind" not in m.attrs and m.label == "ENTITY"
+
+
+def borrow_kinds(gold: Document, pred: Document) -> Document:
+    """``gold`` with each untyped mention given the ``kind`` and ``head`` of the ``pred``
+    mention with the same spans (when its text is the same), so that one mention has one
+    colour on both sides of a comparison; other mentions are left to :func:`with_kinds`."""
+    if gold.text != pred.text:
+        return gold
+    typed = {m.spans: m for m in pred.mentions if "kind" in m.attrs}
+    mentions = []
+    for m in gold.mentions:
+        src = typed.get(m.spans) if _untyped(m) else None
+        if src is not None:
+            borrowed = {k: src.attrs[k] for k in ("kind", "head") if k in src.attrs}
+            m = replace(m, attrs={**borrowed, **m.attrs})
+        mentions.append(m)
+    copy = replace(gold, meta=dict(gold.meta))
+    copy.mentions = mentions
+    return copy
 
 
 def with_kinds(docs: list[Document]) -> list[Document]:
