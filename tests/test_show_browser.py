@@ -170,7 +170,12 @@ CHECK_JS = """<script>
     var box = panel.querySelector(".text[data-arcs]");
     var p = panel.getBoundingClientRect(), t = box.getBoundingClientRect();
     var top = panel.querySelector("h3").getBoundingClientRect().bottom;
-    out.panes.push([p.left, p.right, top, t.bottom]);
+    var first = document.createRange();
+    first.selectNodeContents(box);
+    var line = Array.prototype.filter.call(first.getClientRects(), function (r) {
+      return r.height > 0;
+    })[0];
+    out.panes.push([p.left, p.right, top, t.bottom, line.top - top]);
     box.querySelectorAll("g.arc path.line, g.arc path.head, g.arc text").forEach(function (el) {
       var r = el.getBoundingClientRect();
       var cs = getComputedStyle(el);
@@ -248,12 +253,16 @@ def test_arcs_of_many_links_stay_inside_their_panes(tmp_path):
     assert [len(r) for r in rels] == [len(pred.relations), len(_gold_of(pred).relations)]
     outside = [p for p in check["parts"] if min(p["left"], p["right"], p["top"], p["bottom"]) < 0]
     assert outside == [], f"{len(outside)} arc parts leave their pane, e.g. {outside[:3]}"
+    # no empty band under a pane's heading: its first line or highest arc comes right after
+    for i, pane in enumerate(check["panes"]):
+        band = min([pane[4]] + [p["top"] for p in check["parts"] if p["pane"] == i])
+        assert band < 20, f"{band:.0f} px empty above pane {i}'s text"
 
     # the screenshot agrees: nothing but background between and beside the panes
     shots = Path(os.environ.get("CHEMIE_SCREENSHOT_DIR") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
     png = shots / "chemie-show-many-links.png"
-    (l0, r0, top, bottom), (l1, r1, _, bottom1) = check["panes"]
+    (l0, r0, top, bottom, _), (l1, r1, _, bottom1, _) = check["panes"]
     size = f"--window-size=1200,{int(max(bottom, bottom1)) + 20}"  # the whole text
     result = _chromium(browser, tmp_path / "profile2", *window, size, f"--screenshot={png}", url)
     assert result.returncode == 0, result.stderr[-2000:]
@@ -271,3 +280,45 @@ def test_arcs_of_many_links_stay_inside_their_panes(tmp_path):
         if min(rows[y][3 * x : 3 * x + 3]) < 235
     ]
     assert inked == [], f"{len(inked)} non-background pixels outside the panes, e.g. {inked[:5]}"
+
+
+WIDTH_JS = """<script>
+(function () {
+  var widths = [];
+  document.querySelectorAll(".text[data-arcs]").forEach(function (box) {
+    var r = document.createRange();
+    r.setStart(box, 0);
+    r.setEndBefore(box.querySelector("svg.arcs"));  // the text, not the arcs' layer
+    widths.push(r.getBoundingClientRect().width);
+  });
+  var pre = document.createElement("pre");
+  pre.id = "widths";
+  pre.textContent = JSON.stringify(widths);
+  document.body.appendChild(pre);
+}());
+</script></body>"""
+
+
+def test_mentions_cut_inside_a_word_do_not_widen_it(tmp_path):
+    """Crossing mentions that start and end inside "thiourea" (one with a CHEMDNER class)
+    take exactly the width of the bare text: no padding or class tag splits the word."""
+    browser = _browser()
+    text = "The thiourea salt was dried."
+    marked = Document("marked", text)
+    marked.mentions = [
+        Mention("M1", ((0, 9),), "ENTITY", attrs={"kind": "generic", "chemdner_class": "TRIVIAL"}),
+        Mention("M2", ((6, 17),), "ENTITY", attrs={"kind": "chemical"}),
+        Mention("M3", ((4, 12),), "ENTITY", attrs={"kind": "chemical"}),
+    ]
+    bare = Document("bare", text)
+    page = tmp_path / "word.html"
+    source = render_page([(marked, None), (bare, None)], title="word")
+    page.write_text(source.replace("</body>", WIDTH_JS, 1), encoding="utf-8")
+    result = _chromium(
+        browser, tmp_path / "profile", "--window-size=900,600", "--dump-dom", page.as_uri()
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    found = re.search(r'<pre id="widths">([^<]*)</pre>', result.stdout)
+    assert found, "the measuring script did not run"
+    with_mentions, without = json.loads(found.group(1))
+    assert abs(with_mentions - without) < 0.5, (with_mentions, without)

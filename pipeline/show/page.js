@@ -190,7 +190,10 @@
     });
     // narrow arcs first so that wider ones stack above them
     items.sort(function (p, q) { return p.extent - q.extent || p.h.x - q.h.x; });
-    var levels = {};  // row -> highest level of the arcs above it
+    var need = {};  // row -> px above its text for the arcs over it
+    function reserve(row, level, labelled) {
+      need[row] = Math.max(need[row] || 0, room(level, labelled));
+    }
     items.forEach(function (it) {
       if (it.hr === it.tr) {
         it.level = place(it.hr, Math.min(it.h.x, it.t.x), Math.max(it.h.x, it.t.x));
@@ -200,8 +203,8 @@
         it.hLevel = place(it.hr, left ? 0 : it.h.x, left ? it.h.x : width);
         it.tLevel = place(it.tr, left ? 0 : it.t.x, left ? it.t.x : width);
       }
-      levels[it.hr] = Math.max(levels[it.hr] || 0, it.hLevel);
-      levels[it.tr] = Math.max(levels[it.tr] || 0, it.tLevel);
+      reserve(it.hr, it.hLevel, true);  // the label is on the anaphor's line
+      reserve(it.tr, it.tLevel, it.hr === it.tr);
     });
     var lanes = { L: assignLanes(sides.L), R: assignLanes(sides.R) };
     // dotted links between consecutive pieces of discontinuous mentions (same row only)
@@ -215,15 +218,15 @@
         if (rowOf(a) === rowOf(b)) { links.push({ id: id, a: a, b: b }); }
       }
     });
-    return { items: items, rowTop: rowTop, levels: levels, text: text, width: width,
+    return { items: items, rowTop: rowTop, need: need, text: text, width: width,
              links: links, lanes: lanes, padL: padL, padR: padR, font: cs.fontFamily,
              nodes: nodes, lines: lines, origin: origin,
              svgWidth: width, svgHeight: box.scrollHeight };
   }
 
-  // Room above a line for arcs stacked up to ``level`` (with the top label).
-  function room(level) {
-    return level > 0 ? BASE + (level - 1) * STEP + LABEL : 0;
+  // Room above a line for an arc at ``level`` (with its label, if it has one there).
+  function room(level, labelled) {
+    return BASE + (level - 1) * STEP + (labelled ? LABEL : 2);
   }
 
   // Width of a margin holding ``lanes`` lanes.
@@ -377,10 +380,10 @@
       j.starts = lineStarts(j.m, j.m.origin);
     });
     drawn.forEach(function (j) {
-      Object.keys(j.m.levels).map(Number).sort(function (a, b) { return b - a; })
+      Object.keys(j.m.need).map(Number).sort(function (a, b) { return b - a; })
         .forEach(function (row) {
           var at = j.starts[row];
-          if (at) { addStrut(at[0], at[1], j.m.text + 2 + room(j.m.levels[row])); }
+          if (at) { addStrut(at[0], at[1], j.m.text + 2 + j.m.need[row]); }
         });
     });
     drawn.forEach(function (j) { j.m = measure(j.box, j.arcs, j.frags); });
