@@ -83,13 +83,15 @@
   }
 
   // The lines of a box: the vertical centres of its text, top to bottom (relative to the
-  // box), and for each text node the centres of its pieces.
+  // box), for each text node the centres of its pieces, and the height of the text.
   function linesOf(nodes, origin) {
     var centres = [];
+    var height = 0;
     var perNode = nodes.map(function (n) {
       return rectsOf(n, 0, n.nodeValue.length).map(function (r) {
         var c = (r.top + r.bottom) / 2 - origin.top;
         centres.push(c);
+        height = Math.max(height, r.height);
         return c;
       });
     });
@@ -98,7 +100,7 @@
     centres.forEach(function (c) {
       if (!rows.length || c - rows[rows.length - 1] > 3) { rows.push(c); }
     });
-    return { rows: rows, perNode: perNode };
+    return { rows: rows, perNode: perNode, height: height };
   }
 
   // Index of the line nearest to the vertical position y.
@@ -146,11 +148,6 @@
     var lines = linesOf(nodes, origin);
     var rowOf = function (r) { return lineAt(lines.rows, (r.top + r.bottom) / 2); };
     var rowTop = {};
-    var text = 0;  // height of the text's content area
-    nodes.forEach(function (n) {
-      var r = rectsOf(n, 0, n.nodeValue.length)[0];
-      if (r) { text = Math.max(text, r.height); }
-    });
     Object.keys(frags).forEach(function (id) {
       frags[id].forEach(function (el) {
         var r = rectOf(el, origin);
@@ -218,7 +215,7 @@
         if (rowOf(a) === rowOf(b)) { links.push({ id: id, a: a, b: b }); }
       }
     });
-    return { items: items, rowTop: rowTop, need: need, text: text, width: width,
+    return { items: items, rowTop: rowTop, need: need, text: lines.height, width: width,
              links: links, lanes: lanes, padL: padL, padR: padR, font: cs.fontFamily,
              nodes: nodes, lines: lines, origin: origin,
              svgWidth: width, svgHeight: box.scrollHeight };
