@@ -354,7 +354,8 @@
   // Lay out every text in batches (all reads, then all writes) so that the browser
   // computes the page layout a fixed number of times, however many documents there are:
   // 1. where the arcs go without margins: the margins their lanes need;
-  // 2. the lines as wrapped within those margins: the room above each line;
+  // 2. the lines as wrapped within those margins: the room above each line (and a margin
+  //    for a side that only now has arcs, then the lines once more);
   // 3. the final positions, then the arcs are drawn.
   function layoutAll(boxes) {
     var jobs = boxes.map(function (box) {
@@ -372,10 +373,17 @@
       j.box.style.paddingLeft = margin(j.m.lanes.L) + "px";
       j.box.style.paddingRight = margin(j.m.lanes.R) + "px";
     });
-    drawn.forEach(function (j) {
-      j.m = measure(j.box, j.arcs, j.frags);
-      j.starts = lineStarts(j.m, j.m.origin);
+    drawn.forEach(function (j) { j.m = measure(j.box, j.arcs, j.frags); });
+    // rewrapped lines may send an arc to a side without a margin yet: give it one
+    var bare = drawn.filter(function (j) {
+      return (j.m.lanes.L && !j.m.padL) || (j.m.lanes.R && !j.m.padR);
     });
+    bare.forEach(function (j) {
+      j.box.style.paddingLeft = Math.max(j.m.padL, margin(j.m.lanes.L)) + "px";
+      j.box.style.paddingRight = Math.max(j.m.padR, margin(j.m.lanes.R)) + "px";
+    });
+    bare.forEach(function (j) { j.m = measure(j.box, j.arcs, j.frags); });
+    drawn.forEach(function (j) { j.starts = lineStarts(j.m, j.m.origin); });
     drawn.forEach(function (j) {
       Object.keys(j.m.need).map(Number).sort(function (a, b) { return b - a; })
         .forEach(function (row) {
