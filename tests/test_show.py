@@ -6,14 +6,17 @@ import html
 import json
 import re
 from html.parser import HTMLParser
+from importlib import resources
 
 import pytest
 
 from chemie.cli import main
 from chemie.model import Document, Mention, Relation
 from chemie.show.compare import compare
+from chemie.show.inputs import read_inputs, with_kinds
 from chemie.show.layout import Node, Piece, nest
-from chemie.show.render import arcs, render_page, render_site, text_html
+from chemie.show.palette import KINDS, RELATIONS, slug
+from chemie.show.render import arcs, break_points, panel, render_page, render_site, text_html
 
 
 def _flatten(node: Node, depth: int = 0) -> list[tuple[int, int, str, int]]:
@@ -265,3 +268,118 @@ def test_cli_bad_run_json_line(tmp_path, capsys):
     path.write_text(_run_json(_doc()) + '\n{"id": "x", "text": "t", "mentions": [{}]}\n')
     assert main(["show", str(path)]) == 2
     assert "run.jsonl:2: not a chemie document" in capsys.readouterr().err
+
+
+def test_show_library_does_not_import_the_command_layer():
+    """``chemie.show`` is a library: ``chemie.commands.show`` uses it, never the reverse
+    (deferred imports inside functions included)."""
+    import ast
+    from importlib import resources
+
+    offenders = []
+    for path in resources.files("chemie.show").iterdir():
+        if not path.name.endswith(".py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names] if isinstance(node, ast.Import)
+                else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            )
+            offenders += [f"{path.name}: {n}" for n in names if n.startswith("chemie.commands")]
+    assert offenders == []
+
+
+def test_long_names_get_break_points_and_text_is_unchanged():
+    name = "2-(3-bromophenyl)-4,6-bis(trifluoromethyl)-1,3,5-triazine"
+    text = f"To {name} (1,2 mmol) was added."
+    doc = Document("w", text)
+    doc.mentions = [Mention("T1", ((3, 3 + len(name)),), "CHEMICAL", attrs={"kind": "chemical"})]
+    fragment = text_html(doc)
+    parser = _Collect()
+    parser.feed(fragment)
+    assert "".join(parser.text) == text  # <wbr> adds no characters
+    pieces = re.sub(r"<[^w][^>]*>", "", fragment).split("<wbr>")  # mention tags dropped
+    assert pieces == [
+        "To 2-(3-", "bromophenyl)-", "4,", "6-", "bis", "(trifluoromethyl)-", "1,", "3,", "5-",
+        "triazine (1,2 mmol) was added.",
+    ]
+    assert break_points("short (1,2) words-only") == set()
+
+
+def test_mentions_cut_inside_words_have_no_tag_there_and_square_cut_ends():
+    text = "The thiourea salt was dried."
+    doc = Document("c", text)
+    doc.mentions = [
+        Mention("M1", ((0, 9),), "ENTITY", attrs={"kind": "generic", "chemdner_class": "TRIVIAL"}),
+        Mention("M2", ((6, 17),), "ENTITY", attrs={"kind": "chemical", "chemdner_class": "FAMILY"}),
+    ]
+    parser = _Collect()
+    parser.feed(text_html(doc))
+    spans = [a for _, a in parser.tags]
+    m1 = [a for a in spans if a["data-m"] == "M1"]
+    m2 = [a for a in spans if a["data-m"] == "M2"]
+    assert "data-tag" not in m1[0]  # "The thiou|rea": no class tag inside the word
+    assert m2[-1]["data-tag"] == "FAMILY"  # "…salt| was": at a word end
+    # M2 crosses M1's end: cut there, no rounded corner on the cut sides
+    assert [a["class"].split()[2:] for a in m2] == [["cut-r"], ["cut-l"]]
+    assert "o1" in m1[0]["class"]  # M1 encloses a fragment: its underline sits lower
+
+
+def test_status_column_only_against_gold():
+    alone = render_page([(_doc("d1"), None)])
+    assert "<th class=\"status\">" not in alone and 'class="status"' not in alone
+    compared = render_page([(_doc("d1"), _gold(_doc("d1")))])
+    assert compared.count('<th class="status">') == 2  # predicted and gold tables
+    assert '<td class="status">correct</td>' in compared
+
+
+def _toc_rows(page: str) -> list[list[str]]:
+    toc = re.search(r'<table class="toc">(.*?)</table>', page).group(1)
+    return [re.findall(r"<t[hd]>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", toc)]
+
+
+def test_table_of_contents_has_no_empty_column():
+    rows = _toc_rows(render_page([(_doc("a"), _gold(_doc("a"))), (_doc("b"), _gold(_doc("b")))]))
+    assert rows[0] == ["document", "mentions", "relations", "gold", "correct", "FP", "FN"]
+    assert all(len(r) == len(rows[0]) and all(c != "" for c in r) for r in rows)
+    other = _gold(_doc("b"))
+    other.text = other.text.upper()
+    rows = _toc_rows(render_page([(_doc("a"), _gold(_doc("a"))), (_doc("b"), other)]))
+    assert rows[0][-1] == "note" and rows[2][-1] == "gold text differs: not compared"
+
+
+def test_palette_is_the_one_source_of_kind_and_label_colours():
+    page = render_page([(_doc("d1"), None)])
+    for k in KINDS:
+        assert f".k-{k.name} {{ background: {k.background};" in page
+    for r in RELATIONS:
+        assert f".l-{slug(r.label)} {{ --c: {r.colour}; }}" in page
+    css = resources.files("chemie.show").joinpath("page.css").read_text(encoding="utf-8")
+    assert not re.search(r"^\.(k|l)-[a-z-]+ \{", css, re.M)  # none hard-coded in page.css
+    legend = re.search(r'<div class="legend">(.*?)</div>', page).group(1)
+    assert re.findall(r"k-([a-z]+)", legend) == ["chemical", "generic"]  # palette order
+
+
+def test_panel_has_a_slot_above_the_text():
+    svg = '<svg viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>'
+    html_ = panel(_doc(), "Predicted", "pred", above=svg)
+    assert html_.index('<div class="above">' + svg) < html_.index('<div class="text"')
+    assert '<div class="above">' not in panel(_doc(), "Predicted", "pred")
+
+
+def test_gold_mention_takes_the_kind_of_the_shown_mention_with_its_spans(fixtures, tmp_path):
+    gold_path = fixtures / "show" / "gold.jsonl"
+    (gold,) = [d for d in read_inputs(gold_path) if d.id == "s1"]
+    first = gold.mentions[0]
+    (described,) = with_kinds([gold])
+    kind = described.mentions[0].attrs["kind"]
+    other = "generic" if kind != "generic" else "chemical"  # not what the describer says
+    pred = Document("s1", gold.text)
+    pred.mentions = [Mention("P1", first.spans, "ENTITY", rule="r", attrs={"kind": other})]
+    run = tmp_path / "run.jsonl"
+    run.write_text(_run_json(pred) + "\n", encoding="utf-8")
+    out = tmp_path / "page.html"
+    assert main(["show", str(run), "--gold", str(gold_path), "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    gold_side = page[page.index('<div class="panel gold">'):]
+    assert re.search(rf'class="m k-{other}[^"]*" data-m="{first.id}"', gold_side)

@@ -1,4 +1,5 @@
-"""chemie show in a real browser: headless Chromium runs page.js; arcs are drawn; screenshot.
+"""chemie show in a real browser: headless Chromium runs page.js; arcs are drawn inside their
+panes (checked from the DOM and from a screenshot).
 
 Skipped (with the reason) only when no Chromium/Chrome executable can be found. Set
 CHEMIE_SCREENSHOT_DIR to keep the screenshot.
@@ -6,15 +7,21 @@ CHEMIE_SCREENSHOT_DIR to keep the screenshot.
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 import shutil
+import struct
 import subprocess
+import zlib
 from pathlib import Path
 
 import pytest
 
 from chemie.cli import main
+from chemie.model import Document, Mention, Relation
+from chemie.show.render import render_page
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 
@@ -70,3 +77,248 @@ def test_page_renders_arcs_in_headless_chromium(fixtures, tmp_path):
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# --- many links: every arc stays inside its pane ---------------------------------------------
+
+# Hand-written procedure parts (no corpus text): long systematic names wrap inside half-width
+# panes, and each step links back to the product of the step before (arcs across many lines).
+NAMES = (
+    "2-(3-bromophenyl)-4,6-bis(trifluoromethyl)-1,3,5-triazine",
+    "tert-butyl 4-(5-chloro-2-methoxyphenyl)piperazine-1-carboxylate",
+    "tetrakis(triphenylphosphine)palladium(0)",
+    "(4-fluorophenyl)boronic acid",
+    "N,N-diisopropylethylamine",
+    "6-chloro-N-(2,2-dimethylpropyl)pyridazin-3-amine",
+)
+SOLVENTS = ("1,4-dioxane", "dichloromethane", "tetrahydrofuran")
+
+
+class _Builder:
+    """Text and mentions built piece by piece (``add`` records a mention's span)."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.mentions: list[Mention] = []
+
+    def say(self, words: str) -> None:
+        self.text += words
+
+    def add(self, words: str, kind: str) -> str:
+        mid = f"T{len(self.mentions) + 1}"
+        start = len(self.text)
+        self.text += words
+        self.mentions.append(Mention(mid, ((start, len(self.text)),), "ENTITY", words,
+                                     rule="test", attrs={"kind": kind}))
+        return mid
+
+
+def _many_links(steps: int = 5) -> Document:
+    b = _Builder()
+    rels: list[tuple[str, str, str]] = []
+    product = None
+    for k in range(steps):
+        b.say(f"Step {k + 1}: ")
+        a = b.add(NAMES[k % len(NAMES)], "chemical")
+        b.say(f" ({k + 2}.0 mmol) and ")
+        c = b.add(NAMES[(k + 3) % len(NAMES)], "chemical")
+        b.say(" were dissolved in ")
+        s = b.add(SOLVENTS[k % len(SOLVENTS)], "chemical")
+        b.say(f" ({5 * k + 10} mL). ")
+        mix = b.add("The mixture", "generic")
+        b.say(" was stirred overnight, then ")
+        d = b.add(NAMES[(k + 2) % len(NAMES)], "chemical")
+        b.say(" was added. ")
+        sol = b.add("The resulting solution", "generic")
+        b.say(" was washed with ")
+        w = b.add("water", "chemical")
+        b.say(" and ")
+        org = b.add("the organic layer", "generic")
+        b.say(" was dried and concentrated to give ")
+        prod = b.add("the product", "generic")
+        b.say(" as a solid.\n")
+        rels += [("REACTION_ASSOCIATED", mix, x) for x in (a, c, s)]
+        rels += [("TRANSFORMED", sol, mix), ("REACTION_ASSOCIATED", sol, d),
+                 ("WORK_UP", org, sol), ("WORK_UP", org, w), ("TRANSFORMED", prod, org)]
+        if product is not None:
+            rels.append(("COREFERENCE", a, product))  # back to the previous step
+        product = prod
+    doc = Document("many", b.text)
+    doc.mentions = b.mentions
+    doc.relations = [Relation(lab, h, t, rule="test", id=f"R{i + 1}")
+                     for i, (lab, h, t) in enumerate(rels)]
+    return doc
+
+
+def _gold_of(pred: Document) -> Document:
+    """The same text with every third relation dropped and two extra links (FN/FP arcs)."""
+    gold = Document(pred.id, pred.text)
+    gold.mentions = [Mention(m.id, m.spans, "ENTITY", m.text) for m in pred.mentions]
+    kept = [r for i, r in enumerate(pred.relations) if i % 3]
+    extra = [Relation("COREFERENCE", "T30", "T2", id="G1"),
+             Relation("WORK_UP", "T40", "T5", id="G2")]
+    gold.relations = [Relation(r.label, r.head, r.tail, id=r.id) for r in kept] + extra
+    return gold
+
+
+# Run after page.js: for every visible part of every arc, how far it stays inside its pane
+# (left, right: the panel's sides; top: the panel heading's bottom; bottom: the text's bottom).
+CHECK_JS = """<script>
+(function () {
+  var out = { panes: [], parts: [] };
+  document.querySelectorAll(".panel").forEach(function (panel, i) {
+    var box = panel.querySelector(".text[data-arcs]");
+    var p = panel.getBoundingClientRect(), t = box.getBoundingClientRect();
+    var top = panel.querySelector("h3").getBoundingClientRect().bottom;
+    var first = document.createRange();
+    first.selectNodeContents(box);
+    var line = Array.prototype.filter.call(first.getClientRects(), function (r) {
+      return r.height > 0;
+    })[0];
+    out.panes.push([p.left, p.right, top, t.bottom, line.top - top]);
+    box.querySelectorAll("g.arc path.line, g.arc path.head, g.arc text").forEach(function (el) {
+      var r = el.getBoundingClientRect();
+      var cs = getComputedStyle(el);
+      var w = cs.stroke === "none" ? 0 : parseFloat(cs.strokeWidth) / 2;
+      if (el.tagName === "text") { w = 0; }
+      out.parts.push({ pane: i, rel: el.parentNode.getAttribute("data-rel"),
+        part: el.tagName + "." + (el.getAttribute("class") || ""),
+        left: r.left - w - p.left, right: p.right - r.right - w,
+        top: r.top - w - top, bottom: t.bottom - r.bottom - w });
+    });
+  });
+  var pre = document.createElement("pre");
+  pre.id = "arc-check";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+}());
+</script></body>"""
+
+
+def _png_rows(data: bytes) -> tuple[int, int, list[bytes]]:
+    """Width, height and RGB(A) rows of an 8-bit non-interlaced PNG (what Chromium writes)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        (size,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + size]
+        if kind == b"IHDR":
+            width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and color in (2, 6) and interlace == 0
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + size
+    raw, stride, rows, prev = zlib.decompress(idat), width * channels, [], bytes(width * channels)
+    for y in range(height):
+        line = raw[y * (stride + 1) : (y + 1) * (stride + 1)]
+        ftype, cur = line[0], bytearray(line[1:])
+        for i in range(stride):
+            a = cur[i - channels] if i >= channels else 0
+            b, c = prev[i], prev[i - channels] if i >= channels else 0
+            if ftype == 1:
+                cur[i] = (cur[i] + a) & 255
+            elif ftype == 2:
+                cur[i] = (cur[i] + b) & 255
+            elif ftype == 3:
+                cur[i] = (cur[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(cur))
+        prev = cur
+    return width, height, [bytes(r[i] for i in range(len(r)) if i % channels < 3) for r in rows]
+
+
+def test_arcs_of_many_links_stay_inside_their_panes(tmp_path):
+    browser = _browser()
+    pred = _many_links()
+    assert len(pred.relations) >= 40
+    page = tmp_path / "many.html"
+    text = render_page([(pred, _gold_of(pred))], title="many links")
+    page.write_text(text.replace("</body>", CHECK_JS, 1), encoding="utf-8")
+    url = page.resolve().as_uri()
+    window = ("--force-device-scale-factor=1", "--hide-scrollbars")
+
+    size = "--window-size=1200,900"  # 1200 px wide: two panes of ~580 px
+    result = _chromium(browser, tmp_path / "profile1", *window, size, "--dump-dom", url)
+    assert result.returncode == 0, result.stderr[-2000:]
+    found = re.search(r'<pre id="arc-check">([^<]*)</pre>', result.stdout)
+    assert found, "the check script did not run"
+    check = json.loads(html.unescape(found.group(1)))
+    # side by side: two half-width panes, every relation drawn in each
+    assert len(check["panes"]) == 2
+    rels = [{p["rel"] for p in check["parts"] if p["pane"] == i} for i in (0, 1)]
+    assert [len(r) for r in rels] == [len(pred.relations), len(_gold_of(pred).relations)]
+    outside = [p for p in check["parts"] if min(p["left"], p["right"], p["top"], p["bottom"]) < 0]
+    assert outside == [], f"{len(outside)} arc parts leave their pane, e.g. {outside[:3]}"
+    # no empty band under a pane's heading: its first line or highest arc comes right after
+    for i, pane in enumerate(check["panes"]):
+        band = min([pane[4]] + [p["top"] for p in check["parts"] if p["pane"] == i])
+        assert band < 20, f"{band:.0f} px empty above pane {i}'s text"
+
+    # the screenshot agrees: nothing but background between and beside the panes
+    shots = Path(os.environ.get("CHEMIE_SCREENSHOT_DIR") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    png = shots / "chemie-show-many-links.png"
+    (l0, r0, top, bottom, _), (l1, r1, _, bottom1, _) = check["panes"]
+    size = f"--window-size=1200,{int(max(bottom, bottom1)) + 20}"  # the whole text
+    result = _chromium(browser, tmp_path / "profile2", *window, size, f"--screenshot={png}", url)
+    assert result.returncode == 0, result.stderr[-2000:]
+    width, height, rows = _png_rows(png.read_bytes())
+    assert r0 < l1 and bottom < height and bottom1 < height
+    # beside each pane's text: 10 px to its outer side and the gap between the panes
+    gap = (int(r0) + 1, int(l1))
+    strips = [((int(l0) - 10, int(l0)), gap, bottom), (gap, (int(r1) + 1, int(r1) + 11), bottom1)]
+    inked = [
+        (x, y)
+        for left, right, end in strips
+        for y in range(int(top), int(end))
+        for a, b in (left, right)
+        for x in range(a, b)
+        if min(rows[y][3 * x : 3 * x + 3]) < 235
+    ]
+    assert inked == [], f"{len(inked)} non-background pixels outside the panes, e.g. {inked[:5]}"
+
+
+WIDTH_JS = """<script>
+(function () {
+  var widths = [];
+  document.querySelectorAll(".text[data-arcs]").forEach(function (box) {
+    var r = document.createRange();
+    r.setStart(box, 0);
+    r.setEndBefore(box.querySelector("svg.arcs"));  // the text, not the arcs' layer
+    widths.push(r.getBoundingClientRect().width);
+  });
+  var pre = document.createElement("pre");
+  pre.id = "widths";
+  pre.textContent = JSON.stringify(widths);
+  document.body.appendChild(pre);
+}());
+</script></body>"""
+
+
+def test_mentions_cut_inside_a_word_do_not_widen_it(tmp_path):
+    """Crossing mentions that start and end inside "thiourea" (one with a CHEMDNER class)
+    take exactly the width of the bare text: no padding or class tag splits the word."""
+    browser = _browser()
+    text = "The thiourea salt was dried."
+    marked = Document("marked", text)
+    marked.mentions = [
+        Mention("M1", ((0, 9),), "ENTITY", attrs={"kind": "generic", "chemdner_class": "TRIVIAL"}),
+        Mention("M2", ((6, 17),), "ENTITY", attrs={"kind": "chemical"}),
+        Mention("M3", ((4, 12),), "ENTITY", attrs={"kind": "chemical"}),
+    ]
+    bare = Document("bare", text)
+    page = tmp_path / "word.html"
+    source = render_page([(marked, None), (bare, None)], title="word")
+    page.write_text(source.replace("</body>", WIDTH_JS, 1), encoding="utf-8")
+    result = _chromium(
+        browser, tmp_path / "profile", "--window-size=900,600", "--dump-dom", page.as_uri()
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    found = re.search(r'<pre id="widths">([^<]*)</pre>', result.stdout)
+    assert found, "the measuring script did not run"
+    with_mentions, without = json.loads(found.group(1))
+    assert abs(with_mentions - without) < 0.5, (with_mentions, without)

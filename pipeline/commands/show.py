@@ -25,7 +25,8 @@ Output: -o NAME.html writes one page (a table of contents first when there are s
 documents); -o FOLDER (any other name) writes FOLDER/index.html plus one page per
 document (better for large inputs); without -o the single page goes to standard output.
 Untyped mentions (label ENTITY without a kind: brat, ChEMU-Ref) are coloured by the kind
-the pipeline's mention describer gives their head word.
+the pipeline's mention describer gives their head word; a gold mention with the same spans
+as a shown one takes its kind, so that it has the same colour on both sides.
 """
 
 
@@ -65,21 +66,25 @@ def _select(args: argparse.Namespace) -> list[Document]:
     return selected
 
 
-def _gold(path: Path, ids: set[str]) -> dict[str, Document]:
-    from chemie.show.inputs import read_inputs, with_kinds
+def _gold(path: Path, docs: list[Document]) -> dict[str, Document]:
+    """The gold documents of the shown ones, coloured like them where the mentions agree."""
+    from chemie.show.inputs import borrow_kinds, read_inputs, with_kinds
 
-    return {d.id: d for d in with_kinds([d for d in read_inputs(path) if d.id in ids])}
+    pred = {d.id: d for d in docs}
+    gold = [borrow_kinds(g, pred[g.id]) for g in read_inputs(path) if g.id in pred]
+    return {g.id: g for g in with_kinds(gold)}
 
 
 def run(args: argparse.Namespace) -> int:
+    from chemie.commands.ner import build_nlp
     from chemie.show.inputs import has_predictions, run_pipeline, with_kinds
     from chemie.show.render import render_page, render_site
 
     docs = _select(args)
     if not args.no_run and not has_predictions(docs):
-        docs = list(run_pipeline(docs))
+        docs = list(run_pipeline(docs, build_nlp()))
     docs = with_kinds(docs)
-    gold = _gold(args.gold, {d.id for d in docs}) if args.gold else {}
+    gold = _gold(args.gold, docs) if args.gold else {}
     if args.gold and not gold:
         raise InputError(args.gold, None, "none of the shown documents is in the gold file")
     pairs = [(d, gold.get(d.id) if args.gold else None) for d in docs]

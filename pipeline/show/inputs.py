@@ -11,13 +11,19 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chemie.errors import InputError, read_text
 from chemie.model import Document, Mention, Relation, Token
 
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
 PathLike = str | os.PathLike[str]
+NER = Callable[[str], "Doc"]
 
 
 def read_inputs(path: PathLike) -> Iterator[Document]:
@@ -58,16 +64,16 @@ def has_predictions(docs: Iterable[Document]) -> bool:
     ) or any(r.rule for d in docs for r in d.relations)
 
 
-def run_pipeline(docs: Iterable[Document]) -> Iterator[Document]:
-    """Predictions for ``docs`` from the chemie pipeline (their own annotations are ignored).
+def run_pipeline(docs: Iterable[Document], ner: NER) -> Iterator[Document]:
+    """Predictions for ``docs`` from the chemie pipeline (their own annotations are ignored),
+    chemical mentions classed by ``ner`` (see :func:`add_chemdner_classes`).
 
     ChEMU-Ref documents keep their tokens (so predictions align with the gold); any other
     text goes through the chemie tokenizer.
     """
     from chemie import nlp as pipeline
-    from chemie.commands.ner import build_nlp
 
-    model, ner = pipeline.load(), build_nlp()
+    model = pipeline.load()
     for doc in docs:
         bare = Document(doc.id, doc.text, meta=dict(doc.meta))
         if doc.meta.get("format") == "chemu":
@@ -75,11 +81,12 @@ def run_pipeline(docs: Iterable[Document]) -> Iterator[Document]:
         yield add_chemdner_classes(pipeline.annotate(model, bare), ner)
 
 
-def add_chemdner_classes(doc: Document, ner: object) -> Document:
+def add_chemdner_classes(doc: Document, ner: NER) -> Document:
     """Give chemical mentions without an NER rule the CHEMDNER class and NER rule of the
     chemical NER mention that overlaps their core (``attrs["core"]``, token indices) the most.
 
-    ``ner`` is the NER pipeline of ``chemie ner`` (:func:`chemie.commands.ner.build_nlp`).
+    ``ner`` is the NER pipeline of ``chemie ner`` (text -> spaCy ``Doc``); the caller
+    builds it, so this library module does not depend on the command layer.
     """
     from chemie.components.ner import mention_records
 
@@ -89,7 +96,7 @@ def add_chemdner_classes(doc: Document, ner: object) -> Document:
     ]
     if not targets:
         return doc
-    records = mention_records(ner(doc.text))  # type: ignore[operator]
+    records = mention_records(ner(doc.text))
     for m in targets:
         core = m.attrs.get("core")
         if isinstance(core, tuple | list) and len(core) == 2 and doc.tokens:
@@ -161,6 +168,25 @@ def iter_document_json(path: PathLike) -> Iterator[Document]:
 
 def _untyped(m: Mention) -> bool:
     return "kind" not in m.attrs and m.label == "ENTITY"
+
+
+def borrow_kinds(gold: Document, pred: Document) -> Document:
+    """``gold`` with each untyped mention given the ``kind`` and ``head`` of the ``pred``
+    mention with the same spans (when its text is the same), so that one mention has one
+    colour on both sides of a comparison; other mentions are left to :func:`with_kinds`."""
+    if gold.text != pred.text:
+        return gold
+    typed = {m.spans: m for m in pred.mentions if "kind" in m.attrs}
+    mentions = []
+    for m in gold.mentions:
+        src = typed.get(m.spans) if _untyped(m) else None
+        if src is not None:
+            borrowed = {k: src.attrs[k] for k in ("kind", "head") if k in src.attrs}
+            m = replace(m, attrs={**borrowed, **m.attrs})
+        mentions.append(m)
+    copy = replace(gold, meta=dict(gold.meta))
+    copy.mentions = mentions
+    return copy
 
 
 def with_kinds(docs: list[Document]) -> list[Document]:

@@ -1,10 +1,12 @@
 """Self-contained HTML pages: highlighted mentions and anaphora arcs, optionally against gold.
 
 The page carries its CSS and JS inline (``page.css``, ``page.js``, ``page.html`` beside this
-module). Mentions become nested ``<span class="m k-KIND" data-m=ID>`` elements; the
-relations of each text are listed in a ``data-arcs`` JSON attribute that ``page.js`` turns
-into SVG arcs above the text (anaphor -> antecedent, arrow on the antecedent), and in a plain
-table below it. All text is escaped; output depends only on the input.
+module; the colours of kinds and relation labels come from ``palette.py``). Mentions become
+nested ``<span class="m k-KIND" data-m=ID>`` elements; the relations of each text are listed
+in a ``data-arcs`` JSON attribute that ``page.js`` turns into SVG arcs above the text
+(anaphor -> antecedent, arrow on the antecedent, kept inside the pane), and in a plain table
+below it. Each panel has a slot above its text (``panel(above=...)``) for a figure such as
+a reaction scheme. All text is escaped; output depends only on the input.
 """
 
 from __future__ import annotations
@@ -15,32 +17,21 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from itertools import pairwise
 from string import Template
 
 from chemie.formats.tabular import chemdner_class
 from chemie.model import Document, Mention
 from chemie.show.compare import Marks, compare, relation_key
 from chemie.show.layout import Node, Piece, nest
+from chemie.show.palette import KIND_ORDER, SHORT_LABELS, css, slug
 
-KIND_ORDER = ("chemical", "generic", "equipment", "reference", "reaction", "mention")
-SHORT_LABELS = {
-    "COREFERENCE": "Coref",
-    "TRANSFORMED": "Transformed",
-    "REACTION_ASSOCIATED": "Reaction-assoc.",
-    "WORK_UP": "Work-up",
-    "CONTAINED": "Contained",
-}
 STATUS_TEXT = {"tp": "correct", "fp": "false positive", "fn": "false negative"}
 
 
 def esc(value: object) -> str:
     """HTML-escape ``value`` (quotes included, so it is safe in attributes too)."""
     return html.escape(str(value), quote=True)
-
-
-def slug(value: str) -> str:
-    """A CSS-class-safe lowercase form of ``value``."""
-    return re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-") or "x"
 
 
 def mention_kind(m: Mention) -> str:
@@ -73,6 +64,15 @@ def _mention_title(doc: Document, m: Mention, status: str) -> str:
     return f"{text}\n" + "\n".join(parts)
 
 
+def _depth(node: Node) -> int:
+    """How many fragments deep the fragments inside ``node`` nest."""
+    return max((1 + _depth(c) for c in node.children), default=0)
+
+
+def _word_end(text: str, i: int) -> bool:
+    return i >= len(text) or not (text[i].isalnum() or text[i] in "-'")
+
+
 def _open_tag(doc: Document, node: Node, mentions: dict[str, Mention], marks: Marks | None) -> str:
     assert node.piece is not None
     m = mentions[node.piece.mention]
@@ -82,6 +82,14 @@ def _open_tag(doc: Document, node: Node, mentions: dict[str, Mention], marks: Ma
         classes.append(f"st-{status}")
     if node.piece.count > 1:
         classes.append("disc")
+    depth = _depth(node)
+    if depth:
+        classes.append(f"o{min(depth, 3)}")
+    # a fragment cut where a crossing mention begins or ends: no rounded corner there
+    if node.start > node.piece.start:
+        classes.append("cut-l")
+    if node.end < node.piece.end:
+        classes.append("cut-r")
     attrs = [
         f'class="{" ".join(classes)}"',
         f'data-m="{esc(m.id)}"',
@@ -89,32 +97,76 @@ def _open_tag(doc: Document, node: Node, mentions: dict[str, Mention], marks: Ma
         f'title="{esc(_mention_title(doc, m, status))}"',
     ]
     cls = chemdner_class(m)
-    if cls and node.end == m.end:
+    # the class tag goes after the mention, unless that would split a word (it is in the title)
+    if cls and node.end == m.end and _word_end(doc.text, node.end):
         attrs.append(f'data-tag="{esc(cls)}"')
     return f"<span {' '.join(attrs)}>"
 
 
+# Inside long words (systematic names), lines may also break after these characters and
+# before an opening bracket: a half-width pane then wraps ``...-1,3,5-triazine`` or
+# ``(triphenylphosphine)palladium`` at a natural place instead of anywhere.
+LONG_WORD = 14
+BREAK_AFTER = "-,)]}/"
+BREAK_BEFORE = "([{"
+_WORD = re.compile(rf"\S{{{LONG_WORD},}}")
+
+
+def break_points(text: str) -> set[int]:
+    """Offsets inside long words where ``text`` may wrap (a ``<wbr>`` goes before them);
+    never less than 3 characters from either end of the word."""
+    points = set()
+    for w in _WORD.finditer(text):
+        a, b = w.span()
+        for i in range(a + 3, b - 2):
+            prev, cur = text[i - 1], text[i]
+            if (prev in BREAK_AFTER and cur not in BREAK_AFTER) or (
+                cur in BREAK_BEFORE and prev not in BREAK_BEFORE + BREAK_AFTER
+            ):
+                points.add(i)
+    return points
+
+
+def _text(doc: Document, a: int, b: int, breaks: set[int]) -> str:
+    """Escaped ``doc.text[a:b]`` with ``<wbr>`` at the break points in it."""
+    cuts = sorted(i for i in breaks if a <= i < b) if breaks else []
+    if not cuts:
+        return esc(doc.text[a:b])
+    return "<wbr>".join(esc(doc.text[x:y]) for x, y in pairwise([a, *cuts, b]))
+
+
+def _breakable(text: str) -> str:
+    """Escaped ``text`` with ``<wbr>`` at its break points."""
+    return _text(Document("", text), 0, len(text), break_points(text))
+
+
 def _fragments_html(
-    doc: Document, node: Node, mentions: dict[str, Mention], marks: Marks | None
+    doc: Document,
+    node: Node,
+    mentions: dict[str, Mention],
+    marks: Marks | None,
+    breaks: set[int],
 ) -> str:
     out, pos = [], node.start
     for child in node.children:
-        out.append(esc(doc.text[pos : child.start]))
+        out.append(_text(doc, pos, child.start, breaks))
         out.append(_open_tag(doc, child, mentions, marks))
-        out.append(_fragments_html(doc, child, mentions, marks))
+        out.append(_fragments_html(doc, child, mentions, marks, breaks))
         out.append("</span>")
         pos = child.end
-    out.append(esc(doc.text[pos : node.end]))
+    out.append(_text(doc, pos, node.end, breaks))
     return "".join(out)
 
 
 def text_html(doc: Document, marks: Marks | None = None) -> str:
-    """The document text with every mention piece wrapped in (nested) spans."""
+    """The document text with every mention piece wrapped in (nested) spans, and break
+    opportunities inside long names."""
     mentions = doc.mention_index()
     pieces = [
         Piece(a, b, m.id, i, len(m.spans)) for m in doc.mentions for i, (a, b) in enumerate(m.spans)
     ]
-    return _fragments_html(doc, nest(pieces, len(doc.text)), mentions, marks)
+    tree = nest(pieces, len(doc.text))
+    return _fragments_html(doc, tree, mentions, marks, break_points(doc.text))
 
 
 def arcs(doc: Document, marks: Marks | None = None) -> list[dict[str, str]]:
@@ -144,11 +196,13 @@ def _mention_cell(doc: Document, mentions: dict[str, Mention], mid: str) -> str:
     m = mentions.get(mid)
     if m is None:
         return f'<td class="missing">{esc(mid)} (missing)</td>'
-    return f'<td><span class="rid">{esc(mid)}</span> {esc(m.text or doc.span_text(m.spans))}</td>'
+    text = m.text or doc.span_text(m.spans)
+    return f'<td><span class="rid">{esc(mid)}</span> {_breakable(text)}</td>'
 
 
 def relation_table(doc: Document, marks: Marks | None = None) -> str:
-    """The relations as a plain table: status, label, anaphor, antecedent, rule."""
+    """The relations as a plain table: status (only when compared with gold), label,
+    anaphor, antecedent, rule."""
     if not doc.relations:
         return '<p class="none">No relations.</p>'
     mentions = doc.mention_index()
@@ -156,25 +210,34 @@ def relation_table(doc: Document, marks: Marks | None = None) -> str:
     for i, r in enumerate(doc.relations):
         key = relation_key(doc, i)
         status = marks.relations.get(key, "") if marks else ""
+        cell = f'<td class="status">{esc(STATUS_TEXT.get(status, ""))}</td>' if marks else ""
         rows.append(
-            f'<tr class="st-{status or "none"}" data-rel="{esc(key)}">'
-            f'<td class="status">{esc(STATUS_TEXT.get(status, ""))}</td>'
+            f'<tr class="st-{status or "none"}" data-rel="{esc(key)}">{cell}'
             f'<td class="lab l-{slug(r.label)}" title="{esc(r.label)}">'
             f"{esc(SHORT_LABELS.get(r.label, r.label))}</td>"
             f"{_mention_cell(doc, mentions, r.head)}{_mention_cell(doc, mentions, r.tail)}"
             f'<td class="rule">{esc(r.rule or "-").replace("_", "_<wbr>")}</td></tr>'
         )
+    status = '<th class="status">status</th>' if marks else ""
     return (
-        '<table class="rels"><thead><tr><th>status</th><th>relation</th><th>anaphor</th>'
-        "<th>antecedent</th><th>rule</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        f'<table class="rels"><thead><tr>{status}<th class="lab">relation</th><th>anaphor</th>'
+        '<th>antecedent</th><th class="rule">rule</th></tr></thead><tbody>'
+        + "".join(rows) + "</tbody></table>"
     )
 
 
-def panel(doc: Document, title: str, side: str, marks: Marks | None = None) -> str:
-    """One annotated text (``side`` is "pred" or "gold") with its arcs and relation table."""
+def panel(
+    doc: Document, title: str, side: str, marks: Marks | None = None, above: str = ""
+) -> str:
+    """One annotated text (``side`` is "pred" or "gold") with its arcs and relation table.
+
+    ``above`` is HTML placed between the heading and the text (e.g. a reaction scheme as
+    inline SVG); it is inserted as given, so the caller escapes it.
+    """
     data = esc(json.dumps(arcs(doc, marks), ensure_ascii=False, sort_keys=True))
+    slot = f'<div class="above">{above}</div>' if above else ""
     return (
-        f'<div class="panel {side}"><h3>{esc(title)}</h3>'
+        f'<div class="panel {side}"><h3>{esc(title)}</h3>{slot}'
         f'<div class="text" data-arcs="{data}">{text_html(doc, marks)}</div>'
         f"{relation_table(doc, marks)}</div>"
     )
@@ -244,9 +307,10 @@ def _legend(docs: Iterable[Document], with_gold: bool) -> str:
         f'<span class="m k-{k}">{esc(k)}</span>'
         for k in sorted(kinds, key=lambda k: (order.get(k, len(order)), k))
     ]
+    known = {label: i for i, label in enumerate(SHORT_LABELS)}
     items += [
         f'<span class="lab l-{slug(label)}">{esc(SHORT_LABELS.get(label, label))}</span>'
-        for label in sorted(labels)
+        for label in sorted(labels, key=lambda lab: (known.get(lab, len(known)), lab))
     ]
     if with_gold:
         items += [
@@ -260,7 +324,7 @@ def page(title: str, body: str, legend: str = "") -> str:
     """A complete HTML page with the inline stylesheet and script."""
     return Template(_resource("page.html")).substitute(
         title=esc(title),
-        style=_resource("page.css"),
+        style=_resource("page.css") + css(),
         script=_resource("page.js"),
         legend=legend,
         body=body,
@@ -270,15 +334,20 @@ def page(title: str, body: str, legend: str = "") -> str:
 def summary_table(summaries: Sequence[Summary], href: str = "#{anchor}") -> str:
     """A table of contents: one row per document, linking to ``href`` (formatted)."""
     with_gold = any(s.gold is not None for s in summaries)
+    with_notes = any(s.note for s in summaries)
     head = "<th>document</th><th>mentions</th><th>relations</th>"
     if with_gold:
-        head += "<th>gold</th><th>correct</th><th>FP</th><th>FN</th><th></th>"
+        head += "<th>gold</th><th>correct</th><th>FP</th><th>FN</th>"
+    if with_notes:
+        head += "<th>note</th>"
     rows = []
     for s in summaries:
         link = esc(href.format(anchor=s.anchor))
         cells = [f'<a href="{link}">{esc(s.doc_id)}</a>', s.mentions, s.relations]
         if with_gold:
-            cells += [s.gold, s.tp, s.fp, s.fn, esc(s.note)]
+            cells += [s.gold, s.tp, s.fp, s.fn]
+        if with_notes:
+            cells.append(esc(s.note))
         rows.append("<tr>" + "".join(f"<td>{'' if c is None else c}</td>" for c in cells) + "</tr>")
     body = "".join(rows)
     return f'<table class="toc"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
