@@ -41,7 +41,9 @@ def _parse_spans(offsets: str, text: str, where: tuple[Path, int], tid: str) -> 
         if not m:
             raise InputError(*where, f"{tid}: bad offsets {offsets!r}, expected 'START END[;…]'")
         a, b = int(m.group(1)), int(m.group(2))
-        if not a <= b <= len(text):
+        if a > b:
+            raise InputError(*where, f"{tid}: offsets {a} {b} are reversed (start after end)")
+        if b > len(text):
             raise InputError(
                 *where, f"{tid}: offsets {a} {b} outside the text ({len(text)} characters)"
             )

@@ -66,6 +66,9 @@ def _spans(
         if type(r) is not list or len(r) != 2 or type(r[0]) is not int or type(r[1]) is not int:
             raise InputError(*where, f"{_what(what)}: bad token range {r!r}, expected [start, end]")
         a, b = r
+        if a > b:
+            raise InputError(*where, f"{_what(what)}: token range [{a}, {b}] is reversed "
+                             "(start after end)")
         if not 0 <= a <= b < len(starts):
             raise InputError(
                 *where,
