@@ -18,7 +18,8 @@
 
 The input format is detected from the extension and the first line; ``--input-format``
 overrides it (JSON lines, e.g. ChEMU-Ref, are refused: ``chemie run`` reads them).
-Outputs are written atomically: a bad input leaves no half-written file.
+Outputs are written atomically: a bad input leaves no half-written file, and an output
+that would overwrite an input is refused.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from spacy.language import Language
 
-from chemie.cliutil import emit
+from chemie.cliutil import emit, refuse_overwrite
 from chemie.commands.run import OutputPath, add_scale_options, execute, make_output_folder
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
 from chemie.errors import InputError, read_text
@@ -40,7 +41,15 @@ from chemie.formats import file_name_text
 from chemie.formats.chemdner import format_cdi, format_cem, rank_cdi, rank_cem
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
 from chemie.model import Document, Mention
-from chemie.scale.sinks import BlockSink, JsonlSink, PairSink, Sink, StdoutSink, TableSink
+from chemie.scale.sinks import (
+    BlockSink,
+    JsonlSink,
+    PairSink,
+    Sink,
+    StdoutSink,
+    TableSink,
+    errors_path,
+)
 from chemie.scale.sources import Item, iter_txt_items
 from chemie.scale.worker import Job
 
@@ -323,6 +332,24 @@ def input_format(path: Path, requested: str) -> str:
     return detect_format(path, head)
 
 
+def written_files(args: argparse.Namespace, kind: str) -> list[Path]:
+    """The files ``chemie ner`` writes for inputs of ``kind`` (with their errors files)."""
+    if kind == "chemdner":
+        prefixes = [
+            Path(str(_chemdner_paths(args.output, p)[0])[: -len(".cem.tsv")])
+            for p in args.inputs
+        ]
+        return [Path(f"{prefix}{end}") for prefix in prefixes
+                for end in (".cem.tsv", ".cdi.tsv", ".errors.tsv")]
+    if args.output is None:
+        return []
+    if args.format in TABLES:
+        from chemie.formats.tabular import table_paths  # pandas and pyarrow: only for tables
+
+        return [table_paths(args.output, args.format)["mentions"], errors_path(args.output)]
+    return [args.output, errors_path(args.output)]
+
+
 def run(args: argparse.Namespace) -> int:
     kinds = {input_format(p, args.input_format) for p in args.inputs}
     if len(kinds) > 1:
@@ -332,6 +359,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(args.inputs[0], None, f"--format {args.format} is for text input "
                          f"(this is {kind}): use --format tsv or json")
     make_output_folder(args, kind == "chemdner" or args.format in TABLES, "this output")
+    refuse_overwrite(written_files(args, kind), args.inputs)
     if kind == "chemdner":
         return run_chemdner(args)
     scaled = args.workers or args.resume or args.engine or args.scheduler

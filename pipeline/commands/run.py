@@ -26,7 +26,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from chemie.cliutil import whole_number
+from chemie.cliutil import refuse_overwrite, whole_number
 from chemie.errors import InputError
 from chemie.resources import example_path
 from chemie.scale.engines import RunAborted, default_workers
@@ -140,14 +140,44 @@ def output_format(kinds: set[str], requested: str | None, out: Path | None) -> s
     raise InputError(None, None, "mixed .jsonl and .txt inputs: choose --format json|csv|parquet")
 
 
+def written_files(out: Path, fmt: str, inputs: list[Path]) -> list[Path | None]:
+    """The files (and folder) a run writing ``fmt`` to ``out`` makes that can be known
+    before it starts: the output, its errors file, its tables, and the brat files of
+    ``.txt`` inputs given by name."""
+    files = [out, errors_path(out) if out.name else None]
+    if fmt in ("csv", "parquet"):
+        from chemie.formats.tabular import table_paths  # pandas and pyarrow: only for tables
+
+        files.extend(table_paths(out, fmt).values())
+    if fmt == "brat":
+        stems = [p.stem for p in inputs if p.is_file() and input_kind(p) == "txt"]
+        files.extend(out / f"{stem}{suffix}" for stem in stems for suffix in (".txt", ".ann"))
+    return files
+
+
+def check_brat_folder(out: Path, inputs: list[Path]) -> None:
+    """Refuse a brat output folder that overlaps an input folder, or that could hold an
+    input file under a ``.jsonl`` document's name (InputError)."""
+    resolved = out.resolve()
+    jsonl = any(p.is_file() and input_kind(p) == "jsonl" for p in inputs)
+    for p in inputs:
+        folder = p.resolve()
+        if p.is_dir() and resolved.is_relative_to(folder):
+            raise InputError(out, None, f"brat output inside the input folder {p}")
+        if p.is_dir() and folder.is_relative_to(resolved):
+            prefix = folder.relative_to(resolved)
+            if (folder / prefix).is_dir():  # OUT/PREFIX/x.txt would be the input PREFIX/x.txt
+                raise InputError(out, None, f"brat output would write into the input folder {p}")
+        if jsonl and p.is_file() and folder.is_relative_to(resolved):
+            raise InputError(out, None, f"brat output folder holds the input {p}, which a "
+                             ".jsonl document of the same name would overwrite")
+
+
 def check_output(out: Path, fmt: str, inputs: list[Path]) -> None:
     """Refuse an output that would overwrite an input or has the wrong kind (InputError)."""
-    resolved = out.resolve()
-    for p in inputs:
-        if p.resolve() == resolved:
-            raise InputError(out, None, "output would overwrite the input")
-        if fmt == "brat" and p.is_dir() and resolved.is_relative_to(p.resolve()):
-            raise InputError(out, None, f"brat output inside the input folder {p}")
+    refuse_overwrite(written_files(out, fmt, inputs), inputs)
+    if fmt == "brat":
+        check_brat_folder(out, inputs)
     if fmt == "brat" and out.exists() and not out.is_dir():
         raise InputError(out, None, "brat output must be a folder, and this is a file")
     if fmt in ("chemu", "json") and out.is_dir():
