@@ -1,5 +1,5 @@
-"""Small pieces shared by the CLI commands: argparse number types, report output and the
-check that no output overwrites an input."""
+"""Small pieces shared by the CLI commands: argparse number types, the size option,
+report output and the check that no output overwrites an input."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from chemie.errors import InputError, atomic_write
+from chemie.limits import MAX_CHARS
 
 READ_IN_FOLDERS = (".txt", ".ann")  # the files chemie reads in an input folder (plain, brat)
 
@@ -37,6 +38,15 @@ def emit(text: str, output: Path | None) -> None:
             fh.write(text)
     else:
         sys.stdout.write(text)
+
+
+def add_max_chars(p: argparse.ArgumentParser) -> None:
+    """``--max-chars N``: the size limit on one document (:mod:`chemie.limits`)."""
+    p.add_argument(
+        "--max-chars", type=whole_number(1), default=MAX_CHARS, metavar="N",
+        help=f"a longer document fails alone (default: {MAX_CHARS:,} characters; "
+        "also spaCy's nlp.max_length)",
+    )
 
 
 def _stat(path: Path) -> os.stat_result | None:

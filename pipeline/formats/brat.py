@@ -8,6 +8,8 @@ alone) its ``confidence`` too (the writer writes both for mentions and relations
 on mentions go to ``attrs["notes"]``.
 E, A, N, M and ``*`` lines are tolerated and ignored. Tokens are the whitespace-separated
 pieces of the text (brat has no tokenization); sentences are left to the pipeline.
+Offsets index the characters of the ``.txt`` file as brat counts them: a byte-order mark
+at its start is one character, read as a space.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def _new_doc(doc_id: str, text: str, path: Path, txt: Path) -> Document:
 def read_brat_pair(txt: PathLike, ann: PathLike) -> Document:
     """One document from a ``.txt`` file and its ``.ann`` standoff file."""
     txt, ann = Path(txt), Path(ann)
-    text = read_text(txt)
+    text = read_text(txt, bom_as_space=True)
     doc = _new_doc(ann.stem, text, ann, txt)
     mentions: dict[str, Mention] = {}
     relations: dict[str, Relation] = {}
@@ -167,7 +169,7 @@ def read_brat_dir(folder: PathLike) -> Iterator[Document]:
         if ann.exists():
             yield read_brat_pair(txt, ann)
         else:
-            yield _new_doc(name, read_text(txt), txt, txt)
+            yield _new_doc(name, read_text(txt, bom_as_space=True), txt, txt)
 
 
 def _ids(items: list, prefix: str) -> list[str]:
