@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import tempfile
@@ -12,12 +13,17 @@ from typing import IO
 
 class InputError(Exception):
     """Bad input: rendered as one line ``FILE:LINE: message`` and exit status 2 (just the
-    message when it concerns no file, e.g. a bad argument)."""
+    message when it concerns no file, e.g. a bad argument). ``doc_id`` names the document
+    when it could be read (a jsonl line whose ``doc_key`` is readable)."""
 
-    def __init__(self, path: str | os.PathLike[str] | None, line: int | None, message: str):
+    def __init__(
+        self, path: str | os.PathLike[str] | None, line: int | None, message: str,
+        doc_id: str | None = None,
+    ):
         self.path = str(path) if path is not None else None
         self.line = line
         self.message = message
+        self.doc_id = doc_id
         super().__init__(str(self))
 
     def __str__(self) -> str:
@@ -29,8 +35,11 @@ class InputError(Exception):
         return f"{where}: {self.message}"
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """Read a UTF-8 text file, raising InputError for missing, binary or non-UTF-8 files."""
+def read_text(path: str | os.PathLike[str], *, bom_as_space: bool = False) -> str:
+    """Read a UTF-8 text file, raising InputError for missing, binary or non-UTF-8 files.
+
+    A leading byte-order mark is dropped, or with ``bom_as_space`` read as a space (a text
+    whose offsets must index the file's characters, as brat counts them)."""
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -41,6 +50,8 @@ def read_text(path: str | os.PathLike[str]) -> str:
     if b"\x00" in data:
         raise InputError(p, None, "binary file (NUL byte), expected UTF-8 text")
     try:
+        if bom_as_space and data.startswith(codecs.BOM_UTF8):
+            return " " + data.decode("utf-8")[1:]
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1

@@ -18,7 +18,10 @@
 
 The input format is detected from the extension and the first line; ``--input-format``
 overrides it (JSON lines, e.g. ChEMU-Ref, are refused: ``chemie run`` reads them).
-Outputs are written atomically: a bad input leaves no half-written file.
+Outputs are written atomically: a bad input leaves no half-written file, and an output
+that would overwrite an input is refused. A document longer than ``--max-chars``
+characters (a text file, an abstract; in an IOB file, a sentence) is refused
+(:mod:`chemie.limits`): streamed, it fails alone; an IOB or single text input stops.
 """
 
 from __future__ import annotations
@@ -32,15 +35,24 @@ from pathlib import Path
 
 from spacy.language import Language
 
-from chemie.cliutil import emit
+from chemie.cliutil import add_max_chars, emit, refuse_overwrite
 from chemie.commands.run import OutputPath, add_scale_options, execute, make_output_folder
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
-from chemie.errors import InputError, read_text
+from chemie.errors import InputError
 from chemie.formats import file_name_text
 from chemie.formats.chemdner import format_cdi, format_cem, rank_cdi, rank_cem
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
+from chemie.limits import MAX_CHARS, check_chars, line_cap, line_too_long, read_document, read_lines
 from chemie.model import Document, Mention
-from chemie.scale.sinks import BlockSink, JsonlSink, PairSink, Sink, StdoutSink, TableSink
+from chemie.scale.sinks import (
+    BlockSink,
+    JsonlSink,
+    PairSink,
+    Sink,
+    StdoutSink,
+    TableSink,
+    errors_path,
+)
 from chemie.scale.sources import Item, iter_txt_items
 from chemie.scale.worker import Job
 
@@ -79,6 +91,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="rules",
         help="words mostly tagged O in BC5CDR training veto rule matches only, or all matches",
     )
+    add_max_chars(p)
     add_scale_options(p)  # any of them (or a folder input) streams text documents at scale
     p.set_defaults(func=run)
 
@@ -98,11 +111,14 @@ def detect_format(path: Path, text: str) -> str:
     return "text"
 
 
-def build_nlp(abbreviation_window: int = 0, nonchemical_veto: str = "rules") -> Language:
-    """The chemie tokenizer, sentence segmenter and NER."""
+def build_nlp(
+    abbreviation_window: int = 0, nonchemical_veto: str = "rules", max_chars: int = MAX_CHARS
+) -> Language:
+    """The chemie tokenizer, sentence segmenter and NER (``nlp.max_length``: ``max_chars``)."""
     from chemie.language import blank
 
     nlp = blank()
+    nlp.max_length = max_chars
     nlp.add_pipe(
         "chemie_ner",
         config={"abbreviation_window": abbreviation_window, "nonchemical_veto": nonchemical_veto},
@@ -150,9 +166,11 @@ def _text_output(docs: Iterable[tuple[str, list[dict[str, object]]]], fmt: str) 
     return TSV_HEADER + "".join(_tsv_rows(name, mentions) for name, mentions in docs)
 
 
-def ner_processor(abbreviation_window: int = 0, nonchemical_veto: str = "rules"):
+def ner_processor(
+    abbreviation_window: int = 0, nonchemical_veto: str = "rules", max_chars: int = MAX_CHARS
+):
     """Scale worker factory: Document -> the same Document with its records in meta["ner"]."""
-    nlp = build_nlp(abbreviation_window, nonchemical_veto)
+    nlp = build_nlp(abbreviation_window, nonchemical_veto, max_chars)
 
     def process(doc: Document) -> Document:
         doc.meta["ner"] = ner_document(nlp, doc.text)
@@ -204,7 +222,7 @@ def chemdner_blocks(doc: Document) -> tuple[str, str]:
 
 def _options(args: argparse.Namespace) -> tuple[tuple[str, object], ...]:
     return (("abbreviation_window", args.abbreviation_window or 0),
-            ("nonchemical_veto", args.nonchemical_veto))
+            ("nonchemical_veto", args.nonchemical_veto), ("max_chars", args.max_chars))
 
 
 def _numbered(items: Iterable[Item]) -> Iterator[Item]:
@@ -217,12 +235,19 @@ def _text_items(paths: list[Path]) -> Iterator[Item]:
         yield from iter_txt_items(p) if p.is_dir() else [Item("txt", str(p), None, p.stem)]
 
 
-def iter_abstract_items(path: Path) -> Iterator[Item]:
+def iter_abstract_items(path: Path, max_chars: int | None = MAX_CHARS) -> Iterator[Item]:
     """One item per CHEMDNER abstract line, read lazily (``data``: title, newline, abstract);
-    a bad line (not UTF-8, wrong columns, empty or repeated PMID) becomes an error item."""
+    a bad line (not UTF-8, wrong columns, empty or repeated PMID, too long to be read: see
+    :mod:`chemie.limits`) becomes an error item."""
     seen: set[str] = set()
+    cap = line_cap(max_chars)
     with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
+        for lineno, raw, size in read_lines(fh, cap):
+            if cap is not None and size > cap:
+                pmid = raw.split(b"\t", 1)[0].decode("utf-8", "replace").strip()
+                message = line_too_long(size, max_chars or 0)
+                yield Item("error", str(path), lineno, pmid or None, message)
+                continue
             try:
                 line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8").rstrip("\r\n")
             except UnicodeDecodeError as e:
@@ -279,7 +304,7 @@ def run_chemdner(args: argparse.Namespace) -> int:
     for path in args.inputs:
         cem, cdi = _chemdner_paths(args.output, path)
         prefix = Path(str(cem)[: -len(".cem.tsv")])
-        items = _numbered(iter_abstract_items(path))
+        items = _numbered(iter_abstract_items(path, args.max_chars))
         status = max(status, execute(args, job, [path], PairSink(cem, cdi), items, prefix))
     return status
 
@@ -323,6 +348,32 @@ def input_format(path: Path, requested: str) -> str:
     return detect_format(path, head)
 
 
+def written_files(args: argparse.Namespace, kind: str) -> list[Path]:
+    """The files ``chemie ner`` writes for inputs of ``kind`` (with their errors files)."""
+    if kind == "chemdner":
+        prefixes = [
+            Path(str(_chemdner_paths(args.output, p)[0])[: -len(".cem.tsv")])
+            for p in args.inputs
+        ]
+        return [Path(f"{prefix}{end}") for prefix in prefixes
+                for end in (".cem.tsv", ".cdi.tsv", ".errors.tsv")]
+    if args.output is None:
+        return []
+    if args.format in TABLES:
+        from chemie.formats.tabular import table_paths  # pandas and pyarrow: only for tables
+
+        return [table_paths(args.output, args.format)["mentions"], errors_path(args.output)]
+    return [args.output, errors_path(args.output)]
+
+
+def check_sentences(sentences: list[IOBSentence], path: Path, max_chars: int) -> None:
+    """InputError for an IOB sentence longer than ``max_chars`` characters (its tokens
+    joined by spaces), at the line of its first token."""
+    for s in sentences:
+        chars = sum(map(len, s.words)) + len(s.words) - 1
+        check_chars(chars, max_chars, path, s.line, "sentence")
+
+
 def run(args: argparse.Namespace) -> int:
     kinds = {input_format(p, args.input_format) for p in args.inputs}
     if len(kinds) > 1:
@@ -332,6 +383,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(args.inputs[0], None, f"--format {args.format} is for text input "
                          f"(this is {kind}): use --format tsv or json")
     make_output_folder(args, kind == "chemdner" or args.format in TABLES, "this output")
+    refuse_overwrite(written_files(args, kind), args.inputs)
     if kind == "chemdner":
         return run_chemdner(args)
     scaled = args.workers or args.resume or args.engine or args.scheduler
@@ -347,15 +399,19 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(args.inputs[1], None, "IOB: give one input per output file")
         nlp = build_nlp(window if window is not None else DEFAULT_IOB_WINDOW, args.nonchemical_veto)
         ner = nlp.get_pipe("chemie_ner")
-        tagged = [tag_iob(ner, read_iob(path)) for path in args.inputs]
+        sentences = [read_iob(path) for path in args.inputs]
+        for path, one in zip(args.inputs, sentences, strict=True):
+            check_sentences(one, path, args.max_chars)
+        tagged = [tag_iob(ner, one) for one in sentences]
         emit("\n".join(format_iob(t) for t in tagged), args.output)
         return 0
     path = args.inputs[0]
-    text = read_text(path)
+    text = read_document(path, args.max_chars)
     if not text.strip():
         print(f"chemie: {path}: warning: empty document: empty result", file=sys.stderr)
         docs = [(str(path), [])]
     else:
-        docs = [(str(path), ner_document(build_nlp(window or 0, args.nonchemical_veto), text))]
+        nlp = build_nlp(window or 0, args.nonchemical_veto, args.max_chars)
+        docs = [(str(path), ner_document(nlp, text))]
     emit(_text_output(docs, args.format), args.output)
     return 0

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from chemie.cliutil import refuse_overwrite
 from chemie.errors import atomic_write
 from chemie.rc import tasks
 from chemie.rc.classifier import RuleClassifier
@@ -37,8 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    tasks.check_output(args.output, [args.input, args.pairs])
+    refuse_overwrite([args.output], [args.input, args.pairs])
     task = tasks.load(args.input, args.pairs, args.format)
+    tasks.check_unique(task)
     clf = RuleClassifier(scheme=task.fmt)
     pred = [
         ex.pair(d.label, d.reverse, d.rule)

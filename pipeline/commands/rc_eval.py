@@ -8,10 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from chemie.cliutil import emit
+from chemie.cliutil import emit, refuse_overwrite
 from chemie.corpora import data_dir
 from chemie.errors import InputError, read_text
-from chemie.rc import tasks
 from chemie.rc.harness import (
     TestSet,
     default_testsets,
@@ -102,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(None, None, f"test set name {name!r}: ':' is not allowed")
     if args.train is not None and not args.train.is_file():
         raise InputError(args.train, None, "--train: not an existing file")
-    tasks.check_output(args.output, [args.config, args.train,
+    refuse_overwrite([args.output], [args.config, args.train,
                                      *(p for t in testsets for p in (t.path, t.pairs)),
                                      *(p for files in systems.values() for p in files.values())])
     for name, files in systems.items():

@@ -9,6 +9,10 @@ relation table). Input and output are streamed; bad documents are listed in
 ``OUT.errors.tsv`` and the run goes on. Documents read from folders are named by their
 path in the folder without suffix (``sub/a``), files given by name by their name
 (``a``); a second document with the same name in one run fails (listed as an error).
+A folder is read for its ``.txt`` files: ``.jsonl``/``.json`` files in it are not read
+(a warning names them; give them by name). A document longer than ``--max-chars``
+characters fails alone (:mod:`chemie.limits`). The pairs of ChEMU-Ref input are not
+used: a bad one gives a warning, not an error.
 Exit status: 0 all documents done (an empty input file gives a warning and an empty
 result), 1 some failed (or all, when any of them timed out or hit an internal error),
 2 bad input (every document unreadable or malformed, or none found: an existing output
@@ -26,14 +30,14 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from chemie.cliutil import whole_number
+from chemie.cliutil import add_max_chars, refuse_overwrite, whole_number
 from chemie.errors import InputError
 from chemie.resources import example_path
 from chemie.scale.engines import RunAborted, default_workers
 from chemie.scale.errorlog import ErrorLog
 from chemie.scale.runner import ENGINES, Summary, run_job
 from chemie.scale.sinks import Sink, errors_path, make_sink
-from chemie.scale.sources import Item, input_kind, iter_items
+from chemie.scale.sources import Item, input_kind, iter_items, unread_files
 from chemie.scale.worker import Job
 
 FORMATS = ("brat", "chemu", "json", "csv", "parquet")
@@ -121,6 +125,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--coref", choices=("surface", "atomic"), default="surface",
         help="coreference links to the closest (surface) or first (atomic) antecedent",
     )
+    add_max_chars(p)
     add_scale_options(p)
     p.set_defaults(func=run)
 
@@ -140,14 +145,44 @@ def output_format(kinds: set[str], requested: str | None, out: Path | None) -> s
     raise InputError(None, None, "mixed .jsonl and .txt inputs: choose --format json|csv|parquet")
 
 
+def written_files(out: Path, fmt: str, inputs: list[Path]) -> list[Path | None]:
+    """The files (and folder) a run writing ``fmt`` to ``out`` makes that can be known
+    before it starts: the output, its errors file, its tables, and the brat files of
+    ``.txt`` inputs given by name."""
+    files = [out, errors_path(out) if out.name else None]
+    if fmt in ("csv", "parquet"):
+        from chemie.formats.tabular import table_paths  # pandas and pyarrow: only for tables
+
+        files.extend(table_paths(out, fmt).values())
+    if fmt == "brat":
+        stems = [p.stem for p in inputs if p.is_file() and input_kind(p) == "txt"]
+        files.extend(out / f"{stem}{suffix}" for stem in stems for suffix in (".txt", ".ann"))
+    return files
+
+
+def check_brat_folder(out: Path, inputs: list[Path]) -> None:
+    """Refuse a brat output folder that overlaps an input folder, or that could hold an
+    input file under a ``.jsonl`` document's name (InputError)."""
+    resolved = out.resolve()
+    jsonl = any(p.is_file() and input_kind(p) == "jsonl" for p in inputs)
+    for p in inputs:
+        folder = p.resolve()
+        if p.is_dir() and resolved.is_relative_to(folder):
+            raise InputError(out, None, f"brat output inside the input folder {p}")
+        if p.is_dir() and folder.is_relative_to(resolved):
+            prefix = folder.relative_to(resolved)
+            if (folder / prefix).is_dir():  # OUT/PREFIX/x.txt would be the input PREFIX/x.txt
+                raise InputError(out, None, f"brat output would write into the input folder {p}")
+        if jsonl and p.is_file() and folder.is_relative_to(resolved):
+            raise InputError(out, None, f"brat output folder holds the input {p}, which a "
+                             ".jsonl document of the same name would overwrite")
+
+
 def check_output(out: Path, fmt: str, inputs: list[Path]) -> None:
     """Refuse an output that would overwrite an input or has the wrong kind (InputError)."""
-    resolved = out.resolve()
-    for p in inputs:
-        if p.resolve() == resolved:
-            raise InputError(out, None, "output would overwrite the input")
-        if fmt == "brat" and p.is_dir() and resolved.is_relative_to(p.resolve()):
-            raise InputError(out, None, f"brat output inside the input folder {p}")
+    refuse_overwrite(written_files(out, fmt, inputs), inputs)
+    if fmt == "brat":
+        check_brat_folder(out, inputs)
     if fmt == "brat" and out.exists() and not out.is_dir():
         raise InputError(out, None, "brat output must be a folder, and this is a file")
     if fmt in ("chemu", "json") and out.is_dir():
@@ -204,11 +239,11 @@ def execute(
         print("chemie: --resume is not supported for this output: starting over", file=sys.stderr)
     errors = ErrorLog(errors_path(out) if out is not None else None)
     engine = "dask" if args.scheduler else args.engine or "local"
-    job = dataclasses.replace(job, timeout=args.timeout)
+    job = dataclasses.replace(job, timeout=args.timeout, max_chars=args.max_chars)
     if items is None:
         for path in inputs:
             input_kind(path)  # a missing or unknown input stops the run before any output
-        items = iter_items(inputs, keys=args.resume)
+        items = iter_items(inputs, keys=args.resume, max_chars=args.max_chars)
     try:
         summary = run_job(
             items,
@@ -232,6 +267,16 @@ def execute(
     return exit_status(summary)
 
 
+def warn_unread(folder: Path, shown: int = 3) -> None:
+    """A warning on stderr naming the ``.jsonl``/``.json`` files in ``folder``, which a
+    folder input does not read (its ``.txt`` files are the documents)."""
+    unread = [p.relative_to(folder).as_posix() for p in unread_files(folder)]
+    if unread:
+        names = ", ".join(unread[:shown]) + (", ..." if len(unread) > shown else "")
+        print(f"chemie: warning: {folder}: {len(unread)} .jsonl/.json files not read (a folder "
+              f"is read for its .txt files; give these by name): {names}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     inputs = list(args.inputs) or [example_path("example.txt")]
     kinds = {input_kind(p) for p in inputs}
@@ -239,6 +284,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None:
         check_output(args.output, fmt, inputs)
         make_output_folder(args, fmt in ("brat", "csv", "parquet"), f"{fmt} output")
+    for p in inputs:
+        if p.is_dir():
+            warn_unread(p)
     if not args.inputs:
         args.workers = 1
     job = Job("anaphora", fmt, (("coref", args.coref),))

@@ -6,7 +6,7 @@ import argparse
 import importlib
 from pathlib import Path
 
-from chemie.cliutil import emit, whole_number
+from chemie.cliutil import emit, refuse_overwrite, whole_number
 
 # task -> "module:function"; each function is (gold: Path, pred: Path, args) -> ScoreReport
 TASKS: dict[str, str] = {
@@ -49,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_overwrite([args.output], [args.gold, args.pred])
     module_name, func_name = TASKS[args.task].split(":")
     scorer = getattr(importlib.import_module(module_name), func_name)
     report = scorer(args.gold, args.pred, args)

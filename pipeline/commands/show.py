@@ -7,6 +7,7 @@ import itertools
 import sys
 from pathlib import Path
 
+from chemie.cliutil import refuse_overwrite
 from chemie.errors import InputError, atomic_write
 from chemie.model import Document
 
@@ -75,11 +76,23 @@ def _gold(path: Path, docs: list[Document]) -> dict[str, Document]:
     return {g.id: g for g in with_kinds(gold)}
 
 
+def _read_paths(path: Path | None) -> list[Path]:
+    """The files ``chemie show`` reads for an input: the file, and the ``.txt`` or ``.ann``
+    beside a ``.ann`` or ``.txt``."""
+    if path is None:
+        return []
+    if path.suffix.lower() in (".txt", ".ann"):
+        return [path, path.with_suffix(".ann" if path.suffix.lower() == ".txt" else ".txt")]
+    return [path]
+
+
 def run(args: argparse.Namespace) -> int:
     from chemie.commands.ner import build_nlp
     from chemie.show.inputs import has_predictions, run_pipeline, with_kinds
     from chemie.show.render import render_page, render_site
 
+    inputs = [*_read_paths(args.input), *_read_paths(args.gold)]
+    refuse_overwrite([args.output], inputs)
     docs = _select(args)
     if not args.no_run and not has_predictions(docs):
         docs = list(run_pipeline(docs, build_nlp()))
@@ -98,7 +111,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         if out.exists() and not out.is_dir():
             raise InputError(out, None, "exists and is not a folder (use NAME.html for a page)")
-        for name, text in render_site(pairs, title).items():
+        site = render_site(pairs, title)
+        refuse_overwrite([out / name for name in site], inputs)
+        for name, text in site.items():
             with atomic_write(out / name) as fh:
                 fh.write(text)
     return 0

@@ -8,6 +8,8 @@ alone) its ``confidence`` too (the writer writes both for mentions and relations
 on mentions go to ``attrs["notes"]``.
 E, A, N, M and ``*`` lines are tolerated and ignored. Tokens are the whitespace-separated
 pieces of the text (brat has no tokenization); sentences are left to the pipeline.
+Offsets index the characters of the ``.txt`` file as brat counts them: a byte-order mark
+at its start is one character, read as a space.
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ def _parse_spans(offsets: str, text: str, where: tuple[Path, int], tid: str) -> 
         if not m:
             raise InputError(*where, f"{tid}: bad offsets {offsets!r}, expected 'START END[;…]'")
         a, b = int(m.group(1)), int(m.group(2))
-        if not a <= b <= len(text):
+        if a > b:
+            raise InputError(*where, f"{tid}: offsets {a} {b} are reversed (start after end)")
+        if b > len(text):
             raise InputError(
                 *where, f"{tid}: offsets {a} {b} outside the text ({len(text)} characters)"
             )
@@ -80,7 +84,7 @@ def _new_doc(doc_id: str, text: str, path: Path, txt: Path) -> Document:
 def read_brat_pair(txt: PathLike, ann: PathLike) -> Document:
     """One document from a ``.txt`` file and its ``.ann`` standoff file."""
     txt, ann = Path(txt), Path(ann)
-    text = read_text(txt)
+    text = read_text(txt, bom_as_space=True)
     doc = _new_doc(ann.stem, text, ann, txt)
     mentions: dict[str, Mention] = {}
     relations: dict[str, Relation] = {}
@@ -165,7 +169,7 @@ def read_brat_dir(folder: PathLike) -> Iterator[Document]:
         if ann.exists():
             yield read_brat_pair(txt, ann)
         else:
-            yield _new_doc(name, read_text(txt), txt, txt)
+            yield _new_doc(name, read_text(txt, bom_as_space=True), txt, txt)
 
 
 def _ids(items: list, prefix: str) -> list[str]:

@@ -11,12 +11,14 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from chemie.errors import InputError, atomic_write, read_text
 
 PARTS = ("T", "A")
+_CEM_OFFSET = re.compile(r"[TA]:\d+:\d+")  # column 2 of a CEM prediction, never a name
 
 PathLike = str | os.PathLike[str]
 
@@ -89,6 +91,14 @@ def _float(value: str, path: PathLike, lineno: int, what: str) -> float:
         raise InputError(path, lineno, f"{what} is not a number: {value!r}") from None
 
 
+def _check_offsets(a: int, b: int, path: PathLike, lineno: int) -> None:
+    """InputError unless ``0 <= a < b``, saying whether the range is reversed."""
+    if a > b:
+        raise InputError(path, lineno, f"bad offsets {a}-{b}: reversed (start after end)")
+    if not 0 <= a < b:
+        raise InputError(path, lineno, f"bad offsets {a}-{b}")
+
+
 def read_abstracts(path: PathLike) -> list[Abstract]:
     """Read ``PMID<TAB>title<TAB>abstract`` lines (the abstract may be empty)."""
     out = []
@@ -118,8 +128,7 @@ def read_annotations(path: PathLike) -> list[Annotation]:
         if part not in PARTS:
             raise InputError(path, lineno, f"part must be T or A, not {part!r}")
         a, b = _int(start, path, lineno, "start"), _int(end, path, lineno, "end")
-        if not 0 <= a < b:
-            raise InputError(path, lineno, f"bad offsets {a}-{b}")
+        _check_offsets(a, b, path, lineno)
         if len(text) != b - a:
             raise InputError(path, lineno, f"text length {len(text)} does not match {a}-{b}")
         out.append(Annotation(pmid, part, a, b, text, cls))
@@ -132,8 +141,7 @@ def parse_offset(value: str, path: PathLike, lineno: int) -> tuple[str, int, int
     if len(bits) != 3 or bits[0] not in PARTS:
         raise InputError(path, lineno, f"expected T:START:END or A:START:END, not {value!r}")
     a, b = _int(bits[1], path, lineno, "start"), _int(bits[2], path, lineno, "end")
-    if not 0 <= a < b:
-        raise InputError(path, lineno, f"bad offsets {a}-{b}")
+    _check_offsets(a, b, path, lineno)
     return bits[0], a, b
 
 
@@ -162,6 +170,9 @@ def read_cdi(path: PathLike) -> list[CDIPrediction]:
             )
         if not cols[1].strip():
             raise InputError(path, lineno, "empty name")
+        if _CEM_OFFSET.fullmatch(cols[1].strip()):
+            raise InputError(path, lineno, f"name {cols[1]!r} is a CEM offset: this is a CEM "
+                             "prediction file (chemie score cem), not CDI")
         rank = _int(cols[2], path, lineno, "rank")
         conf = _float(cols[3], path, lineno, "confidence")
         out.append(CDIPrediction(cols[0], cols[1], rank, conf))

@@ -5,6 +5,11 @@ and map to character offsets on the text made by joining every token with one sp
 (:func:`chemie.model.tokens_from_words`). A mention is a list of inclusive ``[start, end]``
 token ranges; several ranges make a discontinuous mention. In each pair the anaphor comes
 first. Pairs with an empty argument are dropped and counted in ``doc.meta["dropped_pairs"]``.
+
+With ``warn_pairs`` (input to be annotated afresh, whose own pairs are not used), a bad
+pair is not an error but a warning in ``doc.meta["warnings"]``, and the rest of the
+document's pairs are not read. An error on a line whose ``doc_key`` can be read names the document
+(``InputError.doc_id``; of a line that is not valid JSON, when ``doc_key`` is its first key).
 """
 
 from __future__ import annotations
@@ -12,12 +17,14 @@ from __future__ import annotations
 import bisect
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate, chain, pairwise, repeat
 from operator import add
 from pathlib import Path
 
 from chemie.errors import InputError, atomic_write
+from chemie.limits import check_chars
 from chemie.model import (
     ANAPHORA_LABELS,
     JSONL_TO_LABEL,
@@ -30,6 +37,8 @@ from chemie.model import (
 )
 
 PathLike = str | os.PathLike[str]
+WARNINGS = "warnings"  # doc.meta key: problems of input pairs that are not used
+_HEAD_KEY = re.compile(r'\ufeff?\s*\{\s*"doc_key"\s*:\s*("(?:[^"\\\n]|\\.)*"|-?\d+)\s*[,}]')
 
 
 def _words(obj: dict, path: PathLike | None, lineno: int | None) -> list[list[str]]:
@@ -66,6 +75,9 @@ def _spans(
         if type(r) is not list or len(r) != 2 or type(r[0]) is not int or type(r[1]) is not int:
             raise InputError(*where, f"{_what(what)}: bad token range {r!r}, expected [start, end]")
         a, b = r
+        if a > b:
+            raise InputError(*where, f"{_what(what)}: token range [{a}, {b}] is reversed "
+                             "(start after end)")
         if not 0 <= a <= b < len(starts):
             raise InputError(
                 *where,
@@ -82,22 +94,57 @@ def _what(what: tuple[str, int, str]) -> str:
     return f"{key} pair {n} {role}"
 
 
+def head_key(line: str) -> str | None:
+    """The ``doc_key`` of a jsonl line read from its start, without parsing the line (for
+    a line that is not valid JSON or too long to parse): None unless it is the first key."""
+    m = _HEAD_KEY.match(line)
+    if m is None:
+        return None
+    try:
+        return str(json.loads(m.group(1)))
+    except ValueError:
+        return None
+
+
+def _doc_key(obj: dict) -> str | None:
+    """The line's ``doc_key`` as text when it is a string or a whole number, else None."""
+    key = obj.get("doc_key")
+    return str(key) if isinstance(key, str | int) and not isinstance(key, bool) else None
+
+
 def parse_chemu_line(
     line: str, path: PathLike | None = None, lineno: int | None = None,
-    *, annotations: bool = True,
+    *, annotations: bool = True, warn_pairs: bool = False, max_chars: int | None = None,
 ) -> Document:
-    """One ChEMU-Ref jsonl line -> a Document (InputError on malformed input).
+    """One ChEMU-Ref jsonl line -> a Document (InputError on malformed input, naming the
+    document in ``doc_id`` when its ``doc_key`` can be read).
 
     With ``annotations=False`` the pairs are checked (same errors, ``dropped_pairs``
-    counted) but no mentions or relations are made (input to be annotated afresh).
+    counted) but no mentions or relations are made (input to be annotated afresh); with
+    ``warn_pairs`` too, a bad pair gives a warning (``doc.meta["warnings"]``), not an
+    error. A document whose text (tokens joined by spaces) has more than ``max_chars``
+    characters is an InputError (:mod:`chemie.limits`).
     """
-    where = (path, lineno)
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as e:
-        raise InputError(path, lineno, f"malformed JSON: {e.msg} (column {e.colno})") from None
+        raise InputError(path, lineno, f"malformed JSON: {e.msg} (column {e.colno})",
+                         head_key(line)) from None
     if not isinstance(obj, dict):
         raise InputError(path, lineno, "expected a JSON object")
+    try:
+        return _document(obj, (path, lineno), annotations, warn_pairs, max_chars)
+    except InputError as e:
+        e.doc_id = _doc_key(obj)
+        raise
+
+
+def _document(
+    obj: dict, where: tuple[PathLike | None, int | None], annotations: bool, warn_pairs: bool,
+    max_chars: int | None,
+) -> Document:
+    """The Document of a parsed jsonl line (see :func:`parse_chemu_line`)."""
+    path, lineno = where
     for key in ("doc_key", "sentences"):
         if key not in obj:
             hint = " (this is `chemie run --format json` output; ChEMU-Ref jsonl is " \
@@ -115,6 +162,7 @@ def parse_chemu_line(
             raise InputError(path, lineno, message) from None
     sentences = _words(obj, path, lineno)
     words = list(chain.from_iterable(sentences))
+    check_chars(sum(map(len, words)) + max(len(words) - 1, 0), max_chars, path, lineno)
     offsets = _offsets(words)
     text = " ".join(words)
     tokens = make_tokens(words, *offsets)
@@ -122,20 +170,31 @@ def parse_chemu_line(
 
     pairs: list[tuple[str, tuple[Range, ...], tuple[Range, ...]]] = []
     dropped = 0
-    for key, label in JSONL_TO_LABEL.items():
-        value = obj.get(key, [])
-        if not isinstance(value, list):
-            raise InputError(path, lineno, f"{key!r} must be a list of [anaphor, antecedent]")
-        for n, pair in enumerate(value):
-            if not isinstance(pair, list) or len(pair) != 2:
-                raise InputError(path, lineno, f"{key} pair {n}: expected [anaphor, antecedent]")
-            ana = _spans(pair[0], offsets, where, (key, n, "anaphor"))
-            ant = _spans(pair[1], offsets, where, (key, n, "antecedent"))
-            if not ana or not ant:
-                dropped += 1
-                continue
-            if annotations:
-                pairs.append((label, ana, ant))
+    warnings = []
+    try:
+        for key, label in JSONL_TO_LABEL.items():
+            value = obj.get(key, [])
+            if not isinstance(value, list):
+                raise InputError(
+                    path, lineno, f"{key!r} must be a list of [anaphor, antecedent]"
+                )
+            for n, pair in enumerate(value):
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise InputError(
+                        path, lineno, f"{key} pair {n}: expected [anaphor, antecedent]"
+                    )
+                ana = _spans(pair[0], offsets, where, (key, n, "anaphor"))
+                ant = _spans(pair[1], offsets, where, (key, n, "antecedent"))
+                if not ana or not ant:
+                    dropped += 1
+                    continue
+                if annotations:
+                    pairs.append((label, ana, ant))
+    except InputError as e:
+        if not warn_pairs:
+            raise
+        pairs.clear()  # none of the document's pairs is made when some are bad
+        warnings.append(f"input pairs not read (they are not used): {e.message}")
 
     doc = Document(id=str(doc_key), text=text, tokens=tokens, sentences=bounds)
     ids: dict[tuple[Range, ...], str] = {}
@@ -151,6 +210,8 @@ def parse_chemu_line(
         path=None if path is None else str(path),
         line=lineno,
     )
+    if warnings:
+        doc.meta[WARNINGS] = warnings
     return doc
 
 

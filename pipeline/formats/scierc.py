@@ -44,9 +44,11 @@ def _document(obj: dict, path: Path, lineno: int) -> tuple[RCDocument, list[Pair
     doc = RCDocument(key, [[str(t) for t in s] for s in sentences], meta={"raw": obj})
 
     def locate(s: int, e: int) -> tuple[int, int]:
+        if e < s:
+            raise InputError(path, lineno, f"span [{s}, {e}] is reversed (start after end)")
         for i, first in enumerate(starts):
             if first <= s < first + len(sentences[i]):
-                if e >= first + len(sentences[i]) or e < s:
+                if e >= first + len(sentences[i]):
                     raise InputError(path, lineno, f"span [{s}, {e}] crosses a sentence")
                 return i, s - first
         raise InputError(path, lineno, f"span [{s}, {e}] is outside the document")

@@ -16,11 +16,12 @@ the official scorer requires.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO
-from xml.sax.saxutils import escape, unescape
+from xml.sax.saxutils import escape
 
 from chemie.errors import InputError, read_text
 from chemie.rc.model import Entity, Pair, RCDocument
@@ -32,15 +33,45 @@ _TAG = re.compile(
 )
 _ATTR_ID = re.compile(r"\bid\s*=\s*\"([^\"]*)\"")
 _WORD = re.compile(r"\d+(?:[.,]\d+)+|(?:[A-Za-z]\.){2,}|\w+(?:[-'’]\w+)*|\S")
-_ENTITIES = {"&apos;": "'", "&quot;": '"'}
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "apos": "'", "quot": '"'}  # XML's five entities
+_REF = re.compile(r"&(?:([A-Za-z][\w.-]*)|#([0-9]+)|#x([0-9A-Fa-f]+));")
 _REL = re.compile(
     r"^\s*([A-Z][A-Z_-]*)?\(([^(),\s]+),([^(),\s]+)(?:,(REVERSE))?\)(?:\t([^\t]*))?\s*$"
 )
 _SECTIONS = ("title", "abstract")
 
 
+def _char(m: re.Match[str]) -> str:
+    name, decimal, hexadecimal = m.groups()
+    return _NAMED[name] if name else chr(int(decimal) if decimal else int(hexadecimal, 16))
+
+
 def _unescape(text: str) -> str:
-    return unescape(text, _ENTITIES)
+    """Text with XML's entities and character references replaced (checked already)."""
+    return _REF.sub(_char, text) if "&" in text else text
+
+
+def _xml_char(code: int) -> bool:
+    """True for a code point XML 1.0 allows in a document."""
+    return code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD \
+        or 0x10000 <= code <= 0x10FFFF
+
+
+def _bad_reference(text: str) -> tuple[int, str] | None:
+    """``(offset, message)`` of the first ``&`` in ``text`` that does not start one of
+    XML's five entities or a character reference, or None."""
+    start = text.find("&")
+    while start >= 0:
+        m = _REF.match(text, start)
+        if m is None:
+            return start, "'&' that starts no entity (write &amp;)"
+        name, decimal, hexadecimal = m.groups()
+        if name and name not in _NAMED:
+            return start, f"unknown entity {m.group()} (XML has &amp; &lt; &gt; &apos; &quot;)"
+        if not name and not _xml_char(int(decimal) if decimal else int(hexadecimal, 16)):
+            return start, f"character reference {m.group()} is not an XML character"
+        start = text.find("&", m.end())
+    return None
 
 
 def _split_sentences(tokens: list[str], inside: set[int]) -> list[tuple[int, int]]:
@@ -112,8 +143,13 @@ def iter_xml(path: str | Path) -> Iterator[RCDocument]:
     open_entities: list[tuple[str, int, int, int]] = []  # id, text offset, token, line
     seen: set[str] = set()
     pos = 0
-    for m in _TAG.finditer(text):
-        between = text[pos : m.start()]
+    for m in itertools.chain(_TAG.finditer(text), [None]):
+        end = len(text) if m is None else m.start()
+        between = text[pos:end]
+        if "&" in between and (bad := _bad_reference(between)) is not None:
+            raise InputError(path, line_of(pos + bad[0]), bad[1])
+        if m is None:
+            break
         pos = m.end()
         line = line_of(m.start())
         closing, name, attrs, selfclosing = m.group(1), m.group(2), m.group(3), m.group(4)

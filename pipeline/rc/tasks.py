@@ -72,14 +72,18 @@ def restrict(task: RCTask, doc_ids: set[str] | frozenset[str]) -> RCTask:
     )
 
 
-def check_output(output: Path | None, inputs: list[Path | None]) -> None:
-    """Refuse an output file that is one of the inputs (it would be overwritten)."""
-    if output is None:
-        return
-    target = output.resolve()
-    for path in inputs:
-        if path is not None and path.resolve() == target:
-            raise InputError(output, None, "output file is also an input; choose another -o")
+def check_unique(task: RCTask) -> None:
+    """InputError (FILE:LINE) at the second pair of the same two entities, in either
+    order, as the SemEval reader refuses it: one prediction per pair, as ``chemie score
+    rc`` expects."""
+    seen: dict[tuple[str, str], Pair] = {}
+    for pair in task.pairs:
+        first = seen.setdefault(pair.key(), pair)
+        if first is not pair:
+            where = f"line {first.line}" if first.line != pair.line else "an earlier pair"
+            raise InputError(
+                task.pairs_path, pair.line, f"pair {pair.head},{pair.tail} repeats {where}"
+            )
 
 
 def write(task: RCTask, pairs: list[Pair], fh: IO[str], explain: bool = False) -> None:

@@ -2,7 +2,9 @@
 
 An :class:`Item` is small and picklable: a jsonl line's raw text, or the path of a ``.txt``
 file. Workers turn it into a Document with :func:`read_item`, so a bad document (non-UTF-8,
-malformed JSON, missing keys) fails on its own instead of stopping the run.
+malformed JSON, missing keys, longer than the size limit of :mod:`chemie.limits`) fails on
+its own instead of stopping the run. A jsonl line too long to be read is an ``error`` item
+made here, before the line is parsed or sent anywhere.
 """
 
 from __future__ import annotations
@@ -13,11 +15,22 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from chemie.errors import InputError, read_text
+from chemie.errors import InputError
 from chemie.formats import file_name_text
+from chemie.formats.chemu import WARNINGS, head_key, parse_chemu_line
+from chemie.limits import (
+    MAX_CHARS,
+    check_chars,
+    line_cap,
+    line_too_long,
+    read_document,
+    read_lines,
+)
 from chemie.model import Document
 
 PathLike = str | os.PathLike[str]
+INPUT_WARNINGS = WARNINGS  # doc.meta key: warnings about a document read from its input
+UNREAD_SUFFIXES = (".jsonl", ".json")  # read when given by name, not in a folder
 
 
 @dataclass(frozen=True)
@@ -68,19 +81,27 @@ def _jsonl_key(line: str) -> str | None:
     return str(obj["doc_key"])
 
 
-def iter_jsonl_items(path: PathLike, *, keys: bool = False) -> Iterator[Item]:
+def iter_jsonl_items(
+    path: PathLike, *, keys: bool = False, max_chars: int | None = MAX_CHARS
+) -> Iterator[Item]:
     """One item per non-blank line, read in binary and decoded line by line.
 
-    A line that is not UTF-8 becomes an ``error`` item. With ``keys`` the ``doc_key`` is
-    parsed here (needed to resume); otherwise workers find it.
+    A line that is not UTF-8, or longer than :func:`~chemie.limits.line_cap` bytes (not
+    kept in memory), becomes an ``error`` item. With ``keys`` the ``doc_key`` is parsed
+    here (needed to resume); otherwise workers find it.
     """
     p = Path(path)
     try:
         fh = open(p, "rb")
     except OSError as e:
         raise InputError(p, None, f"cannot open: {e.strerror}") from None
+    cap = line_cap(max_chars)
     with fh:
-        for lineno, raw in enumerate(fh, 1):
+        for lineno, raw, size in read_lines(fh, cap):
+            if cap is not None and size > cap:
+                key = head_key(raw.decode("utf-8", "replace"))
+                yield Item("error", str(p), lineno, key, line_too_long(size, max_chars or 0))
+                continue
             try:
                 line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
             except UnicodeDecodeError as e:
@@ -128,28 +149,46 @@ def iter_txt_items(path: PathLike) -> Iterator[Item]:
         yield Item("error", str(ann), None, key, "brat .ann file without its .txt")
 
 
-def iter_items(paths: Iterable[PathLike], *, keys: bool = False) -> Iterator[Item]:
+def unread_files(folder: PathLike) -> Iterator[Path]:
+    """Files under ``folder`` that a folder input does not read though chemie reads them
+    when given by name (``.jsonl``, ``.json``), sorted."""
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            if name.lower().endswith(UNREAD_SUFFIXES):
+                yield Path(root) / name
+
+
+def iter_items(
+    paths: Iterable[PathLike], *, keys: bool = False, max_chars: int | None = MAX_CHARS
+) -> Iterator[Item]:
     """Numbered items of every input path in order (:func:`input_kind` decides how each is
     read). Every path is checked before the first item is produced."""
     kinds = [(path, input_kind(path)) for path in paths]
     n = 0
     for path, kind in kinds:
-        items = iter_jsonl_items(path, keys=keys) if kind == "jsonl" else iter_txt_items(path)
+        if kind == "jsonl":
+            items = iter_jsonl_items(path, keys=keys, max_chars=max_chars)
+        else:
+            items = iter_txt_items(path)
         for item in items:
             n += 1
             yield replace(item, n=n)
 
 
-def read_item(item: Item) -> Document:
-    """The Document of an item, without annotations (InputError for a bad document)."""
+def read_item(item: Item, max_chars: int | None = MAX_CHARS) -> Document:
+    """The Document of an item, without annotations (InputError for a bad document or one
+    longer than ``max_chars`` characters; warnings in ``doc.meta[INPUT_WARNINGS]``)."""
     if item.kind == "jsonl":
-        from chemie.formats.chemu import parse_chemu_line
-
-        # gold annotations of the input are not predictions: checked, not made
-        return parse_chemu_line(item.data, item.path, item.line, annotations=False)
+        # gold annotations of the input are not predictions: not made, not needed
+        return parse_chemu_line(
+            item.data, item.path, item.line, annotations=False, warn_pairs=True,
+            max_chars=max_chars,
+        )
     if item.kind == "txt":
-        text = read_text(item.path)
+        text = read_document(item.path, max_chars)
         return Document(id=item.key or Path(item.path).stem, text=text, meta={"source": item.path})
     if item.kind == "text":
+        check_chars(len(item.data), max_chars, item.path, item.line)
         return Document(id=item.key or "doc", text=item.data)
-    raise InputError(item.path, item.line, item.data)
+    raise InputError(item.path, item.line, item.data, item.key)

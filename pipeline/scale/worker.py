@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from chemie.errors import InputError
+from chemie.limits import MAX_CHARS
 from chemie.model import Document, Token
 from chemie.scale.sinks import formatter
-from chemie.scale.sources import Item, read_item
+from chemie.scale.sources import INPUT_WARNINGS, Item, read_item
 
 Processor = Callable[[Document], Document]
 TASKS = ("tokenize", "ner", "anaphora")
@@ -35,13 +36,16 @@ class Job:
     :data:`~chemie.scale.sinks.FORMATTERS` or ``"module:function"`` (Document -> payload).
     A document that takes longer than ``timeout`` seconds fails alone (interrupted where
     the worker runs tasks on its main thread: local runs; on Dask's worker threads it fails
-    once it has finished).
+    once it has finished). A document longer than ``max_chars`` characters fails alone
+    (:mod:`chemie.limits`; 0: no limit); the built-in tasks set their pipeline's
+    ``nlp.max_length`` to it.
     """
 
     task: str = "anaphora"
     fmt: str = "chemu"
     options: tuple[tuple[str, object], ...] = field(default_factory=tuple)
     timeout: float = 0.0  # seconds per document (0: no limit)
+    max_chars: int = MAX_CHARS
 
 
 @dataclass
@@ -66,10 +70,16 @@ class Outcome:
         return self.error is None
 
 
-def _tokenizer() -> Processor:
+def _max_length(max_chars: int) -> int:
+    """spaCy's ``nlp.max_length`` for a job's ``max_chars`` (0: no limit)."""
+    return max_chars or sys.maxsize
+
+
+def _tokenizer(max_chars: int = MAX_CHARS) -> Processor:
     import spacy
 
     nlp = spacy.blank("en")
+    nlp.max_length = _max_length(max_chars)
 
     def tokenize(doc: Document) -> Document:
         if not doc.tokens:
@@ -79,18 +89,20 @@ def _tokenizer() -> Processor:
     return tokenize
 
 
-def _pipeline(**options: object) -> Processor:
+def _pipeline(max_chars: int = MAX_CHARS, **options: object) -> Processor:
     from chemie.nlp import annotate, load
 
     nlp = load(**options)  # type: ignore[arg-type]
+    nlp.max_length = _max_length(max_chars)
     return lambda doc: annotate(nlp, doc)
 
 
-def _ner_only(**options: object) -> Processor:
+def _ner_only(max_chars: int = MAX_CHARS, **options: object) -> Processor:
     """Tokenizer + chemical NER, without mention detection, actions or relations."""
     from chemie.nlp import PIPELINE, annotate, load
 
     nlp = load(ner=True)
+    nlp.max_length = _max_length(max_chars)
     for name in PIPELINE:
         if name != "chemie_ner" and name in nlp.pipe_names:
             nlp.remove_pipe(name)
@@ -101,11 +113,11 @@ def build(job: Job) -> Processor:
     """The ``Document -> Document`` function of ``job`` (not cached)."""
     options = dict(job.options)
     if job.task == "tokenize":
-        return _tokenizer()
+        return _tokenizer(job.max_chars)
     if job.task == "ner":
-        return _ner_only(**options)
+        return _ner_only(job.max_chars, **options)
     if job.task == "anaphora":
-        return _pipeline(**options)
+        return _pipeline(job.max_chars, **options)
     module, _, name = job.task.partition(":")
     return getattr(importlib.import_module(module), name)(**options)
 
@@ -204,20 +216,23 @@ def process_item(job: Job, item: Item) -> Outcome:
     """Read, annotate and format one item; failures become the outcome's ``error``."""
     out = Outcome(item.n, item.key, item.path, item.line)
     try:
-        doc = read_item(item)
+        doc = read_item(item, job.max_chars)
         out.key = doc.id if item.kind == "jsonl" else item.key
+        warnings: list[str] = doc.meta.pop(INPUT_WARNINGS, [])  # type: ignore[assignment]
         if doc.text.strip():
             process = processor(job)
             with time_limit(job.timeout):
                 doc = process(doc)
         else:
-            out.warning = "empty document: empty result"
+            warnings.append("empty document: empty result")
+        out.warning = "; ".join(warnings) or None
         out.tokens = len(doc.tokens)
         out.payload = formatter(job.fmt)(doc)
     except DocumentTimeout:
         out.error = f"timed out after {job.timeout:g} s"
     except InputError as e:
         out.error, out.bad_input = e.message, True
+        out.key = out.key if out.key is not None else e.doc_id
         out.path, out.line = e.path or out.path, e.line if e.line is not None else out.line
     except ValueError as e:
         out.error, out.bad_input = str(e), True

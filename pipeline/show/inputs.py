@@ -50,7 +50,7 @@ def read_inputs(path: PathLike) -> Iterator[Document]:
         if ann.exists():
             yield read_brat_pair(p, ann)
         else:
-            doc = Document(p.stem, read_text(p))
+            doc = Document(p.stem, read_text(p, bom_as_space=True))  # offsets as in brat
             doc.meta.update(format="txt", path=str(p), line=None)
             yield doc
     else:
