@@ -69,6 +69,8 @@ class Resolver:
         self.dictionary = dictionary if dictionary is not None else compounds()
         self._opsin = opsin
         self.use_opsin = use_opsin
+        # mention texts repeat ("water", "ethyl acetate"): their groundings are cached
+        self._ground = functools.lru_cache(maxsize=65536)(self._ground_text)
 
     @property
     def opsin(self) -> Opsin:
@@ -99,13 +101,16 @@ class Resolver:
 
     def resolve_texts(self, texts: Sequence[str]) -> list[tuple[Grounding, list[Resolution]]]:
         """Ground each mention text and resolve all their names in one batch."""
-        groundings = [ground(t, self.known) for t in texts]
+        groundings = [self._ground(t) for t in texts]
         flat = self.resolve([n for g in groundings for n in g.names])
         out, k = [], 0
         for g in groundings:
             out.append((g, flat[k : k + len(g.names)]))
             k += len(g.names)
         return out
+
+    def _ground_text(self, text: str) -> Grounding:
+        return ground(text, self.known)
 
     def _from_dictionary(self, text: str, spellings: Sequence[str]) -> Resolution | None:
         for s in spellings:
