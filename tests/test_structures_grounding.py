@@ -116,3 +116,8 @@ def test_control_characters_are_spaces_and_offsets_still_match():
     (n,) = ground(text).names
     assert n.text == "ethyl acetate" and n.candidates[0] == "ethyl acetate"
     assert (n.start, n.end) == (0, 13)
+
+
+def test_a_text_longer_than_any_mention_is_refused_quickly():
+    g = ground("a " * 3000 + "benzene")
+    assert g.names == () and g.reason == "too long"

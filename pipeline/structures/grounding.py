@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from chemie.resources import load_rules
 
 Known = Callable[[str], bool]
+MAX_TEXT = 1000  # characters; the longest chemical mention in ChEMU-Ref docs 0-599 has 318
 ROLES = ("name", "solute", "solvent", "component")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2212"} | {"\u2032": "'"})
 # spaces next to these are tokenizer artefacts inside a name ("2 - chloro", "( E)-", "8 ,9")
@@ -355,6 +356,9 @@ def ground(text: str, known: Known | None = None) -> Grounding:
     """The names in a mention's text (see the module docstring). ``known`` says whether the
     compound dictionary knows a phrase (default: :func:`chemie.structures.dictionary.compounds`);
     a known phrase is never cut or stripped."""
+    if len(text) > MAX_TEXT:  # no mention is this long; the rules would take quadratic time
+        return Grounding(text, rejected=(Piece(text[:40] + "…", 0, len(text), "too_long",
+                                               "too long"),))
     if known is None:
         from chemie.structures.dictionary import compounds
 

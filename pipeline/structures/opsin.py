@@ -189,6 +189,7 @@ class Opsin:
         self.sent = 0  # names sent to OPSIN
         self._jvm: _Jvm | None = None
         self._unavailable: str | None = None
+        self._lock = threading.Lock()  # one batch at a time on the JVM's pipes
 
     # -- availability and process -------------------------------------------------------
 
@@ -251,10 +252,11 @@ class Opsin:
             missing = self.unavailable()
             for i in range(0, len(pending), self.batch_size):
                 batch = pending[i : i + self.batch_size]
-                results = (
-                    {n: OpsinResult(n, None, missing) for n in batch} if missing
-                    else self._batch(batch)
-                )
+                if missing:
+                    results = {n: OpsinResult(n, None, missing) for n in batch}
+                else:
+                    with self._lock:
+                        results = self._batch(batch)
                 for text, result in results.items():
                     if result.smiles is not None or result.reason == "parse failure":
                         self.cache[text] = result
