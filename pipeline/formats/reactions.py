@@ -1,0 +1,115 @@
+"""Reaction files: JSON lines of SMILES by role, or reaction SMILES lines (``.rsmi``).
+
+* JSON lines (the shape of ``uspto-reactions/dev.jsonl``): one object per line with ``id``
+  (a string) and the lists of SMILES ``reactants``, ``reagents`` and ``products``; other keys
+  (``title``, ``text`` …) are ignored.
+* rsmi: ``ID<TAB>reactants>reagents>products`` per line, species separated by ``.`` (as the
+  USPTO sets are distributed, with our document id in front). A trailing ChemAxon extension
+  (`` |f:1.2|``, which groups fragments into salts) is dropped: scoring counts fragments.
+
+The format is told by the first non-blank line (``{`` starts JSON lines). Blank lines are
+skipped. Several records with one id: the **last** one is the document's reaction (the
+convention of ``chemie reactions --format rsmi``: a document's last line is the reaction
+that makes its final product); :attr:`ReactionFile.repeated` counts the ids concerned.
+Malformed lines raise :class:`~chemie.errors.InputError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+
+from chemie.errors import InputError, read_text
+
+ROLES = ("reactants", "reagents", "products")
+_CXSMILES = re.compile(r"\s+\|[^|]*\|\s*$")
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """One reaction: SMILES per role, with the line it was read from."""
+
+    id: str
+    reactants: tuple[str, ...]
+    reagents: tuple[str, ...]
+    products: tuple[str, ...]
+    line: int = 0
+
+    def role(self, name: str) -> tuple[str, ...]:
+        """The SMILES of role ``name`` (one of :data:`ROLES`)."""
+        return getattr(self, name)
+
+
+@dataclass
+class ReactionFile:
+    """The reactions of a file by id (the last record of each id) and what was merged."""
+
+    reactions: dict[str, Reaction] = field(default_factory=dict)
+    repeated: int = 0  # ids with more than one record (the last one is kept)
+
+
+def read_reactions(path: str | os.PathLike[str]) -> ReactionFile:
+    """Read a JSON-lines or rsmi reaction file (see the module docstring)."""
+    lines = read_text(path).splitlines()
+    first = next((ln.lstrip() for ln in lines if ln.strip()), "")
+    parse = _json_line if first.startswith("{") else _rsmi_line
+    out = ReactionFile()
+    records: dict[str, int] = {}
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        reaction = parse(text, path, number)
+        records[reaction.id] = records.get(reaction.id, 0) + 1
+        out.reactions[reaction.id] = reaction  # a later record replaces an earlier one
+    out.repeated = sum(n > 1 for n in records.values())
+    return out
+
+
+def _json_line(text: str, path: str | os.PathLike[str], line: int) -> Reaction:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(path, line, f"not valid JSON ({e.msg}, column {e.colno})") from None
+    if not isinstance(obj, dict):
+        raise InputError(path, line, "expected a JSON object")
+    rid = obj.get("id")
+    if not isinstance(rid, str) or not rid:
+        raise InputError(path, line, "'id' must be a non-empty string")
+    roles = []
+    for role in ROLES:
+        value = obj.get(role)
+        if value is None:
+            raise InputError(path, line, f"no {role!r} list")
+        if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+            raise InputError(path, line, f"{role!r} must be a list of SMILES strings")
+        if any(not s.strip() for s in value):
+            raise InputError(path, line, f"{role!r} holds an empty SMILES")
+        roles.append(tuple(value))
+    return Reaction(rid, *roles, line=line)
+
+
+def _rsmi_line(text: str, path: str | os.PathLike[str], line: int) -> Reaction:
+    fields = text.rstrip("\r").split("\t")
+    if len(fields) != 2:
+        raise InputError(
+            path, line, f"expected ID<TAB>reactants>reagents>products, got {len(fields)} "
+            "tab-separated fields",
+        )
+    rid, rsmi = fields[0].strip(), _CXSMILES.sub("", fields[1].strip())
+    if not rid:
+        raise InputError(path, line, "empty reaction id")
+    sides = rsmi.split(">")
+    if len(sides) != 3:
+        raise InputError(
+            path, line, f"reaction SMILES needs two '>' (reactants>reagents>products), "
+            f"found {len(sides) - 1}",
+        )
+    roles = []
+    for role, side in zip(ROLES, sides, strict=True):
+        species = side.split(".") if side else []
+        if any(not s for s in species):
+            raise InputError(path, line, f"{role}: empty species (a stray '.')")
+        roles.append(tuple(species))
+    return Reaction(rid, *roles, line=line)
