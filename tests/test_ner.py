@@ -137,6 +137,52 @@ def test_substituent_and_ester_words_join_the_name(text, name):
     assert found.get(name) == "substituent_name", found
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Methyl isocyanate ( 2 mL ) was added .", "Methyl isocyanate"),
+        ("a solution of benzyl azide in water", "benzyl azide"),
+        ("with tert - butyl isocyanate at 0 °C", "tert - butyl isocyanate"),
+        ("then 2 , 4 - dichlorophenyl isocyanate was", "2 , 4 - dichlorophenyl isocyanate"),
+        ("added ethyl vinyl ketone dropwise", "ethyl vinyl ketone"),
+        ("isopentyl nitrite and", "isopentyl nitrite"),
+        ("treated with trimethyl orthoformate", "trimethyl orthoformate"),
+        ("of hexamethylene diisocyanate", "hexamethylene diisocyanate"),
+        ("with propan-2-yl formate", "propan-2-yl formate"),
+    ],
+)
+def test_substituent_before_functional_class_word_is_one_name(text, name):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = text.split()
+    found = {" ".join(words[f.start : f.end]): f.rule for f in ner.find(words)}
+    assert found.get(name) == "functional_class_name", found
+
+
+FUNCTIONAL_CLASS_WORDS = next(
+    r["requires"] for r in load_rule_table()[0]["rules"] if r["name"] == "functional_class_name"
+)
+
+
+@pytest.mark.parametrize("word", FUNCTIONAL_CLASS_WORDS)
+def test_every_functional_class_word_joins_a_substituent(word):
+    """Each word the rule requires is one its pattern accepts (and the reverse holds for
+    the words tested above)."""
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = ["Then", "ethyl", word, "was", "added"]
+    assert [(f.start, f.end, f.rule) for f in ner.find(words)] == [
+        (1, 3, "functional_class_name")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["an alkyl amine", "the aryl azide", "a diaryl ketone", "acyl cyanide", "heteroaryl amines"],
+)
+def test_generic_substituents_are_not_functional_class_names(text):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    assert all(f.rule != "functional_class_name" for f in ner.find(text.split()))
+
+
 def test_salt_words_stay_with_salt_extension():
     ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
     words = "injection of lidocaine hydrochloride".split()
@@ -391,6 +437,8 @@ def _search_back(rule, text: str, at: int, length: int):
         "some ic acid",
         "Uptake of Rb + and Cs ( + ) was measured , K +",
         "Na+ and Ca ( 2 + ) or Mg 2 +",
+        "tert - butyl isocyanate , methyl vinyl ketone and 2 , 4 - dichlorophenyl azides",
+        "amine ethyl amine alkyl amine",
     ],
 )
 def test_anchored_sequence_rules_match_like_a_backwards_search(text):
