@@ -183,6 +183,38 @@ def test_generic_substituents_are_not_functional_class_names(text):
     assert all(f.rule != "functional_class_name" for f in ner.find(text.split()))
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["N-Boc-prolinol", "N-Boc-L-prolinol", "N-Cbz-valinol", "Fmoc-serinol", "O-TBS-serinol",
+     "N-Boc-D-prolinal", "O-TBDMS-glycidol", "N-Fmoc-leucinol", "Boc-anhydride"],
+)
+def test_protecting_group_before_a_name_is_one_chemical(nlp, name):
+    doc = nlp(f"Then {name} (1.0 g) was added.")
+    assert [(s.text, s._.chem_rule) for s in doc.spans[SPANS_KEY]] == [(name, "protected_name")]
+
+
+def test_protected_name_on_pretokenized_words_and_after_locant_name():
+    """Spaced tokens glue into one name; a name locant_name already takes keeps that rule."""
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "of N - Boc - prolinol , O - TBS - N - Boc - serinol and N - Boc - glycine".split()
+    found = [(" ".join(words[f.start : f.end]), f.rule) for f in ner.find(words)]
+    assert found == [
+        ("N - Boc - prolinol", "protected_name"),
+        ("O - TBS - N - Boc - serinol", "protected_name"),
+        ("N - Boc - glycine", "locant_name"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the Boc-protected amine", "a Fmoc-based strategy", "N-Boc-protected intermediate",
+     "SEM-images of the film", "the Z-isomer", "Boc-peptides were", "N-Boc-terminal"],
+)
+def test_protecting_group_before_an_english_word_is_not_protected_name(nlp, text):
+    doc = nlp(text)
+    assert all(s._.chem_rule != "protected_name" for s in doc.spans[SPANS_KEY])
+
+
 def test_salt_words_stay_with_salt_extension():
     ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
     words = "injection of lidocaine hydrochloride".split()
