@@ -215,6 +215,37 @@ def test_protecting_group_before_an_english_word_is_not_protected_name(nlp, text
     assert all(s._.chem_rule != "protected_name" for s in doc.spans[SPANS_KEY])
 
 
+def test_curated_formulas_are_element_symbols_with_counts():
+    """A curated FORMULA is element symbols (or deuterium) with counts, brackets, a hydrate
+    dot or a charge; Ac, Pr and Ts are read as the acetyl, propyl and tosyl groups (AcOH,
+    Ac2O), so a name built with them or other group abbreviations is an ABBREVIATION."""
+    import regex
+
+    from chemie.components.ner_lexicon import read_table
+    from chemie.components.ner_rules import element_symbols
+
+    symbols = [s for s in element_symbols() if s not in ("Ac", "Pr", "Ts")] + ["D"]
+    e = "(?:" + "|".join(sorted(symbols, key=len, reverse=True)) + ")"
+    unit = rf"(?:{e}\d*|\((?:{e}\d*)+\)\d*|\[(?:{e}\d*)+\]\d*)"
+    formula = regex.compile(
+        rf"\d*{unit}+(?:[·•∙.]\d*(?:{e}\d*)+)*(?:\d?[+\-−]{{1,2}}|\(\d?[+\-]\))?"
+    )
+    rows = read_table("chemicals_curated.tsv")
+    assert [r[0] for r in rows if r[1] == "FORMULA" and not formula.fullmatch(r[0])] == []
+    assert {r[0] for r in rows if r[1] == "FORMULA"} >= {"Na2SO4", "CH2Cl2", "CDCl3", "NaBH4"}
+
+
+def test_group_abbreviation_names_are_abbreviations_not_formulas(nlp):
+    doc = nlp("The residue in EtOAc and MeOH was treated with AcOH, iPrOH, DIPEA and Et3N, "
+              "then dried over Na2SO4 and taken up in CH2Cl2.")
+    classes = {s.text: s.label_ for s in doc.spans[SPANS_KEY]}
+    assert classes == {
+        "EtOAc": "ABBREVIATION", "MeOH": "ABBREVIATION", "AcOH": "ABBREVIATION",
+        "iPrOH": "ABBREVIATION", "DIPEA": "ABBREVIATION", "Et3N": "ABBREVIATION",
+        "Na2SO4": "FORMULA", "CH2Cl2": "FORMULA",
+    }
+
+
 def test_salt_words_stay_with_salt_extension():
     ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
     words = "injection of lidocaine hydrochloride".split()
