@@ -137,6 +137,115 @@ def test_substituent_and_ester_words_join_the_name(text, name):
     assert found.get(name) == "substituent_name", found
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Methyl isocyanate ( 2 mL ) was added .", "Methyl isocyanate"),
+        ("a solution of benzyl azide in water", "benzyl azide"),
+        ("with tert - butyl isocyanate at 0 °C", "tert - butyl isocyanate"),
+        ("then 2 , 4 - dichlorophenyl isocyanate was", "2 , 4 - dichlorophenyl isocyanate"),
+        ("added ethyl vinyl ketone dropwise", "ethyl vinyl ketone"),
+        ("isopentyl nitrite and", "isopentyl nitrite"),
+        ("treated with trimethyl orthoformate", "trimethyl orthoformate"),
+        ("of hexamethylene diisocyanate", "hexamethylene diisocyanate"),
+        ("with propan-2-yl formate", "propan-2-yl formate"),
+    ],
+)
+def test_substituent_before_functional_class_word_is_one_name(text, name):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = text.split()
+    found = {" ".join(words[f.start : f.end]): f.rule for f in ner.find(words)}
+    assert found.get(name) == "functional_class_name", found
+
+
+FUNCTIONAL_CLASS_WORDS = next(
+    r["requires"] for r in load_rule_table()[0]["rules"] if r["name"] == "functional_class_name"
+)
+
+
+@pytest.mark.parametrize("word", FUNCTIONAL_CLASS_WORDS)
+def test_every_functional_class_word_joins_a_substituent(word):
+    """Each word the rule requires is one its pattern accepts (and the reverse holds for
+    the words tested above)."""
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = ["Then", "ethyl", word, "was", "added"]
+    assert [(f.start, f.end, f.rule) for f in ner.find(words)] == [
+        (1, 3, "functional_class_name")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["an alkyl amine", "the aryl azide", "a diaryl ketone", "acyl cyanide", "heteroaryl amines"],
+)
+def test_generic_substituents_are_not_functional_class_names(text):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    assert all(f.rule != "functional_class_name" for f in ner.find(text.split()))
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["N-Boc-prolinol", "N-Boc-L-prolinol", "N-Cbz-valinol", "Fmoc-serinol", "O-TBS-serinol",
+     "N-Boc-D-prolinal", "O-TBDMS-glycidol", "N-Fmoc-leucinol", "Boc-anhydride"],
+)
+def test_protecting_group_before_a_name_is_one_chemical(nlp, name):
+    doc = nlp(f"Then {name} (1.0 g) was added.")
+    assert [(s.text, s._.chem_rule) for s in doc.spans[SPANS_KEY]] == [(name, "protected_name")]
+
+
+def test_protected_name_on_pretokenized_words_and_after_locant_name():
+    """Spaced tokens glue into one name; a name locant_name already takes keeps that rule."""
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
+    words = "of N - Boc - prolinol , O - TBS - N - Boc - serinol and N - Boc - glycine".split()
+    found = [(" ".join(words[f.start : f.end]), f.rule) for f in ner.find(words)]
+    assert found == [
+        ("N - Boc - prolinol", "protected_name"),
+        ("O - TBS - N - Boc - serinol", "protected_name"),
+        ("N - Boc - glycine", "locant_name"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the Boc-protected amine", "a Fmoc-based strategy", "N-Boc-protected intermediate",
+     "SEM-images of the film", "the Z-isomer", "Boc-peptides were", "N-Boc-terminal"],
+)
+def test_protecting_group_before_an_english_word_is_not_protected_name(nlp, text):
+    doc = nlp(text)
+    assert all(s._.chem_rule != "protected_name" for s in doc.spans[SPANS_KEY])
+
+
+def test_curated_formulas_are_element_symbols_with_counts():
+    """A curated FORMULA is element symbols (or deuterium) with counts, brackets, a hydrate
+    dot or a charge; Ac, Pr and Ts are read as the acetyl, propyl and tosyl groups (AcOH,
+    Ac2O), so a name built with them or other group abbreviations is an ABBREVIATION."""
+    import regex
+
+    from chemie.components.ner_lexicon import read_table
+    from chemie.components.ner_rules import element_symbols
+
+    symbols = [s for s in element_symbols() if s not in ("Ac", "Pr", "Ts")] + ["D"]
+    e = "(?:" + "|".join(sorted(symbols, key=len, reverse=True)) + ")"
+    unit = rf"(?:{e}\d*|\((?:{e}\d*)+\)\d*|\[(?:{e}\d*)+\]\d*)"
+    formula = regex.compile(
+        rf"\d*{unit}+(?:[·•∙.]\d*(?:{e}\d*)+)*(?:\d?[+\-−]{{1,2}}|\(\d?[+\-]\))?"
+    )
+    rows = read_table("chemicals_curated.tsv")
+    assert [r[0] for r in rows if r[1] == "FORMULA" and not formula.fullmatch(r[0])] == []
+    assert {r[0] for r in rows if r[1] == "FORMULA"} >= {"Na2SO4", "CH2Cl2", "CDCl3", "NaBH4"}
+
+
+def test_group_abbreviation_names_are_abbreviations_not_formulas(nlp):
+    doc = nlp("The residue in EtOAc and MeOH was treated with AcOH, iPrOH, DIPEA and Et3N, "
+              "then dried over Na2SO4 and taken up in CH2Cl2.")
+    classes = {s.text: s.label_ for s in doc.spans[SPANS_KEY]}
+    assert classes == {
+        "EtOAc": "ABBREVIATION", "MeOH": "ABBREVIATION", "AcOH": "ABBREVIATION",
+        "iPrOH": "ABBREVIATION", "DIPEA": "ABBREVIATION", "Et3N": "ABBREVIATION",
+        "Na2SO4": "FORMULA", "CH2Cl2": "FORMULA",
+    }
+
+
 def test_salt_words_stay_with_salt_extension():
     ner = ChemicalNER(index=default_index(derived=False), nonchemical=[])
     words = "injection of lidocaine hydrochloride".split()
@@ -391,6 +500,8 @@ def _search_back(rule, text: str, at: int, length: int):
         "some ic acid",
         "Uptake of Rb + and Cs ( + ) was measured , K +",
         "Na+ and Ca ( 2 + ) or Mg 2 +",
+        "tert - butyl isocyanate , methyl vinyl ketone and 2 , 4 - dichlorophenyl azides",
+        "amine ethyl amine alkyl amine",
     ],
 )
 def test_anchored_sequence_rules_match_like_a_backwards_search(text):

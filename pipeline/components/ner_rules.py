@@ -169,6 +169,7 @@ class TokenClassifier:
         # glued strings: only the FORMULA and IDENTIFIER token rules, first match wins
         self._shape_rules = combined_token_regex(labels=("FORMULA", "IDENTIFIER"))
         self.glued_rule = rule("locant_name")
+        self.protected_rule = rule("protected_name")
         table = load_rule_table()[0]
         self.name_prefixes = frozenset(table["name_prefixes"].split())
         self.bare_suffixes = frozenset(table["bare_suffixes"].split())
@@ -239,6 +240,9 @@ class TokenClassifier:
                 return r.label, r.name, r.confidence
         if self.glued_rule.pattern.fullmatch(text) and self._systematic(text):
             return self.glued_rule.label, self.glued_rule.name, self.glued_rule.confidence
+        if self.protected_rule.pattern.fullmatch(text):  # N-Boc-prolinol: any name after
+            r = self.protected_rule
+            return r.label, r.name, r.confidence
         return None
 
     @staticmethod
