@@ -118,6 +118,7 @@ class Document:
     mentions: list[Mention] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
     meta: dict[str, object] = field(default_factory=dict)
+    roles: list[Role] = field(default_factory=list)  # ChEMU 2020 labels (chemie_roles)
 
     def mention(self, mention_id: str) -> Mention:
         """The mention with this id (KeyError when absent)."""

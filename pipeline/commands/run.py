@@ -4,8 +4,9 @@ With no input, runs the bundled example and prints the mentions and links readab
 ``.txt`` files and folders of them (plain or brat) become a brat folder (rule names as
 ``#`` notes), ChEMU-Ref ``.jsonl`` becomes ChEMU-Ref ``.jsonl`` in the input's token
 indices (ready for ``chemie score anaphora``). ``--format`` overrides: brat, chemu, json
-(everything with rule names, one document per line) or csv/parquet (a mention table and a
-relation table). Input and output are streamed; bad documents are listed in
+(everything with rule names, one document per line), csv/parquet (a mention table and a
+relation table) or chemu2020 (a brat folder of the reaction roles: ChEMU 2020 labels,
+trigger-argument E lines). Input and output are streamed; bad documents are listed in
 ``OUT.errors.tsv`` and the run goes on. Documents read from folders are named by their
 path in the folder without suffix (``sub/a``), files given by name by their name
 (``a``); a second document with the same name in one run fails (listed as an error).
@@ -36,7 +37,8 @@ from chemie.scale.sinks import Sink, errors_path, make_sink
 from chemie.scale.sources import Item, input_kind, iter_items
 from chemie.scale.worker import Job
 
-FORMATS = ("brat", "chemu", "json", "csv", "parquet")
+FORMATS = ("brat", "chemu", "chemu2020", "json", "csv", "parquet")
+BRAT_FORMATS = ("brat", "chemu2020")  # written as a brat folder (chemu2020: the roles)
 
 
 def seconds(text: str) -> float:
@@ -128,7 +130,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def output_format(kinds: set[str], requested: str | None, out: Path | None) -> str:
     """The output format: requested, or implied by the input kinds (InputError if mixed)."""
     if out is None:
-        if requested in ("brat", "csv", "parquet"):
+        if requested in (*BRAT_FORMATS, "csv", "parquet"):
             raise InputError(None, None, f"--format {requested} needs an output: -o OUT")
         return "describe" if requested is None else requested
     if requested:
@@ -146,9 +148,9 @@ def check_output(out: Path, fmt: str, inputs: list[Path]) -> None:
     for p in inputs:
         if p.resolve() == resolved:
             raise InputError(out, None, "output would overwrite the input")
-        if fmt == "brat" and p.is_dir() and resolved.is_relative_to(p.resolve()):
+        if fmt in BRAT_FORMATS and p.is_dir() and resolved.is_relative_to(p.resolve()):
             raise InputError(out, None, f"brat output inside the input folder {p}")
-    if fmt == "brat" and out.exists() and not out.is_dir():
+    if fmt in BRAT_FORMATS and out.exists() and not out.is_dir():
         raise InputError(out, None, "brat output must be a folder, and this is a file")
     if fmt in ("chemu", "json") and out.is_dir():
         raise InputError(out, None, f"{fmt} output is one .jsonl file, and this is a folder")
@@ -238,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = output_format(kinds, args.format, args.output)
     if args.output is not None:
         check_output(args.output, fmt, inputs)
-        make_output_folder(args, fmt in ("brat", "csv", "parquet"), f"{fmt} output")
+        make_output_folder(args, fmt in (*BRAT_FORMATS, "csv", "parquet"), f"{fmt} output")
     if not args.inputs:
         args.workers = 1
     job = Job("anaphora", fmt, (("coref", args.coref),))
