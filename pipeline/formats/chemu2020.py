@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from chemie.model import COMPOUND_ROLES, ROLE_TRIGGER_LABELS, Document
+from chemie.model import COMPOUND_ROLES, ROLE_TRIGGER_LABELS, Document, Mention
 
 _COMPOUNDS = frozenset(COMPOUND_ROLES)
 _TRIGGERS = frozenset(ROLE_TRIGGER_LABELS)
@@ -46,3 +46,10 @@ def format_roles_ann(doc: Document) -> str:
 def roles_payload(doc: Document) -> tuple[str, str]:
     """What the brat sink writes for one document: its text and its ChEMU 2020 ``.ann``."""
     return doc.text, format_roles_ann(doc)
+
+
+def roles_as_mentions(doc: Document) -> Document:
+    """A Document whose mentions are the roles of ``doc`` (as the brat reader returns a
+    ChEMU 2020 ``.ann``: one single-range mention per ``T`` line, with its rule)."""
+    mentions = [Mention(r.id, ((r.start, r.end),), r.label, r.text, r.rule) for r in doc.roles]
+    return Document(doc.id, doc.text, mentions=mentions, meta=dict(doc.meta))
