@@ -23,6 +23,12 @@ CASES: dict[str, tuple[str, str, str]] = {
         "The mixture was concentrated to give 4-bromoaniline (0.52 g, 61%).",
         "0.52 g", "YIELD_OTHER",
     ),
+    "aqueous_solvent": (
+        "4-Bromoaniline (1.0 g) and 2 M aqueous potassium carbonate (5 mL) were heated at "
+        "80 °C for 2 h.", "aqueous", "SOLVENT",
+    ),
+    "prepared_product": ("Compound 18 was prepared in the same manner as in Example 2.", "18",
+                         "REACTION_PRODUCT"),
     "temperature_degrees": ("The mixture was heated at 85 °C for 3 h.", "85 °C", "TEMPERATURE"),
     "temperature_words": ("The mixture was stirred at room temperature.", "room temperature",
                           "TEMPERATURE"),
@@ -63,6 +69,8 @@ CASES: dict[str, tuple[str, str, str]] = {
 # rules whose spans are not entities (a reference that is no product): snippet and span text
 NOT_LABELLED: dict[str, tuple[str, str]] = {
     "other_reference": ("The crude product was purified by chromatography.", "crude product"),
+    "heading_reference": ("Example 3 4-Chlorobenzoic acid (Compound 27) 4-Chlorotoluene "
+                          "(2.0 g) was heated in water.", "27"),
 }
 
 

@@ -13,6 +13,7 @@ from chemie.roles.table import load_table, load_table_file, parse_table
 
 BASE = {
     "words": {"solvents": ["THF", "water"]},
+    "actions": {"Add": ["put"]},
     "builtin": [{"name": "b1", "comment": "a builtin rule", "label": "EXAMPLE_LABEL"}],
     "conditions": [{"name": "c1", "comment": "a time", "label": "TIME", "pattern": r"\d+ h"}],
     "triggers": [{"name": "t1", "comment": "an addition", "label": "REACTION_STEP",
@@ -48,6 +49,7 @@ def test_a_small_table_parses():
     assert t.compounds[0].when == {"words": "solvents", "after": ["in"]}
     assert t.conditions[0].pattern.search("for 2 h")
     assert t.rule_names() == ["b1", "c1", "t1", "r1"]
+    assert t.actions == {"put": "Add"}
 
 
 @pytest.mark.parametrize(
@@ -71,6 +73,7 @@ def test_a_small_table_parses():
         ({"triggers__0__needs_argument": "yes"},
          "x.yaml: triggers.t1.needs_argument: expected true or false"),
         ({"words__solvents": ["THF", ["nested"]]}, "x.yaml: words.solvents: expected a list"),
+        ({"actions__Stir": ["put"]}, "x.yaml: actions.Stir: 'put' is also in Add"),
         ({"builtin__0__name": "c1"}, "x.yaml: c1: rule name used in two sections"),
     ],
 )

@@ -19,7 +19,7 @@ from spacy.tokens import Doc, SpanGroup
 from chemie.errors import InputError
 from chemie.extensions import roles_of
 from chemie.model import Role
-from chemie.roles.compounds import assign_roles, find_compounds
+from chemie.roles.compounds import AQUEOUS_RULE, assign_roles, find_compounds
 from chemie.roles.conditions import (
     find_amounts,
     find_conditions,
@@ -29,6 +29,7 @@ from chemie.roles.conditions import (
 )
 from chemie.roles.context import role_context
 from chemie.roles.found import Found
+from chemie.roles.phases import assign_phases
 from chemie.roles.table import load_table
 from chemie.roles.triggers import find_triggers
 from chemie.roles.yields import YieldFinder
@@ -36,7 +37,7 @@ from chemie.roles.yields import YieldFinder
 SPANS_KEY = "roles"
 PRODUCT = "REACTION_PRODUCT"
 # the rules written in code: each must be named in the table's ``builtin`` section
-BUILTIN = ("heading_label", "opening_label", "product_yield")
+BUILTIN = ("heading_label", "opening_label", "product_yield", AQUEOUS_RULE)
 
 
 class RoleLabeller:
@@ -50,12 +51,15 @@ class RoleLabeller:
                 raise InputError(self.table.path, None, f"builtin.{name}: missing")
 
     def __call__(self, doc: Doc) -> Doc:
-        ctx = role_context(doc)
+        ctx = role_context(doc, self.table.actions)
         if not ctx.tokens.text:
             return doc
         table = self.table
-        heading = heading_end(ctx, table)
-        compounds = find_compounds(ctx)
+        conditions = find_conditions(ctx, table)
+        phases = assign_phases(ctx, table, conditions)
+        ctx.phase_of = {id(a): p for a, p in zip(ctx.actions, phases, strict=True)}
+        compounds = find_compounds(ctx, table)
+        heading = heading_end(ctx, table, compounds)
         finder = YieldFinder(ctx, find_amounts(ctx), find_percents(ctx))
         stated = {f.start for f in compounds if finder.has_yield_after(f)}
         entities = assign_roles(ctx, compounds, table, heading, stated)
@@ -75,7 +79,7 @@ class RoleLabeller:
                                      mention=f.mention) for a in amounts])
             _accept(accepted, [Found(p.start, p.end, "percent", "YIELD_PERCENT", rule,
                                      mention=f.mention) for p in percents])
-        _accept(accepted, find_conditions(ctx, table))
+        _accept(accepted, conditions)
         accepted.sort(key=lambda f: f.start)
         _accept(accepted, find_triggers(ctx, table, accepted))
         accepted.sort(key=lambda f: f.start)

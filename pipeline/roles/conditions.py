@@ -76,47 +76,68 @@ def find_percents(ctx: RoleContext) -> list[Found]:
     return out
 
 
-def heading_end(ctx: RoleContext, table: RoleTable) -> int:
+def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
     """The character where the heading ends and the procedure begins (0: no heading).
 
-    The heading is the run of heading words, labels and names at the start of the text:
-    it ends at a word that starts a procedure ("A solution of", "To", "The"), a verb the
-    action parser knows, or an amount.
+    The heading is the run of heading words, labels and names (``names``: the compound
+    spans) at the start of the text: it ends at a word that starts a procedure ("A solution
+    of", "To", "The"), a verb the action parser knows, or a name with its quantity ("X (1.0
+    g) was added": a reactant).
     """
     tokens = ctx.tokens
     words, stops = table.words["heading_words"], table.words["heading_stops"]
+    titles = table.words["title_words"]
     first_action = ctx.action_starts[0] if ctx.action_starts else len(ctx.text)
-    chem_ends = {b for _, b in ctx.chemicals}
-    named = False  # a name was seen (after it, a capitalised stop word ends the heading)
-    name_start = -1  # where the run of name tokens just before starts (-1: none)
     text = ctx.text
     n = len(tokens.text)
+    starts = {f.start: f for f in names}
+    named = False  # a name was seen (after it, a capitalised word ends the heading)
+    titled = False  # a heading word was seen ("Example", "Step", "Preparation of")
+    skip_to = -1  # the end of the name being passed
     for i in range(n):
         start = tokens.idx[i]
-        if start >= first_action:
-            return start
-        low, word = tokens.lower[i], tokens.text[i]
-        if any(a <= start < b for a, b in ctx.chemicals):
-            named = True
-            if name_start < 0:
-                name_start = start
+        if start < skip_to:
             continue
-        quantity = QUANTITY.match(text, start) or (
-            word == "(" and i + 1 < n and QUANTITY.match(text, tokens.idx[i + 1]))
-        if quantity:
-            # "X (1.0 g) was added": a name with its quantity is a reactant, not a title
-            return name_start if name_start >= 0 else start
-        name_start = -1
+        if start >= first_action:
+            # "Compound 18 was prepared": the subject of the first sentence, no heading
+            if not titled and i > 0 and tokens.lower[i - 1] in table.words["auxiliaries"]:
+                return 0
+            return start
+        name = starts.get(start)
+        if name is not None:
+            if _quantity_after(ctx, name.end):
+                return start  # "X (1.0 g) was added": a reactant, not a title
+            named, skip_to = True, name.end
+            continue
+        low, word = tokens.lower[i], tokens.text[i]
+        if QUANTITY.match(text, start):
+            return start
         if low in stops and (word[:1].isupper() or named) and i > 0 and not (
                 low in words and i + 1 < n and _LABEL.match(tokens.text[i + 1])
                 and not named):
             return start
-        if low in words or _LABEL.match(word) or start in chem_ends:
+        if low in words or _LABEL.match(word):
+            titled = titled or low in titles
             continue
         if word[:1].isupper() and named:
             return start
         named = named or bool(word[:1].isalnum())
-    return len(ctx.text)
+    return len(text)
+
+
+def _quantity_after(ctx: RoleContext, end: int) -> bool:
+    """Whether a quantity follows character ``end`` ("X (1.0 g", "X 5.0 g", "X (4a) (2 g")."""
+    rest = ctx.text[end : end + 40]
+    m = regex.match(r"\s*(\(?)\s*", rest)
+    q = QUANTITY.match(rest, m.end())
+    if q is None:  # "X (4a) (2 g": a label bracket first
+        m = regex.match(r"\s*\([^()]{1,8}\)\s*(\(?)\s*", rest)
+        q = QUANTITY.match(rest, m.end()) if m else None
+    if q is None:
+        return False
+    # "NAME 70.0 mg of X": the amount of the next sentence's compound, not of the name
+    return bool(m and m.group(1)) or not regex.match(r"\s*(?:\([^()]*\)\s*)?of\b",
+                                                       rest[q.end() :])
 
 
 def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:

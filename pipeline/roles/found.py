@@ -22,6 +22,7 @@ class Found:
     role: str = ""  # its argument role in that action ("object", "solvent" …)
     links: list[tuple[Action, str]] = field(default_factory=list)  # every (action, role)
     args: list[Found] = field(default_factory=list)  # a trigger's arguments
+    aqueous: int = -1  # "aqueous X": where X starts (split off in the reaction phase)
 
     def overlaps(self, other: Found) -> bool:
         return self.start < other.end and other.start < self.end

@@ -34,6 +34,8 @@ WHEN: dict[str, type | tuple[type, ...]] = {
     "reference": bool,  # a reference to a compound ("the title compound", "compound 5")
     "arg": list,  # the compound is an argument of its action in one of these roles
     "action": list,  # ... of an action of one of these classes
+    "verb": list,  # ... of an action whose word is one of these ("prepared", "reacted")
+    "bracketed": bool,  # the compound stands in brackets ("NAME (Compound 7)")
     "after": list,  # the word before the compound (amounts and modifiers skipped)
     "words": str,  # the compound's lowercased text is in this word list
     "not_words": str,  # ... is not in this word list
@@ -94,6 +96,7 @@ class RoleTable:
     triggers: tuple[TriggerRule, ...]
     compounds: tuple[CompoundRule, ...]
     words: dict[str, frozenset[str]]
+    actions: dict[str, str] = field(default_factory=dict)  # extra action word -> class
     path: str = ""
 
     def rule_names(self) -> list[str]:
@@ -186,8 +189,15 @@ def _rules(check: _Checker, value: object, section: str) -> list[tuple[str, dict
 def parse_table(data: object, path: str) -> RoleTable:
     """The checked :class:`RoleTable` of parsed YAML ``data`` (errors name ``path``)."""
     check = _Checker(path)
-    top = check.mapping(data, "roles", {"words": dict, "builtin": list, "conditions": list,
-                                        "triggers": list, "compounds": list})
+    top = check.mapping(data, "roles", {"words": dict, "actions": dict, "builtin": list,
+                                        "conditions": list, "triggers": list,
+                                        "compounds": list})
+    actions: dict[str, str] = {}
+    for label, items in top["actions"].items():
+        for word in check.words(items, f"actions.{label}"):
+            if word in actions:
+                raise check.fail(f"actions.{label}", f"{word!r} is also in {actions[word]}")
+            actions[word] = str(label)
     words: dict[str, frozenset[str]] = {}
     for name, items in top["words"].items():
         words[str(name)] = check.words(items, f"words.{name}")
@@ -239,7 +249,7 @@ def parse_table(data: object, path: str) -> RoleTable:
             check.label(rule["label"], f"{key}.label", (*COMPOUND_ROLES, NONE)), dict(when),
         ))
     table = RoleTable(tuple(builtin), tuple(conditions), tuple(triggers), tuple(compounds),
-                      words, path)
+                      words, actions, path)
     names = table.rule_names()
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
