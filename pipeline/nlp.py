@@ -2,9 +2,10 @@
 
 ``load()`` builds the chemie pipeline: the chemical tokenizer and sentence segmenter, then
 ``chemie_ner`` → ``chemie_mentions`` → ``chemie_actions`` → ``chemie_coref`` →
-``chemie_bridging`` (components that are not installed are skipped). ``annotate()`` runs it
-on a :class:`~chemie.model.Document` and returns a Document with predicted mentions and
-relations, each carrying the name of the rule that produced it.
+``chemie_bridging`` → ``chemie_roles`` (components that are not installed are skipped).
+``annotate()`` runs it on a :class:`~chemie.model.Document` and returns a Document with
+predicted mentions and relations (and roles), each carrying the name of the rule that
+produced it.
 """
 
 from __future__ import annotations
@@ -28,8 +29,15 @@ from chemie import components
 from chemie.components.mentions import doc_text
 from chemie.components.words import WordTables
 from chemie.errors import InputError
-from chemie.extensions import actions_of, doc_id_of, mentions_of, relations_of, set_doc_id
-from chemie.model import Document, Mention, Range, make_tokens
+from chemie.extensions import (
+    actions_of,
+    doc_id_of,
+    mentions_of,
+    relations_of,
+    roles_of,
+    set_doc_id,
+)
+from chemie.model import Document, Mention, Range, Role, make_tokens
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,6 +49,7 @@ PIPELINE: tuple[str, ...] = (
     "chemie_actions",
     "chemie_coref",
     "chemie_bridging",
+    "chemie_roles",
 )
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
@@ -218,9 +227,21 @@ def _copy_predictions(doc: Doc, out: Document, mapper: _CharMap | None) -> Docum
             m.text = out.span_text(m.spans)
         out.mentions.append(m)
     out.relations = list(relations_of(doc))
+    out.roles = _mapped_roles(roles_of(doc), out.text, mapper)
     actions = actions_of(doc)
     if actions:
         out.meta["actions"] = list(actions)
+    return out
+
+
+def _mapped_roles(roles: list[Role], text: str, mapper: _CharMap | None) -> list[Role]:
+    """The roles with their offsets in the output text (mapped when it differs)."""
+    if mapper is None:
+        return list(roles)
+    out = []
+    for r in roles:
+        ((a, b),) = mapper.from_doc([(r.start, r.end)])
+        out.append(Role(r.id, a, b, r.label, text[a:b], r.rule, list(r.args)))
     return out
 
 

@@ -4,8 +4,9 @@ spaCy serialises ``doc.user_data`` with srsly's msgpack, which knows no dataclas
 that went through the pipeline could not be written (``Doc.to_bytes``, ``DocBin(store_user_data=
 True)``) nor come back from ``nlp.pipe(..., n_process=N)``. Registering :func:`encode` and
 :func:`decode` with srsly (done on import of :mod:`chemie.extensions`) turns each
-:class:`~chemie.model.Mention`, :class:`~chemie.model.Relation` and
-:class:`~chemie.model.Action` into a tagged map and back, with its tuples restored.
+:class:`~chemie.model.Mention`, :class:`~chemie.model.Relation`,
+:class:`~chemie.model.Action` and :class:`~chemie.model.Role` into a tagged map and back,
+with its tuples restored.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from typing import Any
 
 import srsly
 
-from chemie.model import Action, Mention, Relation
+from chemie.model import Action, Mention, Relation, Role
 
 _TAG = "__chemie__"
-_CLASSES: dict[str, type] = {cls.__name__: cls for cls in (Mention, Relation, Action)}
+_CLASSES: dict[str, type] = {cls.__name__: cls for cls in (Mention, Relation, Action, Role)}
 _FIELDS: dict[type, tuple[str, ...]] = {
     cls: tuple(f.name for f in fields(cls)) for cls in _CLASSES.values()
 }
@@ -54,6 +55,8 @@ def decode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
             attrs["ranges"] = tuple(tuple(r) for r in attrs["ranges"])
     elif cls is Action:
         value.args = {k: list(v) for k, v in value.args.items()}
+    elif cls is Role:
+        value.args = list(value.args)
     return value
 
 

@@ -1,0 +1,289 @@
+"""Compound spans (ChEMU 2020 conventions) and their roles by the table's compound rules."""
+
+from __future__ import annotations
+
+import regex
+
+from chemie.model import Mention
+from chemie.roles.context import RoleContext
+from chemie.roles.found import Found
+from chemie.roles.table import NONE, CompoundRule, RoleTable
+
+# "aqueous X", "aq. X": the prefix belongs to the name
+_AQUEOUS = regex.compile(r"(?i:\b(?:aqueous|aq\.?)\s)$")
+# "an aqueous solution of X", "2 M aqueous sodium hydroxide solution": "aqueous" alone
+_AQUEOUS_ALONE = regex.compile(r"(?i:\b(aqueous)\s(?=solution|mixture|suspension))")
+# a compound label: "22", "38-h", "1-a", "I-305", "A5b", "(4)"
+_IDENT = regex.compile(r"^[(\[]?([0-9]+[A-Za-z]?(?:[-.][0-9A-Za-z]+)*|[A-Z]{1,2}-?[0-9]*[a-z]?|"
+                       r"[IVX]+-[0-9]+[a-z]?)[)\]]?$")
+_WORD = regex.compile(r"\w+\.?")
+OTHER, SOLVENT = "OTHER_COMPOUND", "SOLVENT"
+AQUEOUS_RULE = "aqueous_solvent"  # a builtin rule (rules/roles.yaml)
+_NUMBER_HEADS = frozenset(("compound", "compounds", "product", "products"))
+_EXAMPLE_REF = regex.compile(r"(?i)^(?:the\s+)?(compounds?\s+(?:from|of)\s+(?:ex\.|example)\s*\S+)")
+_DROP_MODIFIERS = frozenset(("the", "a", "an", "this", "that", "white", "crude", "pure",
+                             "obtained", "solid", "resulting", "precipitated", "yellow"))
+
+
+# a run of name tokens: chemical words and the brackets inside a name (a name starting a
+# sentence after a heading, class b, starts a run of its own), with an identifier after it
+# ("... carboxamide I-1", "phenol 3b")
+_NAME_RUN = regex.compile(r"[Cb][C-]*(?<!-)|[C-]*C")
+
+
+# a token the mention classes leave as "other" (X) that reads as a name: letters, and
+# digits or brackets ("3-(4-((1S,3R/1R,3S)-...)acrylate", "[bis(...)imidate]gold(I)")
+_NAME_LIKE = regex.compile(r"(?=.*[a-z]{3})(?=.*[\d(\[])\S{6,}")
+# mixture names joined by a dash, slash or colon ("hexane-ethyl acetate", "water/MeCN")
+_JOINS = regex.compile(r"\s?[-/:]\s?")
+# "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a name glued to a ratio in one token
+_RATIO_NAME = regex.compile(r"(?<![\w)\]])([A-Za-z][A-Za-z0-9]*)(?==[\d.:]+)")
+
+
+def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
+    """Compound spans: runs of chemical words (names split by spaces or brackets kept
+    whole, "aqueous" kept before a name, an identifier after a name kept with it, a mixture
+    "hexane-ethyl acetate" split into its names), the NER chemicals outside them, names
+    glued to a ratio, and references to compounds."""
+    text = ctx.text
+    known = table.words["names"]
+    strip = table.words["name_prefixes"]
+    runs: list[Found] = []
+    for f in _name_runs(ctx):
+        runs.extend(_split_mixture(text, _strip(text, f, strip), known))
+    runs = [f for f in runs if f.end > f.start and text[f.start : f.end].lower() not in
+            table.words["not_compounds"]]
+    covered = [(f.start, f.end) for f in runs]
+    for a, b in ctx.chemicals:
+        if not any(x < b and a < y for x, y in covered):
+            runs.append(Found(a, b, "compound"))
+    for m in _RATIO_NAME.finditer(text):
+        if m.group(1).lower() in known and not any(
+                x < m.end() and m.start() < y for x, y in covered):
+            runs.append(Found(m.start(1), m.end(1), "compound"))
+    runs.sort(key=lambda f: f.start)
+    out: list[Found] = []
+    for f in runs:
+        pre = _AQUEOUS.search(text, max(0, f.start - 9), f.start)
+        if pre is not None:
+            f.aqueous = f.start
+            f.start = pre.start()
+        out.append(f)
+    for m in _AQUEOUS_ALONE.finditer(text):
+        if not any(f.start <= m.start() < f.end for f in out):
+            out.append(Found(m.start(), m.end(1), "compound"))
+    for m in ctx.mentions:
+        if m.attrs.get("kind") != "reference" or "core" not in m.attrs:
+            continue
+        ca, cb = _core_chars(ctx, m)
+        ref = _reference_span(ctx, m, ca, cb)
+        if ref is not None and not any(f.overlaps(ref) for f in out):
+            out.append(ref)
+    out.sort(key=lambda f: f.start)
+    return out
+
+
+def _strip(text: str, f: Found, prefixes: frozenset[str]) -> Found:
+    """``f`` without a leading word of ``prefixes`` ("ice water", "ice-water", "DI water")."""
+    while True:
+        word = regex.match(r"[^\s-]+[\s-]", text[f.start : f.end])
+        if word is None or word.group()[:-1].lower() not in prefixes:
+            return f
+        f.start += len(word.group())
+
+
+def _split_mixture(text: str, f: Found, known: frozenset[str]) -> list[Found]:
+    """A run naming a mixture of known names ("hexane-ethyl acetate") as one span per name."""
+    part = text[f.start : f.end]
+    pieces = _JOINS.split(part)
+    if len(pieces) < 2 or not all(p.lower() in known for p in pieces):
+        return [f]
+    out, at = [], f.start
+    for p in pieces:
+        a = text.index(p, at)
+        out.append(Found(a, a + len(p), "compound"))
+        at = a + len(p)
+    return out
+
+
+def _name_runs(ctx: RoleContext) -> list[Found]:
+    """The runs of name tokens in the class string, as compound spans (tokens of a run are
+    at most one space apart)."""
+    idx, ends, words = ctx.tokens.idx, ctx.ends, ctx.tokens.text
+    cs = "".join("C" if c == "X" and _NAME_LIKE.match(w) else c
+                 for c, w in zip(ctx.classes, words, strict=False))
+    out: list[Found] = []
+    if not cs:
+        return out
+    for m in _NAME_RUN.finditer(cs):
+        first, last = m.start(), m.end() - 1
+        # split where tokens are further apart than one space
+        start = first
+        for i in range(first, last + 1):
+            if i == last or idx[i + 1] - ends[i] > 1:
+                end = i
+                while end > start and cs[end] == "-":
+                    end -= 1
+                if cs[start] == "-":
+                    start += 1
+                if start <= end:
+                    b = ends[end]
+                    # "... carboxamide I-1", "phenol 3b": the identifier after the name
+                    if end + 1 < len(cs) and cs[end + 1] == "Z" and idx[end + 1] - b == 1 and (
+                            end + 2 >= len(cs) or cs[end + 2] not in "CZ"):
+                        b = ends[end + 1]
+                    if any(c.isalpha() for c in words[start]):
+                        out.append(Found(idx[start], b, "compound"))
+                start = i + 1
+    return out
+
+
+def _core_chars(ctx: RoleContext, m: Mention) -> tuple[int, int]:
+    first, last = m.attrs["core"]  # type: ignore[misc]
+    return ctx.tokens.idx[first], ctx.ends[last]
+
+
+def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int) -> Found | None:
+    """The span of a reference mention: the label of "compound 22", the whole "compound from
+    Example 5", "Intermediate 3-a", or "title compound" without determiner or adjectives."""
+    text = ctx.text
+    core = text[ca:cb]
+    ex = _EXAMPLE_REF.match(core)
+    if ex:
+        return Found(ca + ex.start(1), ca + ex.end(1), "reference")
+    words = core.split()
+    head = str(m.attrs.get("head", ""))
+    if head == "example":
+        return None
+    if len(words) >= 2 and words[-2].lower() in _NUMBER_HEADS and _IDENT.match(words[-1]):
+        label = _IDENT.match(words[-1])
+        start = cb - len(words[-1]) + label.start(1)
+        return Found(start, start + len(label.group(1)), "reference")
+    # drop leading adjectives and determiners ("the white title compound")
+    start = ca
+    for w in words[:-1]:
+        if w.lower() not in _DROP_MODIFIERS:
+            break
+        start = text.index(w, start) + len(w)
+        while start < cb and text[start].isspace():
+            start += 1
+    return Found(start, cb, "reference")
+
+
+def describe(ctx: RoleContext, f: Found, table: RoleTable, heading: int) -> dict[str, object]:
+    """The facts the compound rules test, for one compound span."""
+    for m in ctx.covering(f.start, f.end):
+        if f.mention is None:
+            f.mention = m.id
+        hits = ctx.argument_of.get(m.id)
+        if hits:
+            f.links = hits
+            f.action, f.role = hits[-1]
+            break
+    phase = ctx.phase(f.action) if f.action is not None else _phase_near(ctx, f.start)
+    return {
+        "place": "heading" if f.start < heading else "body",
+        "phase": phase,
+        "reference": f.kind == "reference",
+        "text": ctx.text[max(f.start, f.aqueous) : f.end].lower(),
+        "after": _word_before(ctx, f.start, table.words["skipped_before"]),
+        "source": ctx.text,
+        "bracketed": _bracketed(ctx.text, f.start, f.end),
+    }
+
+
+def _bracketed(text: str, start: int, end: int) -> bool:
+    """Whether ``[start, end)`` stands alone in brackets ("( 27 )", "(Compound 27)")."""
+    before = text[max(0, start - 12) : start].rstrip()
+    after = text[end : end + 3].lstrip()
+    return (before.endswith("(") or bool(regex.search(r"\((?i:compound|cpd\.?)\s*$", before))
+            ) and after.startswith(")")
+
+
+def _phase_near(ctx: RoleContext, char: int) -> str:
+    """The phase of the action nearest before ``char`` in its sentence, else the phase of the
+    next action in the sentence, else of the last action before it, else "reaction"."""
+    import bisect
+
+    k = bisect.bisect_right(ctx.action_starts, char)
+    sentence = ctx.sentence_of_char(char)
+    if k > 0 and ctx.actions[k - 1].sentence == sentence:
+        return ctx.phase(ctx.actions[k - 1])
+    if k < len(ctx.actions) and ctx.actions[k].sentence == sentence:
+        return ctx.phase(ctx.actions[k])
+    return ctx.phase(ctx.actions[k - 1]) if k > 0 else "reaction"
+
+
+def _word_before(ctx: RoleContext, char: int, skipped: frozenset[str]) -> str:
+    """The lowercased word governing the compound at ``char``: the nearest token before it
+    that is not an amount, a unit, "of", a determiner or a modifier (up to 8 tokens)."""
+    tokens = ctx.tokens
+    i = ctx.token_at(char) - 1
+    for _ in range(8):
+        if i < 0:
+            return ""
+        low = tokens.lower[i]
+        if low in skipped or low.replace(".", "").replace(",", "").isdigit():
+            i -= 1
+            continue
+        return low
+    return ""
+
+
+def matches(rule: CompoundRule, facts: dict[str, object], f: Found,
+            table: RoleTable, yields: set[int]) -> bool:
+    """Whether compound ``f`` with ``facts`` meets every condition of ``rule``."""
+    for key, want in rule.when.items():
+        if key in ("place", "phase", "reference"):
+            if facts[key] != want:
+                return False
+        elif key == "arg":
+            if not any(role in want for _, role in f.links):
+                return False
+        elif key == "action":
+            if not any(a.label in want for a, _ in f.links):
+                return False
+        elif key == "verb":
+            text = facts["source"]
+            if not any(text[a.start : a.end].lower() in want for a, _ in f.links):
+                return False
+        elif key == "bracketed":
+            if facts["bracketed"] != want:
+                return False
+        elif key == "after":
+            if facts["after"] not in want:
+                return False
+        elif key == "words":
+            if facts["text"] not in table.words[want]:
+                return False
+        elif key == "not_words":
+            if facts["text"] in table.words[want]:
+                return False
+        elif key == "yield_after":
+            if (f.start in yields) != want:
+                return False
+        else:  # "lexicon": not available yet
+            return False
+    return True
+
+
+def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, heading: int,
+                 yields: set[int]) -> list[Found]:
+    """Label each compound by the first rule it meets; those labelled NONE are dropped."""
+    out = []
+    for f in compounds:
+        facts = describe(ctx, f, table, heading)
+        for rule in table.compounds:
+            if matches(rule, facts, f, table, yields):
+                f.label, f.rule = rule.label, rule.name
+                break
+        if not f.label or f.label == NONE:
+            continue
+        if f.aqueous >= 0 and f.label != OTHER:
+            # "2 M aqueous potassium carbonate" in a reaction: "aqueous" is the solvent
+            word = _WORD.match(ctx.text, f.start)
+            out.append(Found(f.start, word.end() if word else f.aqueous, f.kind, SOLVENT,
+                             AQUEOUS_RULE, f.mention, f.action, f.role, f.links))
+            f.start = f.aqueous
+        out.append(f)
+    return out

@@ -1,0 +1,80 @@
+"""Reaction and work-up phases of the actions, as ChEMU 2020 draws the line.
+
+The action parser's own phase (for the ChEMU-Ref bridging rules) starts a work-up at the
+first work-up action and goes back to the reaction at the next addition. ChEMU 2020 ends
+the reaction once the mixture has reacted (stirred, heated or left for a time): what
+follows is work-up ("cooled to room temperature", "diluted with water", "water was
+added", "poured into ice") until a reagent is added again or a new step begins.
+"""
+
+from __future__ import annotations
+
+from chemie.model import Action
+from chemie.roles.context import RoleContext
+from chemie.roles.found import Found
+from chemie.roles.table import RoleTable
+
+REACTION, WORKUP = "reaction", "workup"
+
+
+def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
+               prefixes: frozenset[str]) -> list[str]:
+    """The lowercased names of the NER chemicals inside the mentions an action names in
+    ``roles``; a name after a work-up prefix ("saturated aqueous NaHCO3") comes as
+    ``"aqueous"``."""
+    out: list[str] = []
+    for role in roles:
+        for mid in action.args.get(role, ()):
+            m = ctx.mention_by_id.get(mid)
+            if m is None:
+                continue
+            for a, b in ctx.chemicals:
+                if m.start <= a and b <= m.end:
+                    before = ctx.text[m.start : a].lower().split()[-2:]
+                    out.append("aqueous" if prefixes.intersection(before) else
+                               ctx.text[a:b].lower())
+    return out
+
+
+def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -> list[str]:
+    """The phase of each action of ``ctx.actions`` (same order)."""
+    w = table.words
+    materials, prefixes = w["workup_materials"], w["workup_prefixes"]
+    react_classes, workup_classes = w["reaction_classes"], w["workup_classes"]
+    ending, cooling_to = w["ending_classes"], w["workup_temperatures"]
+    times = sorted(f.start for f in conditions if f.label == "TIME")
+    heads = sorted(a.start for a in ctx.headings)
+    phases: list[str] = []
+    phase, reacted = REACTION, False
+    h = 0
+    for n, a in enumerate(ctx.actions):
+        while h < len(heads) and heads[h] < a.start:
+            phase, reacted = REACTION, False  # a new step
+            h += 1
+        label = a.label.lower()
+        stop = ctx.actions[n + 1].start if n + 1 < len(ctx.actions) else len(ctx.text)
+        _, send = ctx.sentence_chars(a.sentence)
+        timed = any(a.end <= t < min(stop, send) for t in times)
+        if label in workup_classes:
+            phase = WORKUP
+        elif label in w["completion_classes"]:
+            reacted = phase == REACTION
+        elif label in ending:
+            pass  # a product obtained: the phase goes on
+        elif label in react_classes:
+            objects = _chemicals(ctx, a, ("object", "reagent"), prefixes)
+            if phase == REACTION and reacted:
+                nxt = ctx.text[a.end : min(stop, send)].lower()
+                if label == "cool" and any(t in nxt for t in cooling_to):
+                    phase = WORKUP
+                elif label == "dilute" or (objects and set(objects) <= materials):
+                    phase = WORKUP
+                elif objects:
+                    reacted = False  # another reagent: the reaction goes on
+            elif phase == WORKUP and label == "add" and objects and not set(objects) & materials:
+                phase, reacted = REACTION, False  # a reagent added to a worked-up residue
+            if phase == REACTION and timed:
+                reacted = True
+        phases.append(phase)
+    return phases
+
