@@ -5,6 +5,7 @@
 - ``doc._.relations``: list[chemie.model.Relation] (anaphor -> antecedent, with rule names).
 - ``doc._.actions``: list[chemie.model.Action].
 - ``doc._.roles``: list[chemie.model.Role] (ChEMU 2020 labels, with rule names).
+- ``doc._.reactions``: list[chemie.reactions.model.Reaction] (``chemie_reactions``).
 
 Annotated Docs serialise (``Doc.to_bytes``, ``DocBin(store_user_data=True)``,
 ``nlp.pipe(..., n_process=N)``): see :mod:`chemie.serialize`.
@@ -22,8 +23,9 @@ from spacy.tokens import Doc
 
 from chemie import serialize
 from chemie.model import Action, Mention, Relation, Role
+from chemie.reactions.model import Reaction
 
-_LISTS = ("mentions", "relations", "actions", "roles")
+_LISTS = ("mentions", "relations", "actions", "roles", "reactions")
 
 
 def _list_accessors(name: str) -> tuple[Callable[[Doc], list], Callable[[Doc, list], None]]:
@@ -54,7 +56,7 @@ for _name, (_get, _set) in _ACCESSORS.items():
 serialize.register()  # annotated Docs can be written (Doc.to_bytes, nlp.pipe(n_process=N))
 
 # the same lists read straight from doc.user_data (15x cheaper than through ``doc._``)
-_mentions, _relations, _actions, _roles = (_ACCESSORS[name][0] for name in _LISTS)
+_mentions, _relations, _actions, _roles, _reactions = (_ACCESSORS[name][0] for name in _LISTS)
 
 
 def mentions_of(doc: Doc) -> list[Mention]:
@@ -75,6 +77,11 @@ def actions_of(doc: Doc) -> list[Action]:
 def roles_of(doc: Doc) -> list[Role]:
     """The doc's role list (``doc._.roles``)."""
     return _roles(doc)
+
+
+def reactions_of(doc: Doc) -> list[Reaction]:
+    """The doc's reaction list (``doc._.reactions``)."""
+    return _reactions(doc)
 
 
 def set_doc_id(doc: Doc, doc_id: str | None) -> None:

@@ -33,6 +33,7 @@ from chemie.extensions import (
     actions_of,
     doc_id_of,
     mentions_of,
+    reactions_of,
     relations_of,
     roles_of,
     set_doc_id,
@@ -51,6 +52,8 @@ PIPELINE: tuple[str, ...] = (
     "chemie_bridging",
     "chemie_roles",
 )
+# Components added on request only (``load(reactions=True)``): they cost time (structures)
+OPTIONAL: tuple[str, ...] = ("chemie_reactions",)
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
 _TEXT = attrgetter("text")
@@ -58,7 +61,7 @@ _NOT_START = numpy.uint64(-1 % 2**64)  # SENT_START -1 (not a sentence start) as
 # word <-> orth id tables of the pipeline's vocabulary, kept across documents
 _TABLES = WordTables()
 # Input meta that describes the input's annotations, not its text: never copied to predictions.
-ANNOTATION_META = frozenset({"dropped_pairs", "actions"})
+ANNOTATION_META = frozenset({"dropped_pairs", "actions", "reactions"})
 
 
 def _register_components() -> None:
@@ -78,16 +81,20 @@ def _blank() -> Language:
     return blank()
 
 
-def load(*, coref: str = "surface", ner: bool = True, **config: dict) -> Language:
+def load(*, coref: str = "surface", ner: bool = True, reactions: bool = False,
+         **config: dict) -> Language:
     """The full chemie pipeline.
 
     ``coref`` is ``"surface"`` (each anaphor → the closest antecedent) or ``"atomic"``
     (each anaphor → the first mention of its chain). ``ner=False`` leaves out the chemical
-    NER (mentions then come from the mention patterns alone). Other keyword arguments are
+    NER (mentions then come from the mention patterns alone). ``reactions=True`` adds
+    ``chemie_reactions`` at the end (``doc._.reactions``; configured by
+    ``reactions_config={"structures": False}`` and the like). Other keyword arguments are
     per-component configs keyed by short name, e.g. ``mentions={...}``, ``bridging={...}``.
     """
     if coref not in COREF_MODES:
         raise ValueError(f"coref must be one of {', '.join(COREF_MODES)}, not {coref!r}")
+    reactions_config = dict(config.pop("reactions_config", {}))
     short = {name.removeprefix("chemie_"): name for name in PIPELINE}
     unknown = sorted(set(config) - set(short))
     if unknown:
@@ -103,6 +110,8 @@ def load(*, coref: str = "surface", ner: bool = True, **config: dict) -> Languag
         if name == "chemie_coref":
             cfg.setdefault("mode", coref)
         nlp.add_pipe(name, config=cfg)
+    if reactions:
+        nlp.add_pipe("chemie_reactions", config=reactions_config)
     return nlp
 
 
@@ -231,6 +240,9 @@ def _copy_predictions(doc: Doc, out: Document, mapper: _CharMap | None) -> Docum
     actions = actions_of(doc)
     if actions:
         out.meta["actions"] = list(actions)
+    reactions = reactions_of(doc)
+    if reactions:  # (chemie_reactions; offsets are the Doc's, as the texts are the same)
+        out.meta["reactions"] = list(reactions)
     return out
 
 
@@ -269,8 +281,8 @@ def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) 
         return _copy_predictions(doc, out, None if mapper.same else mapper)
     doc = nlp.make_doc(document.text)
     doc.user_data["chemie.text"] = document.text  # spaCy's tokenizer keeps the text exactly
+    set_doc_id(doc, document.id)  # before the components: reaction ids carry it
     doc = _run_without(nlp, doc, ())
-    set_doc_id(doc, document.id)
     out = to_document(doc)
     out.meta = {**_input_meta(document), **out.meta}
     return out

@@ -6,7 +6,8 @@ True)``) nor come back from ``nlp.pipe(..., n_process=N)``. Registering :func:`e
 :func:`decode` with srsly (done on import of :mod:`chemie.extensions`) turns each
 :class:`~chemie.model.Mention`, :class:`~chemie.model.Relation`,
 :class:`~chemie.model.Action` and :class:`~chemie.model.Role` into a tagged map and back,
-with its tuples restored.
+with its tuples restored; a :class:`~chemie.reactions.model.Reaction` travels as its
+``to_dict`` dictionary.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import srsly
 
 from chemie.model import Action, Mention, Relation, Role
+from chemie.reactions.model import Reaction
 
 _TAG = "__chemie__"
 _CLASSES: dict[str, type] = {cls.__name__: cls for cls in (Mention, Relation, Action, Role)}
@@ -32,6 +34,8 @@ def encode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
     else goes on to the next encoder."""
     names = _FIELDS.get(type(obj))
     if names is None:
+        if type(obj) is Reaction:  # a tree of dataclasses: its own plain dictionary
+            return {_TAG: "Reaction", "dict": obj.to_dict()}
         return obj if chain is None else chain(obj)
     return {_TAG: type(obj).__name__, "fields": [getattr(obj, n) for n in names]}
 
@@ -43,6 +47,8 @@ def decode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
     name = obj.get(_TAG) if isinstance(obj, dict) else None
     if name is None:
         return obj if chain is None else chain(obj)
+    if name == "Reaction":
+        return Reaction.from_dict(_lists(obj["dict"]))
     cls = _CLASSES[name]
     value = cls(*obj["fields"])
     if cls is Mention:
@@ -57,6 +63,15 @@ def decode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
         value.args = {k: list(v) for k, v in value.args.items()}
     elif cls is Role:
         value.args = list(value.args)
+    return value
+
+
+def _lists(value: Any) -> Any:
+    """DocBin's tuples back into lists (a reaction's dictionary holds lists only)."""
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_lists(v) for v in value]
     return value
 
 

@@ -1,0 +1,245 @@
+"""From an annotated Doc to reaction records: candidates, roles by text, structures, records.
+
+The work, per document:
+
+1. **Candidates** (:func:`candidates`): every compound span of ``chemie_roles`` (products,
+   starting materials, reagents, solvents), with the mention that covers it, its amount
+   (:func:`chemie.reactions.amounts.amount_near`) and the step section it stands in (a
+   ``Step 2`` / ``Example 5`` heading of the action parser starts a new section).
+2. **Roles by text** (:func:`chemie.reactions.roles.text_roles`): the label's role, then the
+   dictionary class (``rules/reactions.yaml``: ``labels``, ``classes``).
+3. **Structures** (:class:`chemie.reactions.structures.StructureResolver`): every name of
+   the document in one batch; references through the heading and coreference.
+4. **Roles by structure** (:func:`chemie.reactions.roles.structure_roles`).
+5. **Records**: one :class:`~chemie.reactions.model.Reaction` per section that holds a
+   product (the heading's product belongs to the last one); a section without a product
+   gives its compounds to the next reaction.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from chemie.model import Action, Mention, Role
+from chemie.reactions.amounts import amount_near, quantities
+from chemie.reactions.model import (
+    Amount,
+    Component,
+    Condition,
+    Conditions,
+    Quantity,
+    Reaction,
+    Step,
+    StepObject,
+    Structure,
+    Yield,
+)
+from chemie.reactions.table import ReactionTable
+
+HEADING_ACTION = "Heading"
+COMPOUND_LABELS = ("REACTION_PRODUCT", "STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT")
+CONDITION_LABELS = {"TEMPERATURE": "temperature", "TIME": "time"}
+ROLE_LISTS = {"product": "products", "reactant": "reactants", "reagent": "reagents",
+              "catalyst": "catalysts", "solvent": "solvents"}
+
+
+@dataclass
+class Candidate:
+    """A compound span on its way to a :class:`Component`."""
+
+    start: int
+    end: int
+    text: str
+    label: str  # its ChEMU 2020 label
+    label_rule: str  # the chemie_roles rule that gave the label
+    section: int
+    mention: Mention | None = None
+    amount: Amount = field(default_factory=Amount)
+    role: str = ""
+    rule: str = ""
+    structure: Structure | None = None
+    cls: str | None = None  # the compound dictionary's class
+    name: str = ""  # the name as written (a part of the span when the span is a mixture)
+
+    @property
+    def heading(self) -> bool:
+        return self.label_rule == "heading_product"
+
+
+@dataclass
+class DocView:
+    """What assembly reads from one Doc."""
+
+    doc_id: str
+    text: str
+    roles: list[Role]
+    mentions: list[Mention]
+    actions: list[Action]
+    coreference: dict[str, list[str]]  # anaphor mention id -> antecedent ids
+
+    def covering(self, start: int, end: int) -> Mention | None:
+        """The smallest mention whose extent covers ``[start, end)``."""
+        best = None
+        for m in self.mentions:
+            if m.start <= start and end <= m.end and (
+                    best is None or m.end - m.start < best.end - best.start):
+                best = m
+        return best
+
+    def section_starts(self) -> list[int]:
+        """Where each step section starts (characters; the first at 0)."""
+        starts = [0]
+        for a in self.actions:
+            if a.label == HEADING_ACTION and a.start > 0:
+                starts.append(a.start)
+        return sorted(set(starts))
+
+
+def candidates(view: DocView, table: ReactionTable) -> list[Candidate]:
+    """The compound spans of the roles, in text order, with amounts and sections."""
+    sections = view.section_starts()
+    found = [r for r in view.roles if r.label in COMPOUND_LABELS]
+    found.sort(key=lambda r: r.start)
+    out: list[Candidate] = []
+    previous_end = 0
+    for r in found:
+        section = bisect.bisect_right(sections, r.start) - 1
+        c = Candidate(r.start, r.end, r.text, r.label, r.rule, section,
+                      view.covering(r.start, r.end), name=r.text)
+        c.amount = amount_near(view.text, r.start, r.end, table, limit=previous_end)
+        out.append(c)
+        previous_end = r.end
+    return out
+
+
+def conditions(view: DocView, table: ReactionTable, a: int, b: int) -> Conditions:
+    """The conditions of the text ``[a, b)``: TIME and TEMPERATURE of the roles, atmosphere
+    and pressure of the table's patterns."""
+    out = Conditions()
+    for r in view.roles:
+        kind = CONDITION_LABELS.get(r.label)
+        if kind is None or not a <= r.start < b:
+            continue
+        value = _first_quantity(r.text, table, kind)
+        out.add(Condition(kind, r.text, r.rule, value, r.start, r.end))
+    for key in ("atmosphere", "pressure"):
+        rule = getattr(table, key)
+        for m in table.compiled[key].finditer(view.text, a, b):
+            if key == "atmosphere":
+                out.add(Condition(key, m.group("gas"), rule.name, None, m.start("gas"),
+                                  m.end("gas")))
+            else:
+                value = _first_quantity(m.group(), table, "pressure")
+                out.add(Condition(key, m.group(), rule.name, value, m.start(), m.end()))
+    for kind in ("atmosphere", "pressure"):
+        getattr(out, kind).sort(key=lambda c: c.start)
+    return out
+
+
+def _first_quantity(text: str, table: ReactionTable, measure: str) -> Quantity | None:
+    return next((q for m, q, _, _ in quantities(text, table) if m == measure), None)
+
+
+def yield_of(view: DocView, table: ReactionTable, a: int, b: int) -> Yield:
+    """The yield stated in ``[a, b)``: the last YIELD_PERCENT and YIELD_OTHER of the roles
+    (the final product's yield comes last)."""
+    out = Yield()
+    texts = []
+    for r in view.roles:
+        if not a <= r.start < b:
+            continue
+        if r.label == "YIELD_PERCENT":
+            number = _percent(r.text)
+            if number is not None:
+                out.percent = number
+                texts.append(r.text)
+        elif r.label == "YIELD_OTHER":
+            for measure, q, _, _ in quantities(r.text, table):
+                if measure in ("mass", "moles"):
+                    setattr(out, measure, q)
+                    texts.append(r.text)
+    out.text = ", ".join(dict.fromkeys(texts))
+    return out
+
+
+def _percent(text: str) -> float | None:
+    digits = "".join(ch for ch in text if ch.isdigit() or ch == ".")
+    if "quant" in text.lower():
+        return 100.0
+    try:
+        return float(digits)
+    except ValueError:
+        return None
+
+
+def steps(view: DocView, a: int, b: int) -> list[Step]:
+    """The actions of ``[a, b)`` in text order, with their objects."""
+    index = {m.id: m for m in view.mentions}
+    out = []
+    for act in sorted(view.actions, key=lambda x: x.start):
+        if act.label == HEADING_ACTION or not a <= act.start < b:
+            continue
+        objects = [StepObject(role, index[mid].text, mid) for role, ids in act.args.items()
+                   for mid in ids if mid in index]
+        out.append(Step(act.label, view.text[act.start:act.end], act.phase, act.rule,
+                        act.start, act.end, objects))
+    return out
+
+
+def records(view: DocView, table: ReactionTable, found: list[Candidate],
+            check: Callable[[list[Candidate]], None] | None = None) -> list[Reaction]:
+    """One reaction per section with a product (see the module docstring); ``check`` (the
+    structure rules) sees the candidates of each reaction before its record is made."""
+    sections = view.section_starts()
+    bounds = [*sections[1:], len(view.text)]
+    with_product = sorted({c.section for c in found if c.role == "product" and not c.heading})
+    if not with_product:
+        with_product = [len(sections) - 1] if found else []
+    last = with_product[-1] if with_product else -1
+    out: list[Reaction] = []
+    start_section = 0
+    for n, section in enumerate(with_product, 1):
+        members = [c for c in found if start_section <= c.section <= section
+                   or (c.heading and section == last)]
+        if check is not None:
+            check(members)
+        a, b = sections[start_section], bounds[section]
+        reaction = Reaction(f"{view.doc_id}-{n}" if view.doc_id else str(n), view.doc_id,
+                            "section_product" if len(with_product) > 1 else "document_product")
+        for c in members:
+            if c.role not in ROLE_LISTS:
+                continue
+            getattr(reaction, ROLE_LISTS[c.role]).append(_component(c))
+        _merge_products(reaction)
+        reaction.yield_ = yield_of(view, table, a, b)
+        reaction.conditions = conditions(view, table, a, b)
+        reaction.steps = steps(view, a, b)
+        out.append(reaction)
+        start_section = section + 1
+    return out
+
+
+def _component(c: Candidate) -> Component:
+    return Component(c.name, c.role, c.rule, c.start, c.end,
+                     c.mention.id if c.mention is not None else None, c.amount, c.structure)
+
+
+def _merge_products(reaction: Reaction) -> None:
+    """A product named several times ("NAME" in the heading, "the title compound") is one
+    component: the first with a structure (or the first) of each structure."""
+    seen: dict[str, Component] = {}
+    kept: list[Component] = []
+    for c in reaction.products:
+        key = c.smiles
+        if key is None:
+            if not kept or all(k.smiles is None for k in kept):
+                if not kept:
+                    kept.append(c)
+            continue
+        if key not in seen:
+            seen[key] = c
+            kept.append(c)
+    kept = [c for c in kept if c.smiles is not None] or kept[:1]
+    reaction.products = kept

@@ -1,0 +1,100 @@
+"""USPTO roles of the candidates: text first, then structure (``rules/reactions.yaml``).
+
+Reactants contribute atoms to a product; reagents (with catalysts and solvents) are the rest
+of what is added. :func:`text_roles` gives each candidate the role of its ChEMU 2020 label
+(``labels``) and lets the compound dictionary's class change it (``classes``);
+:func:`structure_roles` then applies the RDKit checks (``structure``): a reagent that is a
+whole fragment of a product (the acid of a salt) becomes a reactant, and a reactant that
+shares no substantial substructure with any product (maximum common substructure of
+elements and connectivity, with a timeout) becomes a reagent. Every candidate's ``rule``
+names the last rule that decided its role.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from rdkit import Chem
+from rdkit.Chem import rdFMCS
+
+from chemie.reactions.assemble import Candidate
+from chemie.reactions.table import ReactionTable, StructureRule
+from chemie.structures import chem
+
+_HALOGENS = frozenset({9, 17, 35, 53})
+
+
+def text_roles(found: list[Candidate], table: ReactionTable) -> None:
+    """Roles by label, then by dictionary class (in place)."""
+    by_label = {r.label: r for r in table.labels}
+    for c in found:
+        rule = by_label.get(c.label)
+        c.role, c.rule = (rule.role, rule.name) if rule is not None else ("none", "no_label")
+        if c.cls is None:
+            continue
+        for r in table.classes:
+            if c.cls in r.classes and c.role in r.from_roles:
+                c.role, c.rule = r.role, r.name
+                break
+
+
+def structure_roles(found: list[Candidate], table: ReactionTable) -> None:
+    """The structure rules, in table order, over the candidates of one reaction (in place)."""
+    products = [c.structure.smiles for c in found
+                if c.role == "product" and c.structure is not None and c.structure.smiles]
+    if not products:
+        return
+    for rule in table.structure:
+        for c in found:
+            if c.role not in rule.from_roles or c.structure is None or not c.structure.smiles:
+                continue
+            if _fires(rule, c.structure.smiles, products):
+                c.role, c.rule = rule.role, rule.name
+
+
+def _fires(rule: StructureRule, smiles: str, products: list[str]) -> bool:
+    if rule.kind == "fragment_of_product":
+        keys = chem.skeleton_keys(smiles)
+        product_keys = {k for p in products for k in (chem.skeleton_keys(p) or ())}
+        return bool(keys) and set(keys) <= product_keys
+    return all(shared_atoms(smiles, p, rule.timeout) < needed(smiles, rule.min_shared)
+               for p in products)
+
+
+@functools.lru_cache(maxsize=4096)
+def _mol(smiles: str) -> Chem.Mol | None:
+    """The largest fragment of ``smiles`` (None when RDKit cannot read it)."""
+    mol = chem.parse(smiles)
+    if mol is None:
+        return None
+    frags = Chem.GetMolFrags(mol, asMols=True)
+    return max(frags, key=lambda m: m.GetNumHeavyAtoms()) if frags else None
+
+
+def needed(smiles: str, min_shared: int) -> int:
+    """How many heavy atoms a candidate must share with a product to contribute atoms:
+    ``min_shared``, or fewer for a small molecule (its heavy atoms other than halogens,
+    which leave: methyl iodide contributes its one carbon)."""
+    mol = _mol(smiles)
+    if mol is None:
+        return min_shared
+    kept = sum(1 for a in mol.GetAtoms() if a.GetAtomicNum() not in _HALOGENS)
+    return max(1, min(min_shared, kept))
+
+
+@functools.lru_cache(maxsize=16384)
+def shared_atoms(smiles: str, product: str, timeout: float) -> int:
+    """Heavy atoms of the maximum common substructure of the two largest fragments
+    (elements and connectivity; bond orders and rings ignored), found within ``timeout``
+    seconds (the best found so far when it runs out); 0 when either cannot be read."""
+    a, b = _mol(smiles), _mol(product)
+    if a is None or b is None:
+        return 0
+    params = rdFMCS.MCSParameters()
+    params.AtomTyper = rdFMCS.AtomCompare.CompareElements
+    params.BondTyper = rdFMCS.BondCompare.CompareAny
+    params.BondCompareParameters.RingMatchesRingOnly = False
+    params.BondCompareParameters.CompleteRingsOnly = False
+    params.Timeout = max(1, int(round(timeout)))
+    result = rdFMCS.FindMCS([a, b], params)
+    return int(result.numAtoms)

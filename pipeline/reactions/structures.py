@@ -1,0 +1,122 @@
+"""Structures of reaction candidates: every name of a document resolved in one batch, and
+references resolved through the heading and coreference.
+
+A candidate's text is grounded (:mod:`chemie.structures.grounding`): a mixture ("EtOAc /
+hexane") becomes one candidate per name. A text that holds no name keeps the grounding's
+reason (``compound label``, ``reference``, ``generic phrase`` …), unless it refers to a
+compound that has a structure:
+
+* a product that refers to the title ("the title compound", "the
+  product", a bare label of the heading's compound) takes the structure of the heading's
+  product, ``coreference → <heading name>``;
+* a mention linked by a COREFERENCE relation (``chemie_coref``) to an
+  antecedent with a name takes the antecedent's structure, ``coreference → <antecedent>``.
+
+"Intermediate 5" or "the compound of Example 12" with no antecedent in the document stays
+``unresolved`` with its reason (``compound label``, ``reference``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import regex
+
+from chemie.reactions.assemble import Candidate, DocView
+from chemie.reactions.model import Structure
+from chemie.structures.grounding import Grounding
+from chemie.structures.resolve import Resolution, Resolver
+
+# what refers to the compound of the heading when it is a product
+_TITLE = regex.compile(r"(?i)\b(?:title|titled|subject|desired|target|above|final)\b|^(?:the\s+)?"
+                       r"(?:crude\s+|pure\s+)?(?:product|compound)s?$")
+
+
+def _structure(r: Resolution) -> Structure:
+    if not r.resolved:
+        return Structure("unresolved", reason=r.reason)
+    return Structure(r.how, r.smiles, r.inchikey, kind=r.kind or None)
+
+
+class StructureResolver:
+    """Resolves the candidates of one document (see the module docstring)."""
+
+    def __init__(self, resolver: Resolver):
+        self.resolver = resolver
+
+    def resolve(self, view: DocView, found: list[Candidate]) -> list[Candidate]:
+        """The candidates with structures (a mixture split into its names)."""
+        results = self.resolver.resolve_texts([c.text for c in found])
+        out: list[Candidate] = []
+        pending: list[tuple[Candidate, Grounding]] = []
+        for c, (grounding, resolutions) in zip(found, results, strict=True):
+            if not grounding.names:
+                c.structure = Structure("unresolved", reason=grounding.reason)
+                pending.append((c, grounding))
+                out.append(c)
+                continue
+            for name, r in zip(grounding.names, resolutions, strict=True):
+                part = c if len(grounding.names) == 1 else replace(
+                    c, start=c.start + name.start, end=c.start + name.end)
+                part.name = name.text if len(grounding.names) > 1 else c.text
+                part.structure = _structure(r)
+                part.cls = r.cls
+                out.append(part)
+        if pending:
+            self._references(view, out, [c for c, _ in pending])
+        return out
+
+    def _references(self, view: DocView, found: list[Candidate], refs: list[Candidate]) -> None:
+        """Structures of the references, through the heading and coreference."""
+        heading = next((c for c in found if c.heading and c.structure is not None
+                        and c.structure.resolved), None)
+        by_mention = {c.mention.id: c for c in found
+                      if c.mention is not None and c.structure is not None
+                      and c.structure.resolved}
+        index = {m.id: m for m in view.mentions}
+        todo: list[tuple[Candidate, str]] = []
+        for c in refs:
+            words = c.mention.text if c.mention is not None else c.text
+            if c.role == "product" or c.label == "REACTION_PRODUCT":
+                if heading is not None and (_TITLE.search(c.text) or _TITLE.search(words)):
+                    self._via(c, heading.structure, heading.name)
+                    continue
+            antecedent = self._antecedent(view, c, index)
+            if antecedent is None:
+                continue
+            known = by_mention.get(antecedent)
+            if known is not None:
+                self._via(c, known.structure, known.name)
+            else:
+                todo.append((c, antecedent))
+        if not todo:
+            return
+        texts = [index[mid].text for _, mid in todo]
+        for (c, _), (grounding, resolutions) in zip(
+                todo, self.resolver.resolve_texts(texts), strict=True):
+            r = next((r for r in resolutions if r.resolved), None)
+            if r is not None and len(grounding.names) == 1:
+                self._via(c, _structure(r), grounding.names[0].text)
+
+    @staticmethod
+    def _antecedent(view: DocView, c: Candidate, index: dict) -> str | None:
+        """The nearest antecedent (following chains) of the candidate's mention that is no
+        reference itself, or None."""
+        if c.mention is None:
+            return None
+        seen = {c.mention.id}
+        queue = list(view.coreference.get(c.mention.id, ()))
+        while queue:
+            mid = queue.pop(0)
+            if mid in seen or mid not in index:
+                continue
+            seen.add(mid)
+            if index[mid].attrs.get("kind") not in ("reference", "generic", "state"):
+                return mid
+            queue.extend(view.coreference.get(mid, ()))
+        return None
+
+    @staticmethod
+    def _via(c: Candidate, structure: Structure, name: str) -> None:
+        c.structure = Structure("coreference", structure.smiles, structure.inchikey,
+                                via=name, kind=structure.kind)

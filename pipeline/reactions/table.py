@@ -1,0 +1,96 @@
+"""The reaction rule table (``rules/reactions.yaml``), read typed through
+:func:`chemie.tables.load_table`: a misspelt, missing or mistyped key is an error naming the
+file and the key."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Literal
+
+import regex
+
+from chemie.tables import TableError, load_table
+
+TABLE = "reactions.yaml"
+Role = Literal["product", "reactant", "reagent", "catalyst", "solvent", "none"]
+MEASURES = ("mass", "volume", "moles", "equivalents", "concentration", "temperature", "time",
+            "pressure")
+
+
+@dataclass(frozen=True)
+class LabelRule:
+    """A ChEMU 2020 label -> a role."""
+
+    name: str
+    comment: str
+    label: str
+    role: Role
+
+
+@dataclass(frozen=True)
+class ClassRule:
+    """A dictionary class changes a role in ``from_roles`` to ``role``."""
+
+    name: str
+    comment: str
+    classes: frozenset[str]
+    role: Role
+    from_roles: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class StructureRule:
+    """An RDKit check that moves a candidate from a role in ``from_roles`` to ``role``."""
+
+    name: str
+    comment: str
+    kind: Literal["fragment_of_product", "no_common_substructure"]
+    role: Role
+    from_roles: frozenset[str] = frozenset()
+    min_shared: int = 2
+    timeout: float = 1.0
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """A named regular expression."""
+
+    name: str
+    comment: str
+    pattern: str
+
+
+@dataclass(frozen=True)
+class ReactionTable:
+    """``rules/reactions.yaml``."""
+
+    units: dict[str, dict[str, str]]
+    labels: tuple[LabelRule, ...]
+    classes: tuple[ClassRule, ...]
+    structure: tuple[StructureRule, ...]
+    atmosphere: PatternRule
+    pressure: PatternRule
+    compiled: dict[str, regex.Pattern] = field(default_factory=dict, compare=False)
+
+    def rule_names(self) -> list[str]:
+        """Every rule of the table, in order."""
+        return [r.name for r in (*self.labels, *self.classes, *self.structure,
+                                 self.atmosphere, self.pressure)]
+
+
+@functools.cache
+def reaction_table(name: str = TABLE) -> ReactionTable:
+    """The checked table (cached). Units must name known measures; patterns must compile."""
+    table = load_table(name, ReactionTable)
+    for measure in table.units:
+        if measure not in MEASURES:
+            raise TableError(name, f"units.{measure}", f"unknown measure (known: "
+                             f"{', '.join(MEASURES)})")
+    for key in ("atmosphere", "pressure"):
+        rule = getattr(table, key)
+        try:
+            table.compiled[key] = regex.compile(rule.pattern)
+        except regex.error as e:
+            raise TableError(name, f"{key}.pattern", f"does not compile: {e}") from None
+    return table
