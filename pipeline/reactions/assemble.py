@@ -37,6 +37,7 @@ from chemie.reactions.model import (
     Yield,
 )
 from chemie.reactions.table import ReactionTable
+from chemie.structures.chem import skeleton_keys
 
 HEADING_ACTION = "Heading"
 COMPOUND_LABELS = ("REACTION_PRODUCT", "STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT")
@@ -203,6 +204,7 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
     for n, section in enumerate(with_product, 1):
         members = [c for c in found if start_section <= c.section <= section
                    or (c.heading and section == last)]
+        _choose_products(members, heading=section == last)
         if check is not None:
             check(members)
         a, b = sections[start_section], bounds[section]
@@ -219,6 +221,23 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
         out.append(reaction)
         start_section = section + 1
     return out
+
+
+def _choose_products(members: list[Candidate], heading: bool) -> None:
+    """The products of one reaction: the title's compound (in the last reaction), else the
+    last product with a structure; other products with another structure take no part."""
+    products = [c for c in members if c.role == "product" and c.structure is not None
+                and c.structure.smiles]
+    chosen = next((c for c in products if c.heading), None) if heading else None
+    rule = "title_product"
+    if chosen is None and products:
+        chosen, rule = products[-1], "last_product"
+    if chosen is None:
+        return
+    keys = skeleton_keys(chosen.structure.smiles)
+    for c in products:
+        if c is chosen or skeleton_keys(c.structure.smiles) != keys:
+            c.role, c.rule = ("product", rule) if c is chosen else ("none", rule)
 
 
 def _component(c: Candidate) -> Component:

@@ -13,23 +13,28 @@ names the last rule that decided its role.
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 from rdkit import Chem
 from rdkit.Chem import rdFMCS
 
 from chemie.reactions.assemble import Candidate
-from chemie.reactions.table import ReactionTable, StructureRule
+from chemie.reactions.model import Structure
+from chemie.reactions.table import LabelRule, ReactionTable, StructureRule
 from chemie.structures import chem
 
-_HALOGENS = frozenset({9, 17, 35, 53})
+# non-metal atoms other than halogens and hydrogen: B C N O Si P S As Se Te
+_NON_METALS = frozenset({5, 6, 7, 8, 14, 15, 16, 33, 34, 52})
 
 
 def text_roles(found: list[Candidate], table: ReactionTable) -> None:
-    """Roles by label, then by dictionary class (in place)."""
-    by_label = {r.label: r for r in table.labels}
+    """Roles by label, then by name, then by dictionary class (in place)."""
+    names = table.compiled["reagent_names"]
     for c in found:
-        rule = by_label.get(c.label)
+        rule = next((r for r in table.labels if _label_fires(r, c)), None)
         c.role, c.rule = (rule.role, rule.name) if rule is not None else ("none", "no_label")
+        if c.role in ("reactant", "solvent") and names.search(c.name):
+            c.role, c.rule = "reagent", table.reagent_names.name
         if c.cls is None:
             continue
         for r in table.classes:
@@ -38,18 +43,55 @@ def text_roles(found: list[Candidate], table: ReactionTable) -> None:
                 break
 
 
+def _label_fires(rule: LabelRule, c: Candidate) -> bool:
+    return rule.label == c.label and (not rule.label_rules or c.label_rule in rule.label_rules) \
+        and (not rule.names or " ".join(c.name.lower().split()) in rule.names)
+
+
 def structure_roles(found: list[Candidate], table: ReactionTable) -> None:
-    """The structure rules, in table order, over the candidates of one reaction (in place)."""
+    """The structure rules, in table order, over the candidates of one reaction (in place;
+    a salt split by ``spectator_fragments`` adds a candidate). Each candidate is moved by
+    at most one rule."""
     products = [c.structure.smiles for c in found
                 if c.role == "product" and c.structure is not None and c.structure.smiles]
     if not products:
         return
+    moved: set[int] = set()
     for rule in table.structure:
-        for c in found:
-            if c.role not in rule.from_roles or c.structure is None or not c.structure.smiles:
+        for c in list(found):
+            if id(c) in moved or c.role not in rule.from_roles or c.structure is None \
+                    or not c.structure.smiles:
                 continue
-            if _fires(rule, c.structure.smiles, products):
+            if rule.kind == "spectator_fragments":
+                part = _split_spectators(rule, c, products)
+                if part is not None:
+                    found.append(part)
+                    moved.update((id(c), id(part)))
+            elif _fires(rule, c.structure.smiles, products):
                 c.role, c.rule = rule.role, rule.name
+                moved.add(id(c))
+
+
+def _split_spectators(rule: StructureRule, c: Candidate, products: list[str]
+                      ) -> Candidate | None:
+    """The spectator ions of a salt as a new candidate (the rest stays in ``c``), or None."""
+    frags = chem.fragments(c.structure.smiles)
+    if len(frags) < 2:
+        return None
+    product_keys = {k for p in products for k in (chem.skeleton_keys(p) or ())}
+    spectators = [f for f in frags if set(chem.skeleton_keys(f) or ()) - product_keys
+                  and all(shared_atoms(f, p, rule.timeout) < needed(f, rule.min_shared)
+                          for p in products)]
+    kept = [f for f in frags if f not in spectators]
+    if not spectators or not kept:
+        return None
+    c.structure = _part(c.structure, kept)
+    return replace(c, role=rule.role, rule=rule.name, structure=_part(c.structure, spectators))
+
+
+def _part(structure: Structure, fragments: list[str]) -> Structure:
+    smiles = ".".join(fragments)
+    return replace(structure, smiles=smiles, inchikey=chem.inchikey(smiles))
 
 
 def _fires(rule: StructureRule, smiles: str, products: list[str]) -> bool:
@@ -73,12 +115,12 @@ def _mol(smiles: str) -> Chem.Mol | None:
 
 def needed(smiles: str, min_shared: int) -> int:
     """How many heavy atoms a candidate must share with a product to contribute atoms:
-    ``min_shared``, or fewer for a small molecule (its heavy atoms other than halogens,
-    which leave: methyl iodide contributes its one carbon)."""
+    ``min_shared``, or fewer for a small molecule (its non-metal atoms other than halogens,
+    which leave: methyl iodide and methylmagnesium bromide contribute their one carbon)."""
     mol = _mol(smiles)
     if mol is None:
         return min_shared
-    kept = sum(1 for a in mol.GetAtoms() if a.GetAtomicNum() not in _HALOGENS)
+    kept = sum(1 for a in mol.GetAtoms() if a.GetAtomicNum() in _NON_METALS)
     return max(1, min(min_shared, kept))
 
 

@@ -62,8 +62,46 @@ class StructureResolver:
                 part.structure = _structure(r)
                 part.cls = r.cls
                 out.append(part)
+        self._widen(view, out)
         if pending:
             self._references(view, out, [c for c, _ in pending])
+        return out
+
+    def _widen(self, view: DocView, found: list[Candidate]) -> None:
+        """A name that is part of a longer name ("Biphenyl-2-ylcarbamic" of
+        "Biphenyl-2-ylcarbamic Acid … Ester", "X" of "X, hydrochloride" in a title, cut by the
+        tokenizer or the role rules) takes the name of its mention, or of its line, that
+        holds it, when that resolves: for a name OPSIN cannot parse, and for the heading's
+        product (a title names one compound, salt included)."""
+        todo = [c for c in found if c.structure is not None and (c.heading or (
+            c.structure.how == "unresolved" and c.structure.reason == "parse failure"))]
+        if not todo:
+            return
+        wider = [(c, a, b) for c in todo for a, b in self._around(view, c)]
+        results = self.resolver.resolve_texts([view.text[a:b] for _, a, b in wider])
+        done: set[int] = set()
+        for (c, a, _), (grounding, resolutions) in zip(wider, results, strict=True):
+            if id(c) in done:
+                continue
+            for name, r in zip(grounding.names, resolutions, strict=True):
+                if r.resolved and a + name.start <= c.start and c.end <= a + name.end \
+                        and name.text != c.text:
+                    c.name, c.start, c.end = name.text, a + name.start, a + name.end
+                    c.structure, c.cls = _structure(r), r.cls
+                    done.add(id(c))
+                    break
+
+    @staticmethod
+    def _around(view: DocView, c: Candidate) -> list[tuple[int, int]]:
+        """The mention and the line around a candidate (character ranges), when wider."""
+        out = []
+        if c.mention is not None and (c.mention.start, c.mention.end) != (c.start, c.end):
+            out.append((c.mention.start, c.mention.end))
+        a = view.text.rfind("\n", 0, c.start) + 1
+        b = view.text.find("\n", c.end)
+        b = len(view.text) if b < 0 else b
+        if b - a < 300 and (a, b) != (c.start, c.end):
+            out.append((a, b))
         return out
 
     def _references(self, view: DocView, found: list[Candidate], refs: list[Candidate]) -> None:

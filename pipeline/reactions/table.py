@@ -26,6 +26,8 @@ class LabelRule:
     comment: str
     label: str
     role: Role
+    label_rules: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -45,11 +47,19 @@ class StructureRule:
 
     name: str
     comment: str
-    kind: Literal["fragment_of_product", "no_common_substructure"]
+    kind: Literal["fragment_of_product", "spectator_fragments", "no_common_substructure"]
     role: Role
     from_roles: frozenset[str] = frozenset()
     min_shared: int = 2
     timeout: float = 1.0
+
+
+@dataclass(frozen=True)
+class NamedRule:
+    """A rule written in code, named and explained in the table."""
+
+    name: str
+    comment: str
 
 
 @dataclass(frozen=True)
@@ -69,14 +79,17 @@ class ReactionTable:
     labels: tuple[LabelRule, ...]
     classes: tuple[ClassRule, ...]
     structure: tuple[StructureRule, ...]
+    products: tuple[NamedRule, ...]
+    reagent_names: PatternRule
     atmosphere: PatternRule
     pressure: PatternRule
     compiled: dict[str, regex.Pattern] = field(default_factory=dict, compare=False)
 
     def rule_names(self) -> list[str]:
         """Every rule of the table, in order."""
-        return [r.name for r in (*self.labels, *self.classes, *self.structure,
-                                 self.atmosphere, self.pressure)]
+        return [r.name for r in (*self.labels, self.reagent_names, *self.classes,
+                                 *self.structure, *self.products, self.atmosphere,
+                                 self.pressure)]
 
 
 @functools.cache
@@ -87,7 +100,10 @@ def reaction_table(name: str = TABLE) -> ReactionTable:
         if measure not in MEASURES:
             raise TableError(name, f"units.{measure}", f"unknown measure (known: "
                              f"{', '.join(MEASURES)})")
-    for key in ("atmosphere", "pressure"):
+    missing = {"title_product", "last_product"} - {r.name for r in table.products}
+    if missing:
+        raise TableError(name, "products", f"missing rule(s) {', '.join(sorted(missing))}")
+    for key in ("reagent_names", "atmosphere", "pressure"):
         rule = getattr(table, key)
         try:
             table.compiled[key] = regex.compile(rule.pattern)
