@@ -42,6 +42,7 @@ from chemie.structures.chem import skeleton_keys
 HEADING_ACTION = "Heading"
 COMPOUND_LABELS = ("REACTION_PRODUCT", "STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT")
 CONDITION_LABELS = {"TEMPERATURE": "temperature", "TIME": "time"}
+INPUTS = ("reactant", "reagent", "catalyst", "solvent")
 ROLE_LISTS = {"product": "products", "reactant": "reactants", "reagent": "reagents",
               "catalyst": "catalysts", "solvent": "solvents"}
 
@@ -238,6 +239,10 @@ def _choose_products(members: list[Candidate], heading: bool) -> None:
     for c in products:
         if c is chosen or skeleton_keys(c.structure.smiles) != keys:
             c.role, c.rule = ("product", rule) if c is chosen else ("none", rule)
+    for c in members:  # "the title compound" taken for an input by the role rules
+        if c.role in INPUTS and c.structure is not None and c.structure.smiles \
+                and skeleton_keys(c.structure.smiles) == keys:
+            c.role, c.rule = "none", "is_the_product"
 
 
 def _component(c: Candidate) -> Component:

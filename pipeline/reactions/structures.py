@@ -18,18 +18,39 @@ compound that has a structure:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import regex
 
 from chemie.reactions.assemble import Candidate, DocView
 from chemie.reactions.model import Structure
+from chemie.structures import chem
+from chemie.structures.dictionary import compounds
 from chemie.structures.grounding import Grounding
 from chemie.structures.resolve import Resolution, Resolver
 
 # what refers to the compound of the heading when it is a product
 _TITLE = regex.compile(r"(?i)\b(?:title|titled|subject|desired|target|above|final)\b|^(?:the\s+)?"
                        r"(?:crude\s+|pure\s+)?(?:product|compound)s?$")
+
+
+@functools.cache
+def classes_by_structure() -> dict[str, str]:
+    """The compound dictionary's class of each structure (canonical SMILES; the first entry
+    of a structure wins), for names the dictionary does not know ("tetrahydrofurane")."""
+    out: dict[str, str] = {}
+    for e in compounds().entries:
+        if e.smiles is not None:
+            out.setdefault(chem.canonical(e.smiles) or e.smiles, e.cls)
+    return out
+
+
+def _class(r: Resolution) -> str | None:
+    """The dictionary class of a resolution: its entry's, else its structure's."""
+    if r.cls is not None or r.smiles is None:
+        return r.cls
+    return classes_by_structure().get(r.smiles)
 
 
 def _structure(r: Resolution) -> Structure:
@@ -60,7 +81,7 @@ class StructureResolver:
                     c, start=c.start + name.start, end=c.start + name.end)
                 part.name = name.text if len(grounding.names) > 1 else c.text
                 part.structure = _structure(r)
-                part.cls = r.cls
+                part.cls = _class(r)
                 out.append(part)
         self._widen(view, out)
         if pending:
@@ -87,7 +108,7 @@ class StructureResolver:
                 if r.resolved and a + name.start <= c.start and c.end <= a + name.end \
                         and name.text != c.text:
                     c.name, c.start, c.end = name.text, a + name.start, a + name.end
-                    c.structure, c.cls = _structure(r), r.cls
+                    c.structure, c.cls = _structure(r), _class(r)
                     done.add(id(c))
                     break
 

@@ -100,7 +100,7 @@ def reaction_table(name: str = TABLE) -> ReactionTable:
         if measure not in MEASURES:
             raise TableError(name, f"units.{measure}", f"unknown measure (known: "
                              f"{', '.join(MEASURES)})")
-    missing = {"title_product", "last_product"} - {r.name for r in table.products}
+    missing = {"title_product", "last_product", "is_the_product"} - {r.name for r in table.products}
     if missing:
         raise TableError(name, "products", f"missing rule(s) {', '.join(sorted(missing))}")
     for key in ("reagent_names", "atmosphere", "pressure"):
