@@ -99,7 +99,9 @@ def _lead(text: str, a: int, b: int) -> str:
     before = text[a:b]
     for m in _NUMBER_START.finditer(before):
         segment = before[m.start():]
-        if _LEADS.match(segment) and not _BREAKS.search(_flat(segment)):
+        flat = _flat(segment)
+        if _LEADS.match(segment) and not _BREAKS.search(flat) and ")" not in flat \
+                and "]" not in flat:
             return segment
     return ""
 
@@ -108,12 +110,15 @@ _NUMBER_START = regex.compile(r"(?<![\w.,])\d")
 
 
 def _flat(text: str) -> str:
-    """``text`` with the insides of brackets blanked."""
+    """``text`` with the insides of brackets blanked (a closing bracket without its opening
+    one is kept: the text started inside a bracket)."""
     out, depth = [], 0
     for ch in text:
         if ch in "([":
             depth += 1
-        elif ch in ")]":
-            depth = max(0, depth - 1)
+        elif ch in ")]" and depth:
+            depth -= 1
+            out.append("_")
+            continue
         out.append("_" if depth and ch not in "([" else ch)
     return "".join(out)

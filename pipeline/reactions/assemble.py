@@ -37,7 +37,6 @@ from chemie.reactions.model import (
     Yield,
 )
 from chemie.reactions.table import ReactionTable
-from chemie.structures.chem import skeleton_keys
 
 HEADING_ACTION = "Heading"
 COMPOUND_LABELS = ("REACTION_PRODUCT", "STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT")
@@ -226,23 +225,30 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
 
 def _choose_products(members: list[Candidate], heading: bool) -> None:
     """The products of one reaction: the title's compound (in the last reaction), else the
-    last product with a structure; other products with another structure take no part."""
-    products = [c for c in members if c.role == "product" and c.structure is not None
-                and c.structure.smiles]
+    last product with a structure; other products with another structure take no part, and
+    so do inputs with the product's structure (same InChIKey connectivity block: "the
+    title compound" taken for a reactant; a reduced aldehyde keeps its skeleton, not its
+    InChIKey)."""
+    products = [c for c in members if c.role == "product" and _key(c)]
     chosen = next((c for c in products if c.heading), None) if heading else None
     rule = "title_product"
     if chosen is None and products:
         chosen, rule = products[-1], "last_product"
     if chosen is None:
         return
-    keys = skeleton_keys(chosen.structure.smiles)
+    key = _key(chosen)
     for c in products:
-        if c is chosen or skeleton_keys(c.structure.smiles) != keys:
+        if c is chosen or _key(c) != key:
             c.role, c.rule = ("product", rule) if c is chosen else ("none", rule)
-    for c in members:  # "the title compound" taken for an input by the role rules
-        if c.role in INPUTS and c.structure is not None and c.structure.smiles \
-                and skeleton_keys(c.structure.smiles) == keys:
+    for c in members:
+        if c.role in INPUTS and _key(c) == key:
             c.role, c.rule = "none", "is_the_product"
+
+
+def _key(c: Candidate) -> str | None:
+    """The connectivity block of a candidate's InChIKey (None without a structure)."""
+    s = c.structure
+    return s.inchikey.split("-")[0] if s is not None and s.inchikey else None
 
 
 def _component(c: Candidate) -> Component:

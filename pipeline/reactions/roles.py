@@ -38,7 +38,8 @@ def text_roles(found: list[Candidate], table: ReactionTable) -> None:
         if c.cls is None:
             continue
         for r in table.classes:
-            if c.cls in r.classes and c.role in r.from_roles:
+            if c.cls in r.classes and c.role in r.from_roles and not any(
+                    getattr(c.amount, m) is not None for m in r.unless_amount):
                 c.role, c.rule = r.role, r.name
                 break
 

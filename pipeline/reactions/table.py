@@ -39,6 +39,7 @@ class ClassRule:
     classes: frozenset[str]
     role: Role
     from_roles: frozenset[str] = frozenset()
+    unless_amount: frozenset[str] = frozenset()  # not when the text gives one of these
 
 
 @dataclass(frozen=True)
