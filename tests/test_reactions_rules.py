@@ -1,0 +1,171 @@
+"""rules/reactions.yaml: every rule fires on a hand-written case, and the table is checked."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from chemie.reactions import assemble
+from chemie.reactions.assemble import Candidate, DocView, conditions
+from chemie.reactions.model import Amount, Quantity, Structure
+from chemie.reactions.roles import structure_roles, text_roles
+from chemie.reactions.table import ReactionTable, reaction_table
+from chemie.resources import load_rules
+from chemie.structures import chem
+from chemie.tables import TableError, parse_table
+
+FIRED: set[str] = set()
+
+
+def _c(name: str, label: str, smiles: str | None = None, *, cls: str | None = None,
+       label_rule: str = "reactant", amount: Amount | None = None) -> Candidate:
+    structure = None
+    if smiles is not None:
+        structure = Structure("opsin", smiles, chem.inchikey(smiles))
+    c = Candidate(0, len(name), name, label, label_rule, 0, None, amount or Amount(),
+                  structure=structure, cls=cls, name=name)
+    return c
+
+
+def _roles(found: list[Candidate]) -> dict[str, tuple[str, str]]:
+    table = reaction_table()
+    text_roles(found, table)
+    structure_roles(found, table)
+    FIRED.update(c.rule for c in found)
+    return {f"{c.name}|{c.structure.smiles if c.structure else ''}": (c.role, c.rule)
+            for c in found}
+
+
+def test_label_rules_give_the_uspto_roles():
+    out = _roles([
+        _c("benzyl benzoate", "REACTION_PRODUCT", "O=C(OCc1ccccc1)c1ccccc1",
+           label_rule="heading_product"),
+        _c("benzoic acid", "STARTING_MATERIAL", "O=C(O)c1ccccc1"),
+        _c("benzyl bromide", "STARTING_MATERIAL", "BrCc1ccccc1"),
+        _c("triethylamine", "REAGENT_CATALYST", "CCN(CC)CC", label_rule="known_reagent"),
+        _c("DMF", "SOLVENT", "CN(C)C=O", label_rule="solvent_after_in"),
+    ])
+    roles = {k.split("|")[0]: v for k, v in out.items()}
+    assert roles["benzyl benzoate"] == ("product", "label_product")
+    assert roles["benzoic acid"] == ("reactant", "label_starting_material")
+    assert roles["triethylamine"] == ("reagent", "label_reagent")
+    assert roles["DMF"] == ("solvent", "label_solvent")
+
+
+def test_water_that_is_no_argument_takes_no_part():
+    out = _roles([_c("water", "SOLVENT", "O", label_rule="known_solvent"),
+                  _c("Water", "SOLVENT", "O", label_rule="solvent_after_in")])
+    assert out["water|O"] == ("none", "water_not_argument")
+    assert out["Water|O"] == ("solvent", "label_solvent")  # "in water": a solvent
+
+
+def test_reagent_names_make_coupling_agents_reagents():
+    edc = _c("1-(3-dimethylaminopropyl)-3-ethylcarbodiimide", "STARTING_MATERIAL",
+             "CCN=C=NCCCN(C)C")
+    assert _roles([edc])[f"{edc.name}|CCN=C=NCCCN(C)C"] == ("reagent", "reagent_name")
+
+
+def test_dictionary_classes():
+    weighed = Amount(mass=Quantity(1.0, "g"))
+    out = _roles([
+        _c("tetrahydrofurane", "STARTING_MATERIAL", "C1CCOC1", cls="solvent"),
+        _c("anisole", "STARTING_MATERIAL", "COc1ccccc1", cls="solvent", amount=weighed),
+        _c("Pd/C", "REAGENT_CATALYST", "[Pd]", cls="catalyst"),
+        _c("lithium aluminium hydride", "STARTING_MATERIAL", "[Li+].[AlH4-]",
+           cls="reducing_agent"),
+        _c("Celite", "REAGENT_CATALYST", None, cls="material"),
+    ])
+    assert out["tetrahydrofurane|C1CCOC1"] == ("solvent", "class_solvent")
+    assert out["anisole|COc1ccccc1"] == ("reactant", "label_starting_material")
+    assert out["Pd/C|[Pd]"] == ("catalyst", "class_catalyst")
+    assert out["lithium aluminium hydride|[Li+].[AlH4-]"] == ("reagent", "class_reagent")
+    assert out["Celite|"] == ("none", "class_material")
+
+
+def test_structure_rules():
+    found = [
+        _c("piperidine hydrochloride", "REACTION_PRODUCT", "C1CCNCC1.Cl"),
+        _c("tert-butyl piperidine-1-carboxylate", "STARTING_MATERIAL",
+           "CC(C)(C)OC(=O)N1CCCCC1"),
+        _c("HCl", "REAGENT_CATALYST", "Cl"),
+        _c("sodium borohydride", "STARTING_MATERIAL", "[Na+].[BH4-]"),
+        _c("methyl iodide", "STARTING_MATERIAL", "CI"),
+    ]
+    out = _roles(found)
+    assert out["HCl|Cl"] == ("reactant", "salt_of_product")  # and not moved back
+    assert out["sodium borohydride|[Na+].[BH4-]"] == ("reagent", "shares_no_substructure")
+    # a one-carbon reactant shares its one carbon: it stays (needed() counts non-metals)
+    assert out["methyl iodide|CI"][0] == "reactant"
+
+
+def test_spectator_ions_split_a_salt():
+    found = [_c("phenylacetonitrile", "REACTION_PRODUCT", "N#CCc1ccccc1"),
+             _c("potassium cyanide", "STARTING_MATERIAL", "[K+].[C-]#N")]
+    out = _roles(found)
+    assert out["potassium cyanide|[C-]#N"] == ("reactant", "label_starting_material")
+    assert out["potassium cyanide|[K+]"] == ("reagent", "spectator_ions")
+    assert len(found) == 3
+
+
+def _products(found: list[Candidate], heading: bool) -> None:
+    text_roles(found, reaction_table())
+    assemble._choose_products(found, heading)
+    FIRED.update(c.rule for c in found)
+
+
+def test_title_product_and_is_the_product():
+    title = _c("benzyl alcohol", "REACTION_PRODUCT", "OCc1ccccc1",
+               label_rule="heading_product")
+    other = _c("benzaldehyde oxime", "REACTION_PRODUCT", "ON=Cc1ccccc1",
+               label_rule="yield_product")
+    again = _c("benzyl alcohol", "STARTING_MATERIAL", "OCc1ccccc1")
+    aldehyde = _c("benzaldehyde", "STARTING_MATERIAL", "O=Cc1ccccc1")
+    _products([title, other, again, aldehyde], heading=True)
+    assert (title.role, title.rule) == ("product", "title_product")
+    assert (other.role, other.rule) == ("none", "title_product")
+    assert (again.role, again.rule) == ("none", "is_the_product")
+    assert aldehyde.role == "reactant"  # same skeleton, another compound
+
+
+def test_last_product_without_a_title():
+    first = _c("benzoic acid", "REACTION_PRODUCT", "O=C(O)c1ccccc1", label_rule="yield_product")
+    last = _c("methyl benzoate", "REACTION_PRODUCT", "COC(=O)c1ccccc1",
+              label_rule="yield_product")
+    _products([first, last], heading=True)
+    assert (last.role, last.rule) == ("product", "last_product")
+    assert first.role == "none"
+
+
+def test_atmosphere_and_pressure():
+    text = "The mixture was stirred under an argon atmosphere at 50 psi for 2 h."
+    view = DocView("d", text, [], [], [], {})
+    out = conditions(view, reaction_table(), 0, len(text))
+    assert [c.text for c in out.atmosphere] == ["argon"]
+    assert out.pressure[0].value.value == 50.0 and out.pressure[0].value.unit == "psi"
+    FIRED.update(c.rule for c in (*out.atmosphere, *out.pressure))
+
+
+def test_every_rule_fired():
+    """Runs last in this file: every rule of the table fired in a test above."""
+    assert set(reaction_table().rule_names()) <= FIRED
+
+
+def test_every_rule_has_a_comment():
+    table = reaction_table()
+    rules = [*table.labels, table.reagent_names, *table.classes, *table.structure,
+             *table.products, table.atmosphere, table.pressure]
+    assert all(r.comment.strip() and "\n" not in r.comment for r in rules)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["labels"][0].update(role="catalyzer"), "labels.0.role"),
+    (lambda d: d["classes"][0].update(form_roles=["reactant"]), "classes.0.form_roles"),
+    (lambda d: d.pop("products"), "products: missing key"),
+    (lambda d: d["structure"][0].update(timeout="soon"), "structure.0.timeout"),
+])
+def test_a_bad_table_is_refused_naming_the_key(change, message):
+    data = copy.deepcopy(load_rules("reactions.yaml"))
+    change(data)
+    with pytest.raises(TableError, match=message.replace(".", r"\.")):
+        parse_table(data, ReactionTable, "reactions.yaml")
