@@ -7,6 +7,7 @@ import copy
 import pytest
 
 from chemie.reactions import assemble
+from chemie.reactions.amounts import amount_near
 from chemie.reactions.assemble import Candidate, DocView, conditions
 from chemie.reactions.model import Amount, Quantity, Structure
 from chemie.reactions.roles import structure_roles, text_roles
@@ -146,15 +147,10 @@ def test_atmosphere_and_pressure():
     FIRED.update(c.rule for c in (*out.atmosphere, *out.pressure))
 
 
-def test_every_rule_fired():
-    """Runs last in this file: every rule of the table fired in a test above."""
-    assert set(reaction_table().rule_names()) <= FIRED
-
-
 def test_every_rule_has_a_comment():
     table = reaction_table()
     rules = [*table.labels, table.reagent_names, *table.classes, *table.structure,
-             *table.products, table.atmosphere, table.pressure]
+             table.after_reaction, *table.products, table.atmosphere, table.pressure]
     assert all(r.comment.strip() and "\n" not in r.comment for r in rules)
 
 
@@ -169,3 +165,49 @@ def test_a_bad_table_is_refused_naming_the_key(change, message):
     change(data)
     with pytest.raises(TableError, match=message.replace(".", r"\.")):
         parse_table(data, ReactionTable, "reactions.yaml")
+
+
+def test_an_oxidant_gives_its_oxygen():
+    found = [_c("benzoic acid", "REACTION_PRODUCT", "O=C(O)c1ccccc1"),
+             _c("toluene", "STARTING_MATERIAL", "Cc1ccccc1"),
+             _c("potassium permanganate", "STARTING_MATERIAL", "[K+].[O-][Mn](=O)(=O)=O",
+                cls="oxidant"),
+             _c("sodium borohydride", "STARTING_MATERIAL", "[Na+].[BH4-]")]
+    out = _roles(found)
+    assert out["potassium permanganate|[K+].[O-][Mn](=O)(=O)=O"][0] == "reactant"
+    assert out["sodium borohydride|[Na+].[BH4-]"] == ("reagent", "shares_no_substructure")
+
+
+def test_after_reaction():
+    text = ("Benzoic acid (1.0 g) and DMF (5 mL) were stirred overnight. Acetic acid was added "
+            "and the mixture was extracted with ethyl acetate.")
+    found = []
+    for name, label, rule in (("Benzoic acid", "STARTING_MATERIAL", "reactant"),
+                              ("DMF", "SOLVENT", "known_solvent"),
+                              ("Acetic acid", "SOLVENT", "known_solvent"),
+                              ("ethyl acetate", "SOLVENT", "solvent_after_in")):
+        start = text.index(name)
+        c = _c(name, label, label_rule=rule)
+        c.start, c.end = start, start + len(name)
+        c.amount = amount_near(text, c.start, c.end)
+        found.append(c)
+    text_roles(found, reaction_table())
+    view = DocView("d", text, [], [], [], {})
+    assemble._after_reaction(view, reaction_table(), found, len(text))
+    FIRED.update(c.rule for c in found)
+    roles = {c.name: (c.role, c.rule) for c in found}
+    assert roles["DMF"] == ("solvent", "label_solvent")  # before the wait
+    assert roles["Acetic acid"] == ("none", "after_reaction")
+    assert roles["ethyl acetate"] == ("solvent", "label_solvent")  # an argument: text decides
+
+
+def test_hours():
+    table = reaction_table()
+    assert assemble._hours("30 minutes", table) == 0.5
+    assert assemble._hours("2 days", table) == 48.0
+    assert assemble._hours("several hours", table) == float("inf")
+
+
+def test_every_rule_fired_at_last():
+    """After every test of this file: each rule of the table fired in one of them."""
+    assert set(reaction_table().rule_names()) <= FIRED

@@ -204,10 +204,11 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
     for n, section in enumerate(with_product, 1):
         members = [c for c in found if start_section <= c.section <= section
                    or (c.heading and section == last)]
+        a, b = sections[start_section], bounds[section]
         _choose_products(members, heading=section == last)
+        _after_reaction(view, table, members, b)
         if check is not None:
             check(members)
-        a, b = sections[start_section], bounds[section]
         reaction = Reaction(f"{view.doc_id}-{n}" if view.doc_id else str(n), view.doc_id,
                             "section_product" if len(with_product) > 1 else "document_product")
         for c in members:
@@ -221,6 +222,38 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
         out.append(reaction)
         start_section = section + 1
     return out
+
+
+_HOURS = {"h": 1.0, "min": 1 / 60, "s": 1 / 3600, "d": 24.0, "week": 168.0}
+
+
+def _after_reaction(view: DocView, table: ReactionTable, members: list[Candidate],
+                    b: int) -> None:
+    """Inputs that a fallback label rule gave and that come after the reaction has run
+    take no part (``after_reaction`` in ``rules/reactions.yaml``)."""
+    rule = table.after_reaction
+    reactants = [c for c in members if c.role == "reactant"]
+    measured = [c for c in reactants if c.amount.mass or c.amount.moles or c.amount.volume]
+    if not reactants:
+        return
+    last = max(measured or reactants, key=lambda c: c.end).end
+    waits = [r.end for r in view.roles if r.label == "TIME" and last <= r.start < b
+             and _hours(r.text, table) >= rule.min_hours]
+    waits += [m.end() for m in table.compiled["after_reaction"].finditer(view.text, last, b)]
+    if not waits:
+        return
+    end = min(waits)
+    for c in members:
+        if c.start >= end and c.role in INPUTS and c.label_rule in rule.label_rules:
+            c.role, c.rule = "none", rule.name
+
+
+def _hours(text: str, table: ReactionTable) -> float:
+    """A duration in hours (a duration it cannot read counts as long)."""
+    q = _first_quantity(text, table, "time")
+    if q is None:
+        return float("inf")
+    return q.value * _HOURS.get(q.unit, 1.0)
 
 
 def _choose_products(members: list[Candidate], heading: bool) -> None:

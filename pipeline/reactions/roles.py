@@ -61,7 +61,7 @@ def structure_roles(found: list[Candidate], table: ReactionTable) -> None:
     for rule in table.structure:
         for c in list(found):
             if id(c) in moved or c.role not in rule.from_roles or c.structure is None \
-                    or not c.structure.smiles:
+                    or not c.structure.smiles or c.cls in rule.unless_classes:
                 continue
             if rule.kind == "spectator_fragments":
                 part = _split_spectators(rule, c, products)

@@ -53,6 +53,18 @@ class StructureRule:
     from_roles: frozenset[str] = frozenset()
     min_shared: int = 2
     timeout: float = 1.0
+    unless_classes: frozenset[str] = frozenset()  # dictionary classes it never moves
+
+
+@dataclass(frozen=True)
+class AfterReactionRule:
+    """Inputs labelled by fallback rules after the reaction has run take no part."""
+
+    name: str
+    comment: str
+    label_rules: frozenset[str]
+    min_hours: float
+    long_words: str
 
 
 @dataclass(frozen=True)
@@ -81,6 +93,7 @@ class ReactionTable:
     classes: tuple[ClassRule, ...]
     structure: tuple[StructureRule, ...]
     products: tuple[NamedRule, ...]
+    after_reaction: AfterReactionRule
     reagent_names: PatternRule
     atmosphere: PatternRule
     pressure: PatternRule
@@ -89,8 +102,8 @@ class ReactionTable:
     def rule_names(self) -> list[str]:
         """Every rule of the table, in order."""
         return [r.name for r in (*self.labels, self.reagent_names, *self.classes,
-                                 *self.structure, *self.products, self.atmosphere,
-                                 self.pressure)]
+                                 *self.structure, self.after_reaction, *self.products,
+                                 self.atmosphere, self.pressure)]
 
 
 @functools.cache
@@ -104,10 +117,12 @@ def reaction_table(name: str = TABLE) -> ReactionTable:
     missing = {"title_product", "last_product", "is_the_product"} - {r.name for r in table.products}
     if missing:
         raise TableError(name, "products", f"missing rule(s) {', '.join(sorted(missing))}")
-    for key in ("reagent_names", "atmosphere", "pressure"):
+    for key in ("reagent_names", "atmosphere", "pressure", "after_reaction"):
         rule = getattr(table, key)
         try:
-            table.compiled[key] = regex.compile(rule.pattern)
+            table.compiled[key] = regex.compile(getattr(rule, "pattern", None)
+                                                or rule.long_words)
         except regex.error as e:
-            raise TableError(name, f"{key}.pattern", f"does not compile: {e}") from None
+            field = "long_words" if key == "after_reaction" else "pattern"
+            raise TableError(name, f"{key}.{field}", f"does not compile: {e}") from None
     return table
