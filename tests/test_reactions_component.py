@@ -163,3 +163,12 @@ def test_uspto_paragraphs_give_scorable_reactions(corpus, nlp):
     gold = {k: v for k, v in read_reactions(path).reactions.items() if k in pred}
     report = score_reactions(gold, pred, path, path)
     assert report.figures["reactions"] == 10
+
+
+@needs_java
+def test_a_title_salt_after_a_comma_belongs_to_the_product(nlp):
+    text = ("Benzylamine, hydrochloride\nN-Benzylacetamide (1.0 g) was heated in 6 M "
+            "hydrochloric acid (10 mL) for 12 h. The title compound was obtained (0.8 g).")
+    [r] = reactions_of(nlp(text))
+    assert set(r.smiles("products")[0].split(".")) == {"Cl", "NCc1ccccc1"}
+    assert r.products[0].name == "Benzylamine hydrochloride"

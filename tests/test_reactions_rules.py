@@ -11,9 +11,12 @@ from chemie.reactions.amounts import amount_near
 from chemie.reactions.assemble import Candidate, DocView, conditions
 from chemie.reactions.model import Amount, Quantity, Structure
 from chemie.reactions.roles import structure_roles, text_roles
+from chemie.reactions.structures import StructureResolver
 from chemie.reactions.table import ReactionTable, reaction_table
 from chemie.resources import load_rules
 from chemie.structures import chem
+from chemie.structures.grounding import Grounding, Name
+from chemie.structures.resolve import Resolution
 from chemie.tables import TableError, parse_table
 
 FIRED: set[str] = set()
@@ -206,6 +209,35 @@ def test_hours():
     assert assemble._hours("30 minutes", table) == 0.5
     assert assemble._hours("2 days", table) == 48.0
     assert assemble._hours("several hours", table) == float("inf")
+
+
+class _FakeResolver:
+    """Resolves every text as one name, to the SMILES given for it."""
+
+    def __init__(self, smiles: dict[str, str]):
+        self.smiles = smiles
+        self.asked: list[str] = []
+
+    def resolve_texts(self, texts):
+        self.asked.extend(texts)
+        out = []
+        for t in texts:
+            name = Name(t, 0, len(t), "name", "whole", (t,))
+            smi = self.smiles.get(t)
+            how = "opsin" if smi else "unresolved"
+            out.append((Grounding(t, (name,)), [Resolution(t, smi, None, how)]))
+        return out
+
+
+def test_title_salt():
+    text = "Benzylamine, hydrochloride\nIt was made."
+    c = _c("Benzylamine", "REACTION_PRODUCT", "NCc1ccccc1", label_rule="heading_product")
+    fake = _FakeResolver({"Benzylamine hydrochloride": "Cl.NCc1ccccc1"})
+    StructureResolver(fake, reaction_table())._title_salts(DocView("d", text, [], [], [], {}),
+                                                           [c])
+    assert fake.asked == ["Benzylamine hydrochloride"]
+    assert c.name == "Benzylamine hydrochloride" and c.structure.smiles == "Cl.NCc1ccccc1"
+    FIRED.add(reaction_table().title_salt.name)
 
 
 def test_every_rule_fired_at_last():

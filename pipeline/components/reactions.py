@@ -44,7 +44,7 @@ class ReactionAssembler:
             from chemie.reactions.structures import StructureResolver  # noqa: PLC0415
             from chemie.structures.resolve import Resolver  # noqa: PLC0415
 
-            self._resolver = StructureResolver(Resolver(use_opsin=self.opsin))
+            self._resolver = StructureResolver(Resolver(use_opsin=self.opsin), self.table)
         return self._resolver
 
     def __call__(self, doc: Doc) -> Doc:

@@ -25,6 +25,7 @@ import regex
 
 from chemie.reactions.assemble import Candidate, DocView
 from chemie.reactions.model import Structure
+from chemie.reactions.table import ReactionTable
 from chemie.structures import chem
 from chemie.structures.dictionary import compounds
 from chemie.structures.grounding import Grounding
@@ -62,8 +63,9 @@ def _structure(r: Resolution) -> Structure:
 class StructureResolver:
     """Resolves the candidates of one document (see the module docstring)."""
 
-    def __init__(self, resolver: Resolver):
+    def __init__(self, resolver: Resolver, table: ReactionTable):
         self.resolver = resolver
+        self.table = table
 
     def resolve(self, view: DocView, found: list[Candidate]) -> list[Candidate]:
         """The candidates with structures (a mixture split into its names)."""
@@ -84,6 +86,7 @@ class StructureResolver:
                 part.cls = _class(r)
                 out.append(part)
         self._widen(view, out)
+        self._title_salts(view, out)
         if pending:
             self._references(view, out, [c for c, _ in pending])
         return out
@@ -110,6 +113,25 @@ class StructureResolver:
                     c.name, c.start, c.end = name.text, a + name.start, a + name.end
                     c.structure, c.cls = _structure(r), _class(r)
                     done.add(id(c))
+                    break
+
+    def _title_salts(self, view: DocView, found: list[Candidate]) -> None:
+        """The title's product with its salt ("X, hydrochloride": ``title_salt``)."""
+        pattern = self.table.compiled["title_salt"]
+        for c in found:
+            if not c.heading or c.structure is None:
+                continue
+            a = view.text.rfind("\n", 0, c.start) + 1
+            b = view.text.find("\n", c.end)
+            b = len(view.text) if b < 0 else b
+            line = view.text[a:b]
+            if b - a > 300 or not pattern.search(line):
+                continue
+            [(grounding, resolutions)] = self.resolver.resolve_texts([pattern.sub(" ", line)])
+            for name, r in zip(grounding.names, resolutions, strict=True):
+                if r.resolved and c.text in name.text and name.text != c.text:
+                    c.name, c.start, c.end = name.text, a, b
+                    c.structure, c.cls = _structure(r), _class(r)
                     break
 
     @staticmethod

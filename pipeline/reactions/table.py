@@ -95,13 +95,14 @@ class ReactionTable:
     products: tuple[NamedRule, ...]
     after_reaction: AfterReactionRule
     reagent_names: PatternRule
+    title_salt: PatternRule
     atmosphere: PatternRule
     pressure: PatternRule
     compiled: dict[str, regex.Pattern] = field(default_factory=dict, compare=False)
 
     def rule_names(self) -> list[str]:
         """Every rule of the table, in order."""
-        return [r.name for r in (*self.labels, self.reagent_names, *self.classes,
+        return [r.name for r in (*self.labels, self.reagent_names, self.title_salt, *self.classes,
                                  *self.structure, self.after_reaction, *self.products,
                                  self.atmosphere, self.pressure)]
 
@@ -117,7 +118,7 @@ def reaction_table(name: str = TABLE) -> ReactionTable:
     missing = {"title_product", "last_product", "is_the_product"} - {r.name for r in table.products}
     if missing:
         raise TableError(name, "products", f"missing rule(s) {', '.join(sorted(missing))}")
-    for key in ("reagent_names", "atmosphere", "pressure", "after_reaction"):
+    for key in ("reagent_names", "title_salt", "atmosphere", "pressure", "after_reaction"):
         rule = getattr(table, key)
         try:
             table.compiled[key] = regex.compile(getattr(rule, "pattern", None)
