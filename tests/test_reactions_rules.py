@@ -132,6 +132,28 @@ def test_title_product_and_is_the_product():
     assert aldehyde.role == "reactant"  # same skeleton, another compound
 
 
+def test_a_solvent_is_no_title_compound():
+    solvent = _c("Isopropanol", "REACTION_PRODUCT", "CC(C)O", cls="solvent",
+                 label_rule="heading_product")
+    salt = _c("the citrate", "REACTION_PRODUCT", "NC1CN2CCC1CC2", label_rule="yield_product")
+    _products([solvent, salt], heading=True)
+    assert (salt.role, salt.rule) == ("product", "last_product")
+    assert solvent.role == "none"
+
+
+def test_alias():
+    text = "diisopropylethylamine (DIPEA) (1.2 mL) and DMF"
+    long = _c("diisopropylethylamine", "REAGENT_CATALYST", "CCN(C(C)C)C(C)C")
+    short = _c("DIPEA", "REAGENT_CATALYST", "CCN(C(C)C)C(C)C")
+    short.start, short.end = 23, 28
+    short.amount = Amount(volume=Quantity(1.2, "mL"))
+    text_roles([long, short], reaction_table())
+    assemble._aliases(text, [long, short])
+    FIRED.update((long.rule, short.rule))
+    assert (short.role, short.rule) == ("none", "alias")
+    assert long.role == "reagent" and long.amount.volume.value == 1.2
+
+
 def test_last_product_without_a_title():
     first = _c("benzoic acid", "REACTION_PRODUCT", "O=C(O)c1ccccc1", label_rule="yield_product")
     last = _c("methyl benzoate", "REACTION_PRODUCT", "COC(=O)c1ccccc1",

@@ -42,6 +42,9 @@ HEADING_ACTION = "Heading"
 COMPOUND_LABELS = ("REACTION_PRODUCT", "STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT")
 CONDITION_LABELS = {"TEMPERATURE": "temperature", "TIME": "time"}
 INPUTS = ("reactant", "reagent", "catalyst", "solvent")
+# dictionary classes of a heading's compound that is no product ("Isopropanol solution (25 g)
+# containing X was charged" read as a title)
+NOT_TITLES = frozenset({"solvent", "material", "gas", "drying_agent"})
 ROLE_LISTS = {"product": "products", "reactant": "reactants", "reagent": "reagents",
               "catalyst": "catalysts", "solvent": "solvents"}
 
@@ -211,6 +214,7 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
             check(members)
         reaction = Reaction(f"{view.doc_id}-{n}" if view.doc_id else str(n), view.doc_id,
                             "section_product" if len(with_product) > 1 else "document_product")
+        _aliases(view.text, members)
         for c in members:
             if c.role not in ROLE_LISTS:
                 continue
@@ -222,6 +226,23 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
         out.append(reaction)
         start_section = section + 1
     return out
+
+
+def _aliases(text: str, members: list[Candidate]) -> None:
+    """A name in brackets right after a name of the same compound ("diisopropylethylamine
+    (DIPEA)") is the same component: it takes no part (rule ``alias``); the first keeps
+    the amount, completed from the alias's."""
+    by_end = sorted((c for c in members if c.role in ROLE_LISTS), key=lambda c: c.start)
+    for a, b in zip(by_end, by_end[1:], strict=False):
+        gap = text[a.end:b.start]
+        if gap.strip() != "(" or not text[b.end:b.end + 3].lstrip().startswith(")"):
+            continue
+        if _key(a) != _key(b) and not (b.structure is None or not b.structure.resolved):
+            continue
+        b.role, b.rule = "none", "alias"
+        for measure in ("mass", "volume", "moles", "equivalents", "concentration"):
+            if getattr(a.amount, measure) is None:
+                setattr(a.amount, measure, getattr(b.amount, measure))
 
 
 _HOURS = {"h": 1.0, "min": 1 / 60, "s": 1 / 3600, "d": 24.0, "week": 168.0}
@@ -263,7 +284,8 @@ def _choose_products(members: list[Candidate], heading: bool) -> None:
     title compound" taken for a reactant; a reduced aldehyde keeps its skeleton, not its
     InChIKey)."""
     products = [c for c in members if c.role == "product" and _key(c)]
-    chosen = next((c for c in products if c.heading), None) if heading else None
+    chosen = next((c for c in products if c.heading and c.cls not in NOT_TITLES), None) \
+        if heading else None
     rule = "title_product"
     if chosen is None and products:
         chosen, rule = products[-1], "last_product"

@@ -14,6 +14,8 @@ from chemie.tables import TableError, load_table
 
 TABLE = "reactions.yaml"
 Role = Literal["product", "reactant", "reagent", "catalyst", "solvent", "none"]
+# rules written in code that the table must name (``products``)
+CODE_RULES = ("title_product", "last_product", "alias", "is_the_product")
 MEASURES = ("mass", "volume", "moles", "equivalents", "concentration", "temperature", "time",
             "pressure")
 
@@ -115,7 +117,7 @@ def reaction_table(name: str = TABLE) -> ReactionTable:
         if measure not in MEASURES:
             raise TableError(name, f"units.{measure}", f"unknown measure (known: "
                              f"{', '.join(MEASURES)})")
-    missing = {"title_product", "last_product", "is_the_product"} - {r.name for r in table.products}
+    missing = set(CODE_RULES) - {r.name for r in table.products}
     if missing:
         raise TableError(name, "products", f"missing rule(s) {', '.join(sorted(missing))}")
     for key in ("reagent_names", "title_salt", "atmosphere", "pressure", "after_reaction"):
