@@ -154,6 +154,22 @@ def test_alias():
     assert long.role == "reagent" and long.amount.volume.value == 1.2
 
 
+def test_a_reference_to_another_input_is_an_alias():
+    dcm = _c("DCM", "SOLVENT", "ClCCl", label_rule="solvent_after_in")
+    sm = _c("SM", "STARTING_MATERIAL", "ClCCl")
+    sm.structure = Structure("coreference", "ClCCl", dcm.structure.inchikey, via="DCM")
+    text_roles([dcm, sm], reaction_table())
+    assemble._aliases("DCM ... SM", [dcm, sm])
+    assert (sm.role, sm.rule) == ("none", "alias") and dcm.role == "solvent"
+
+
+def test_the_acid_of_a_product_salt_shares_its_substructure():
+    found = [_c("3-aminoquinuclidine phosphate", "REACTION_PRODUCT",
+                "NC1CN2CCC1CC2.O=P(O)(O)O"),
+             _c("phosphoric acid", "STARTING_MATERIAL", "O=P(O)(O)O")]
+    assert _roles(found)["phosphoric acid|O=P(O)(O)O"][0] == "reactant"
+
+
 def test_last_product_without_a_title():
     first = _c("benzoic acid", "REACTION_PRODUCT", "O=C(O)c1ccccc1", label_rule="yield_product")
     last = _c("methyl benzoate", "REACTION_PRODUCT", "COC(=O)c1ccccc1",

@@ -230,9 +230,16 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
 
 def _aliases(text: str, members: list[Candidate]) -> None:
     """A name in brackets right after a name of the same compound ("diisopropylethylamine
-    (DIPEA)") is the same component: it takes no part (rule ``alias``); the first keeps
+    (DIPEA)"), and a reference resolved through coreference to another input ("the starting
+    material"), are the same component: they take no part (rule ``alias``); the first keeps
     the amount, completed from the alias's."""
     by_end = sorted((c for c in members if c.role in ROLE_LISTS), key=lambda c: c.start)
+    inputs = [c for c in by_end if c.role in INPUTS]
+    for c in inputs:
+        if c.structure is not None and c.structure.how == "coreference" and any(
+                o is not c and o.structure is not None and o.structure.how != "coreference"
+                and _key(o) == _key(c) for o in inputs):
+            c.role, c.rule = "none", "alias"
     for a, b in zip(by_end, by_end[1:], strict=False):
         gap = text[a.end:b.start]
         if gap.strip() != "(" or not text[b.end:b.end + 3].lstrip().startswith(")"):

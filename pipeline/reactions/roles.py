@@ -105,11 +105,12 @@ def _fires(rule: StructureRule, smiles: str, products: list[str]) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _mol(smiles: str) -> Chem.Mol | None:
-    """The largest fragment of ``smiles`` (None when RDKit cannot read it)."""
+def _mol(smiles: str, largest: bool = True) -> Chem.Mol | None:
+    """The molecule of ``smiles`` (its largest fragment with ``largest``); None when RDKit
+    cannot read it."""
     mol = chem.parse(smiles)
-    if mol is None:
-        return None
+    if mol is None or not largest:
+        return mol
     frags = Chem.GetMolFrags(mol, asMols=True)
     return max(frags, key=lambda m: m.GetNumHeavyAtoms()) if frags else None
 
@@ -127,10 +128,11 @@ def needed(smiles: str, min_shared: int) -> int:
 
 @functools.lru_cache(maxsize=16384)
 def shared_atoms(smiles: str, product: str, timeout: float) -> int:
-    """Heavy atoms of the maximum common substructure of the two largest fragments
-    (elements and connectivity; bond orders and rings ignored), found within ``timeout``
-    seconds (the best found so far when it runs out); 0 when either cannot be read."""
-    a, b = _mol(smiles), _mol(product)
+    """Heavy atoms of the maximum common substructure of the candidate's largest fragment and
+    the product (any of its fragments: the acid of a salt counts), elements and connectivity
+    (bond orders and rings ignored), found within ``timeout`` seconds (the best found so far
+    when it runs out); 0 when either cannot be read."""
+    a, b = _mol(smiles), _mol(product, largest=False)
     if a is None or b is None:
         return 0
     params = rdFMCS.MCSParameters()
