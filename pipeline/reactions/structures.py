@@ -136,8 +136,12 @@ class StructureResolver:
 
     @staticmethod
     def _around(view: DocView, c: Candidate) -> list[tuple[int, int]]:
-        """The mention and the line around a candidate (character ranges), when wider."""
+        """The name with its brackets balanced, the mention and the line around a candidate
+        (character ranges), when wider."""
         out = []
+        balanced = _balanced(view.text, c.start, c.end)
+        if balanced != (c.start, c.end):
+            out.append(balanced)
         if c.mention is not None and (c.mention.start, c.mention.end) != (c.start, c.end):
             out.append((c.mention.start, c.mention.end))
         a = view.text.rfind("\n", 0, c.start) + 1
@@ -201,3 +205,41 @@ class StructureResolver:
     def _via(c: Candidate, structure: Structure, name: str) -> None:
         c.structure = Structure("coreference", structure.smiles, structure.inchikey,
                                 via=name, kind=structure.kind)
+
+
+_OPENERS, _CLOSERS = "([{", ")]}"
+MAX_REACH = 200  # characters a name is extended to balance its brackets
+
+
+def _balanced(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` extended until its brackets balance and it starts and ends at word
+    boundaries ("1R,3S)-6-…" back to "(E)-3-(4-((1R,3S)-6-…", "(E)-methyl 3-(4-((1S,3R" on
+    to its closing brackets and the rest of the word), by at most :data:`MAX_REACH`
+    characters each way; unchanged when the brackets cannot be balanced."""
+    a, b = start, end
+    while True:
+        depth, low = 0, 0
+        for ch in text[a:b]:
+            if ch in _OPENERS:
+                depth += 1
+            elif ch in _CLOSERS:
+                depth -= 1
+                low = min(low, depth)
+        if low == 0 and depth == 0:
+            break
+        need = -low  # closers without openers: go left
+        while need > 0 and a > 0 and start - a < MAX_REACH:
+            a -= 1
+            need += (text[a] in _CLOSERS) - (text[a] in _OPENERS)
+        open_ = depth - low  # openers without closers: go right
+        while open_ > 0 and b < len(text) and b - end < MAX_REACH:
+            open_ += (text[b] in _OPENERS) - (text[b] in _CLOSERS)
+            b += 1
+        if need > 0 or open_ > 0:
+            return start, end
+        while a > 0 and not text[a - 1].isspace() and start - a < MAX_REACH:
+            a -= 1  # the rest of the words the brackets open and close in
+        while b < len(text) and not text[b].isspace() and text[b] not in ",;" \
+                and b - end < MAX_REACH:
+            b += 1
+    return a, b
