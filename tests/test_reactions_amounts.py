@@ -63,3 +63,10 @@ def test_no_amount_from_another_compounds_bracket():
     s = text.index("DCM")
     a = amount_near(text, s, s + 3, limit=len("benzylamine"))
     assert a.mass is None and a.volume.value == 10.0
+
+
+def test_an_alias_bracket_before_the_amount():
+    text = "the solution of ferrocene ( Fc ) ( 9.3 g , 50 mmol ) in THF"
+    s = text.index("ferrocene")
+    a = amount_near(text, s, s + 9)
+    assert (a.mass.value, a.moles.value) == (9.3, 50.0)

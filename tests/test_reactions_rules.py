@@ -163,6 +163,18 @@ def test_a_reference_to_another_input_is_an_alias():
     assert (sm.role, sm.rule) == ("none", "alias") and dcm.role == "solvent"
 
 
+def test_a_halogen_donor_contributes_its_halogen():
+    found = [_c("4-chloroquinazoline", "REACTION_PRODUCT", "Clc1ncnc2ccccc12"),
+             _c("POCl3", "STARTING_MATERIAL", "O=P(Cl)(Cl)Cl"),
+             _c("HCl", "STARTING_MATERIAL", "Cl")]
+    out = _roles(found)
+    assert out["POCl3|O=P(Cl)(Cl)Cl"][0] == "reactant"
+    assert out["HCl|Cl"][0] == "reactant"  # one shared atom is all HCl has
+    bromide = [_c("benzoic acid", "REACTION_PRODUCT", "O=C(O)c1ccccc1"),
+               _c("sodium bromide", "STARTING_MATERIAL", "[Na+].[Br-]")]
+    assert _roles(bromide)["sodium bromide|[Na+].[Br-]"][0] == "reagent"
+
+
 def test_the_acid_of_a_product_salt_shares_its_substructure():
     found = [_c("3-aminoquinuclidine phosphate", "REACTION_PRODUCT",
                 "NC1CN2CCC1CC2.O=P(O)(O)O"),
@@ -220,13 +232,14 @@ def test_an_oxidant_gives_its_oxygen():
 
 
 def test_after_reaction():
-    text = ("Benzoic acid (1.0 g) and DMF (5 mL) were stirred overnight. Acetic acid was added "
-            "and the mixture was extracted with ethyl acetate.")
+    text = ("Benzoic acid (1.0 g), pyridine (2 mmol) and DMF (5 mL) were stirred overnight. "
+            "Acetic acid was added and the mixture was extracted with ethyl acetate.")
     found = []
     for name, label, rule in (("Benzoic acid", "STARTING_MATERIAL", "reactant"),
                               ("DMF", "SOLVENT", "known_solvent"),
                               ("Acetic acid", "SOLVENT", "known_solvent"),
-                              ("ethyl acetate", "SOLVENT", "solvent_after_in")):
+                              ("ethyl acetate", "SOLVENT", "solvent_after_in"),
+                              ("pyridine", "REAGENT_CATALYST", "known_reagent")):
         start = text.index(name)
         c = _c(name, label, label_rule=rule)
         c.start, c.end = start, start + len(name)
@@ -240,6 +253,8 @@ def test_after_reaction():
     assert roles["DMF"] == ("solvent", "label_solvent")  # before the wait
     assert roles["Acetic acid"] == ("none", "after_reaction")
     assert roles["ethyl acetate"] == ("solvent", "label_solvent")  # an argument: text decides
+    # counted in moles: the wait that counts comes after it
+    assert roles["pyridine"] == ("reagent", "label_reagent")
 
 
 def test_hours():

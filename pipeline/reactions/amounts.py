@@ -99,6 +99,8 @@ def amount_near(text: str, start: int, end: int, table: ReactionTable | None = N
     "2 M X"), back to ``limit`` (the end of the previous name) or a clause break."""
     amount = Amount()
     m = _BRACKET.match(text, end)
+    if m and not quantities(m.group(1), table):  # an alias first: "ferrocene ( Fc ) ( 9 g )"
+        m = _BRACKET.match(text, m.end())
     if m:
         amount = parse_amount(m.group(1), table)
     lead = _lead(text, max(limit, start - 100), start)

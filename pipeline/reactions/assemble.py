@@ -42,7 +42,7 @@ HEADING_ACTION = "Heading"
 COMPOUND_LABELS = ("REACTION_PRODUCT", "STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT")
 CONDITION_LABELS = {"TEMPERATURE": "temperature", "TIME": "time"}
 INPUTS = ("reactant", "reagent", "catalyst", "solvent")
-# dictionary classes of a heading's compound that is no product ("Isopropanol solution (25 g)
+# dictionary classes of a compound that is no product ("Isopropanol solution (25 g)
 # containing X was charged" read as a title)
 NOT_TITLES = frozenset({"solvent", "material", "gas", "drying_agent"})
 ROLE_LISTS = {"product": "products", "reactant": "reactants", "reagent": "reagents",
@@ -261,9 +261,11 @@ def _after_reaction(view: DocView, table: ReactionTable, members: list[Candidate
     take no part (``after_reaction`` in ``rules/reactions.yaml``)."""
     rule = table.after_reaction
     reactants = [c for c in members if c.role == "reactant"]
-    measured = [c for c in reactants if c.amount.mass or c.amount.moles or c.amount.volume]
     if not reactants:
         return
+    # weighed or counted in moles: what the reaction is made of (a quench, an extraction
+    # solvent is rarely weighed)
+    measured = [c for c in members if c.role in INPUTS and (c.amount.mass or c.amount.moles)]
     last = max(measured or reactants, key=lambda c: c.end).end
     waits = [r.end for r in view.roles if r.label == "TIME" and last <= r.start < b
              and _hours(r.text, table) >= rule.min_hours]
@@ -291,11 +293,11 @@ def _choose_products(members: list[Candidate], heading: bool) -> None:
     title compound" taken for a reactant; a reduced aldehyde keeps its skeleton, not its
     InChIKey)."""
     products = [c for c in members if c.role == "product" and _key(c)]
-    chosen = next((c for c in products if c.heading and c.cls not in NOT_TITLES), None) \
-        if heading else None
+    candidates_ = [c for c in products if c.cls not in NOT_TITLES]
+    chosen = next((c for c in candidates_ if c.heading), None) if heading else None
     rule = "title_product"
-    if chosen is None and products:
-        chosen, rule = products[-1], "last_product"
+    if chosen is None and candidates_:
+        chosen, rule = candidates_[-1], "last_product"
     if chosen is None:
         return
     key = _key(chosen)

@@ -25,6 +25,7 @@ from chemie.structures import chem
 
 # non-metal atoms other than halogens and hydrogen: B C N O Si P S As Se Te
 _NON_METALS = frozenset({5, 6, 7, 8, 14, 15, 16, 33, 34, 52})
+_HALOGENS = frozenset({9, 17, 35, 53})
 
 
 def text_roles(found: list[Candidate], table: ReactionTable) -> None:
@@ -81,8 +82,7 @@ def _split_spectators(rule: StructureRule, c: Candidate, products: list[str]
         return None
     product_keys = {k for p in products for k in (chem.skeleton_keys(p) or ())}
     spectators = [f for f in frags if set(chem.skeleton_keys(f) or ()) - product_keys
-                  and all(shared_atoms(f, p, rule.timeout) < needed(f, rule.min_shared)
-                          for p in products)]
+                  and not any(contributes(f, p, rule) for p in products)]
     kept = [f for f in frags if f not in spectators]
     if not spectators or not kept:
         return None
@@ -100,8 +100,31 @@ def _fires(rule: StructureRule, smiles: str, products: list[str]) -> bool:
         keys = chem.skeleton_keys(smiles)
         product_keys = {k for p in products for k in (chem.skeleton_keys(p) or ())}
         return bool(keys) and set(keys) <= product_keys
-    return all(shared_atoms(smiles, p, rule.timeout) < needed(smiles, rule.min_shared)
-               for p in products)
+    return not any(contributes(smiles, p, rule) for p in products)
+
+
+def contributes(smiles: str, product: str, rule: StructureRule) -> bool:
+    """Whether a candidate shares a substantial substructure with a product: at least
+    :func:`needed` heavy atoms, or, for a halogen donor (a halogen bound to a non-metal
+    other than hydrogen: POCl3, SOCl2, NBS, Br2), one of its halogens."""
+    if shared_atoms(smiles, product, rule.timeout) >= needed(smiles, rule.min_shared):
+        return True
+    donated = _donated_halogens(smiles)
+    return bool(donated) and any(a.GetAtomicNum() in donated
+                                 for a in (_mol(product, largest=False) or Chem.Mol()).GetAtoms())
+
+
+@functools.lru_cache(maxsize=4096)
+def _donated_halogens(smiles: str) -> frozenset[int]:
+    """The halogens a molecule can give (bound to a non-metal other than hydrogen)."""
+    mol = _mol(smiles)
+    if mol is None:
+        return frozenset()
+    return frozenset(
+        a.GetAtomicNum() for a in mol.GetAtoms() if a.GetAtomicNum() in _HALOGENS
+        and any(n.GetAtomicNum() in _NON_METALS or n.GetAtomicNum() in _HALOGENS
+                for n in a.GetNeighbors())
+    )
 
 
 @functools.lru_cache(maxsize=4096)
