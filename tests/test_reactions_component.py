@@ -130,6 +130,18 @@ def test_one_record_per_step_that_makes_a_product(nlp_off):
     assert reactions[0].rule == "section_product"
 
 
+def test_a_stage_after_a_yield_is_a_new_reaction(nlp_off):
+    text = ("Methyl benzoate (1.4 g) and hydrazine hydrate (2 mL) were heated in ethanol (10 mL) "
+            "for 3 h. Benzohydrazide (1.2 g, 88%) was obtained as a solid. 1.0 g of "
+            "benzohydrazide was stirred with acetic anhydride (2 mL) for 1 h to give "
+            "N'-acetylbenzohydrazide (1.1 g, 84%).")
+    reactions = reactions_of(nlp_off(text))
+    assert [r.rule for r in reactions] == ["section_product", "yield_then_stage"]
+    assert [c.name for c in reactions[0].products] == ["Benzohydrazide"]
+    assert "Methyl benzoate" not in [c.name for c in reactions[1].components()]
+    assert "benzohydrazide" in [c.name for c in reactions[1].reactants]
+
+
 def test_records_survive_docbin_and_json(nlp_off):
     doc = nlp_off(ESTER)
     docbin = DocBin(store_user_data=True)

@@ -6,6 +6,7 @@ import copy
 
 import pytest
 
+from chemie.model import Role
 from chemie.reactions import assemble
 from chemie.reactions.amounts import amount_near
 from chemie.reactions.assemble import Candidate, DocView, conditions
@@ -291,6 +292,20 @@ def test_title_salt():
     assert fake.asked == ["Benzylamine hydrochloride"]
     assert c.name == "Benzylamine hydrochloride" and c.structure.smiles == "Cl.NCc1ccccc1"
     FIRED.add(reaction_table().title_salt.name)
+
+
+def test_yield_then_stage():
+    text = "X was obtained (1.2 g, 80%). 310 mg of X was added to Y. Z (5 mg) was obtained."
+    def role(label, part, after=0):
+        a = text.index(part, after)
+        return Role(f"T{a}", a, a + len(part), label, part, "r")
+    roles = [role("YIELD_PERCENT", "80%"), role("STARTING_MATERIAL", "X", 20),
+             role("YIELD_OTHER", "5 mg")]
+    view = DocView("d", text, roles, [], [], {})
+    assert view.section_starts() == [0, text.index("310")]
+    # no weighed starting material after the last yield: no new stage
+    assert DocView("d", text[:28], roles[:1], [], [], {}).section_starts() == [0]
+    FIRED.add("yield_then_stage")
 
 
 def test_every_rule_fired_at_last():

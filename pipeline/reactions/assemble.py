@@ -22,6 +22,8 @@ import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import regex
+
 from chemie.model import Action, Mention, Role
 from chemie.reactions.amounts import amount_near, quantities
 from chemie.reactions.model import (
@@ -82,6 +84,7 @@ class DocView:
     mentions: list[Mention]
     actions: list[Action]
     coreference: dict[str, list[str]]  # anaphor mention id -> antecedent ids
+    _sections: list[int] | None = field(default=None, repr=False, compare=False)
 
     def covering(self, start: int, end: int) -> Mention | None:
         """The smallest mention whose extent covers ``[start, end)``."""
@@ -93,12 +96,33 @@ class DocView:
         return best
 
     def section_starts(self) -> list[int]:
-        """Where each step section starts (characters; the first at 0)."""
+        """Where each step section starts (characters; the first at 0): at a step heading
+        of the action parser ("Step 2", "Example 5"), and after a sentence that states a
+        yield when a weighed starting material follows ("X was obtained (1.2 g, 80%).
+        310 mg of X was added to …": the next stage), rule ``yield_then_stage``."""
+        if self._sections is not None:
+            return self._sections
         starts = [0]
         for a in self.actions:
             if a.label == HEADING_ACTION and a.start > 0:
                 starts.append(a.start)
-        return sorted(set(starts))
+        weighed = [r.start for r in self.roles if r.label == "STARTING_MATERIAL"
+                   and _STAGE_AMOUNT.search(self.text, max(0, r.start - 40), r.start)]
+        for r in self.roles:
+            if r.label not in ("YIELD_PERCENT", "YIELD_OTHER"):
+                continue
+            stop = _SENTENCE_END.search(self.text, r.end)
+            if stop is None:
+                continue
+            if any(w >= stop.end() for w in weighed):
+                starts.append(stop.end())
+        self._sections = sorted(set(starts))
+        return self._sections
+
+
+# a sentence end; a quantity right before a name ("310 mg of X", "1.2 g (3 mmol) of X")
+_SENTENCE_END = regex.compile(r"\.\s+(?=[A-Z0-9(])")
+_STAGE_AMOUNT = regex.compile(r"\d\s?(?:mg|g|kg|mmol|mol)\b[^.;]{0,25}$")
 
 
 def candidates(view: DocView, table: ReactionTable) -> list[Candidate]:
@@ -213,7 +237,7 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
         if check is not None:
             check(members)
         reaction = Reaction(f"{view.doc_id}-{n}" if view.doc_id else str(n), view.doc_id,
-                            "section_product" if len(with_product) > 1 else "document_product")
+                            _record_rule(view, len(with_product), a))
         _aliases(view.text, members)
         for c in members:
             if c.role not in ROLE_LISTS:
@@ -226,6 +250,15 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
         out.append(reaction)
         start_section = section + 1
     return out
+
+
+def _record_rule(view: DocView, reactions: int, start: int) -> str:
+    """The rule that made a record: the only one of its document, one after a step heading
+    (or the first), or one after a stage's yield."""
+    if reactions == 1:
+        return "document_product"
+    headings = {a.start for a in view.actions if a.label == HEADING_ACTION}
+    return "section_product" if start == 0 or start in headings else "yield_then_stage"
 
 
 def _aliases(text: str, members: list[Candidate]) -> None:
