@@ -62,3 +62,12 @@ def test_missing_input(tmp_path):
         main(["reactions"])
     assert e.value.code == 2
     assert main(["reactions", str(tmp_path / "nope.jsonl")]) == 2
+
+
+def test_a_line_that_is_not_utf8_is_listed(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(json.dumps(PARAGRAPH).encode() + b"\n" + b'{"id": "b", "text": "\xff"}\n')
+    out = tmp_path / "out.jsonl"
+    assert main(["reactions", str(src), "-o", str(out), "--no-structures"]) == 1
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 1
+    assert "not valid UTF-8" in (tmp_path / "out.jsonl.errors.tsv").read_text(encoding="utf-8")
