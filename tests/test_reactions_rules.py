@@ -60,9 +60,12 @@ def test_label_rules_give_the_uspto_roles():
 
 def test_water_that_is_no_argument_takes_no_part():
     out = _roles([_c("water", "SOLVENT", "O", label_rule="known_solvent"),
-                  _c("Water", "SOLVENT", "O", label_rule="solvent_after_in")])
+                  _c("Water", "SOLVENT", "O", label_rule="solvent_after_in"),
+                  _c("H2O", "SOLVENT", "O", label_rule="known_solvent",
+                     amount=Amount(volume=Quantity(50.0, "mL")))])
     assert out["water|O"] == ("none", "water_not_argument")
     assert out["Water|O"] == ("solvent", "label_solvent")  # "in water": a solvent
+    assert out["H2O|O"] == ("solvent", "label_solvent")  # "charged with water (50 mL)"
 
 
 def test_reagent_names_make_coupling_agents_reagents():

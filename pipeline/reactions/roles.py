@@ -47,7 +47,8 @@ def text_roles(found: list[Candidate], table: ReactionTable) -> None:
 
 def _label_fires(rule: LabelRule, c: Candidate) -> bool:
     return rule.label == c.label and (not rule.label_rules or c.label_rule in rule.label_rules) \
-        and (not rule.names or " ".join(c.name.lower().split()) in rule.names)
+        and (not rule.names or " ".join(c.name.lower().split()) in rule.names) \
+        and not any(getattr(c.amount, m) is not None for m in rule.unless_amount)
 
 
 def structure_roles(found: list[Candidate], table: ReactionTable) -> None:

@@ -30,6 +30,7 @@ class LabelRule:
     role: Role
     label_rules: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
+    unless_amount: frozenset[str] = frozenset()  # not when the text gives one of these
 
 
 @dataclass(frozen=True)
