@@ -231,7 +231,8 @@ def test_an_oxidant_gives_its_oxygen():
                 cls="oxidant"),
              _c("sodium borohydride", "STARTING_MATERIAL", "[Na+].[BH4-]")]
     out = _roles(found)
-    assert out["potassium permanganate|[K+].[O-][Mn](=O)(=O)=O"][0] == "reactant"
+    assert out["potassium permanganate|[O]=[Mn](=[O])(=[O])[O-]"][0] == "reactant"
+    assert out["potassium permanganate|[K+]"] == ("reagent", "spectator_ions")
     assert out["sodium borohydride|[Na+].[BH4-]"] == ("reagent", "shares_no_substructure")
 
 
@@ -309,6 +310,26 @@ def test_yield_then_stage():
     # no weighed starting material after the last yield: no new stage
     assert DocView("d", text[:28], roles[:1], [], [], {}).section_starts() == [0]
     FIRED.add("yield_then_stage")
+
+
+def test_joined_names():
+    text = "tert-butyl ester of piperidine-1-carboxylic acid and hexylamine"
+    ester = _c("tert-butyl ester", "STARTING_MATERIAL")
+    ester.structure = Structure("unresolved", reason="parse failure")
+    acid = _c("piperidine-1-carboxylic acid", "STARTING_MATERIAL", "OC(=O)N1CCCCC1")
+    acid.start = text.index("piperidine")
+    acid.end = acid.start + len(acid.text)
+    amine = _c("hexylamine", "STARTING_MATERIAL", "CCCCCCN")
+    amine.start = text.index("hexylamine")
+    amine.end = amine.start + len(amine.text)
+    joined = "piperidine-1-carboxylic acid tert-butyl ester"
+    fake = _FakeResolver({joined: "CC(C)(C)OC(=O)N1CCCCC1"})
+    out = StructureResolver(fake, reaction_table())._join(DocView("d", text, [], [], [], {}),
+                                                          [ester, acid, amine])
+    assert fake.asked == [joined]
+    assert [c.name for c in out] == [joined, "hexylamine"]
+    assert (out[0].start, out[0].end) == (0, acid.end)
+    FIRED.add("joined_names")
 
 
 def test_every_rule_fired_at_last():

@@ -63,14 +63,14 @@ def structure_roles(found: list[Candidate], table: ReactionTable) -> None:
     for rule in table.structure:
         for c in list(found):
             if id(c) in moved or c.role not in rule.from_roles or c.structure is None \
-                    or not c.structure.smiles or c.cls in rule.unless_classes:
+                    or not c.structure.smiles:
                 continue
             if rule.kind == "spectator_fragments":
                 part = _split_spectators(rule, c, products)
                 if part is not None:
                     found.append(part)
                     moved.update((id(c), id(part)))
-            elif _fires(rule, c.structure.smiles, products):
+            elif c.cls not in rule.unless_classes and _fires(rule, c.structure.smiles, products):
                 c.role, c.rule = rule.role, rule.name
                 moved.add(id(c))
 
@@ -84,6 +84,10 @@ def _split_spectators(rule: StructureRule, c: Candidate, products: list[str]
     product_keys = {k for p in products for k in (chem.skeleton_keys(p) or ())}
     spectators = [f for f in frags if set(chem.skeleton_keys(f) or ()) - product_keys
                   and not any(contributes(f, p, rule) for p in products)]
+    if len(spectators) == len(frags) and c.cls in rule.unless_classes:
+        # an oxidant gives its oxygen: its largest ion stays ("KMnO4": MnO4- and K+)
+        largest = max(frags, key=lambda f: _mol(f).GetNumHeavyAtoms() if _mol(f) else 0)
+        spectators = [f for f in frags if f != largest]
     kept = [f for f in frags if f not in spectators]
     if not spectators or not kept:
         return None

@@ -86,6 +86,7 @@ class StructureResolver:
                 part.cls = _class(r)
                 out.append(part)
         self._widen(view, out)
+        out = self._join(view, out)
         self._title_salts(view, out)
         if pending:
             self._references(view, out, [c for c, _ in pending])
@@ -114,6 +115,33 @@ class StructureResolver:
                     c.structure, c.cls = _structure(r), _class(r)
                     done.add(id(c))
                     break
+
+    def _join(self, view: DocView, found: list[Candidate]) -> list[Candidate]:
+        """A name OPSIN cannot parse next to another name, when the two make one name ("X
+        acid" + "(3R)-…-3-yl ester"; "tert-butyl ester" of "X acid" read as "X acid
+        tert-butyl ester"): one candidate, the other dropped (``joined_names``)."""
+        order = sorted(found, key=lambda c: c.start)
+        tries: list[tuple[Candidate, Candidate, str]] = []
+        for a, b in zip(order, order[1:], strict=False):
+            if not any(_unparsed(c) for c in (a, b)) or a.label != b.label:
+                continue
+            gap = view.text[a.end:b.start]
+            if _OF.fullmatch(gap):
+                tries.append((a, b, f"{b.text} {a.text}"))
+            elif gap.isspace() and len(gap) < 3:
+                tries.append((a, b, f"{a.text} {b.text}"))
+        if not tries:
+            return found
+        results = self.resolver.resolve_texts([t for _, _, t in tries])
+        dropped: set[int] = set()
+        for (a, b, _), (grounding, resolutions) in zip(tries, results, strict=True):
+            if id(a) in dropped or id(b) in dropped or len(grounding.names) != 1 \
+                    or not resolutions[0].resolved:
+                continue
+            a.name, a.end = grounding.names[0].text, b.end
+            a.structure, a.cls = _structure(resolutions[0]), _class(resolutions[0])
+            dropped.add(id(b))
+        return [c for c in found if id(c) not in dropped]
 
     def _title_salts(self, view: DocView, found: list[Candidate]) -> None:
         """The title's product with its salt ("X, hydrochloride": ``title_salt``)."""
@@ -208,6 +236,13 @@ class StructureResolver:
 
 
 _OPENERS, _CLOSERS = "([{", ")]}"
+_OF = regex.compile(r"\s+of\s+")
+
+
+def _unparsed(c: Candidate) -> bool:
+    return c.structure is not None and c.structure.how == "unresolved" \
+        and c.structure.reason == "parse failure"
+
 MAX_REACH = 200  # characters a name is extended to balance its brackets
 
 

@@ -15,7 +15,8 @@ from chemie.tables import TableError, load_table
 TABLE = "reactions.yaml"
 Role = Literal["product", "reactant", "reagent", "catalyst", "solvent", "none"]
 # rules written in code that the table must name (``products``)
-CODE_RULES = ("yield_then_stage", "title_product", "last_product", "alias", "is_the_product")
+CODE_RULES = ("yield_then_stage", "joined_names", "title_product", "last_product", "alias",
+              "is_the_product")
 MEASURES = ("mass", "volume", "moles", "equivalents", "concentration", "temperature", "time",
             "pressure")
 
