@@ -19,10 +19,12 @@ CASES: dict[str, tuple[str, str, str]] = {
         "7.3: 4-Chlorobenzoic acid 4-Chlorotoluene (2.0 g) was heated in water.",
         "7.3", "EXAMPLE_LABEL",
     ),
-    "product_yield": (
-        "The mixture was concentrated to give 4-bromoaniline (0.52 g, 61%).",
-        "0.52 g", "YIELD_OTHER",
-    ),
+    "product_yield": ("The mixture was concentrated to give the crude product (0.44 g).",
+                      "0.44 g", "YIELD_OTHER"),
+    "yield_bracket": ("The residue was purified to give a white solid (0.25 g, 77%).",
+                      "0.25 g", "YIELD_OTHER"),
+    "yield_word": ("4-Bromoaniline was obtained in 91% yield.", "91%", "YIELD_PERCENT"),
+    "yield_amount": ("Chromatography gave 1.3 g of a white solid.", "1.3 g", "YIELD_OTHER"),
     "aqueous_solvent": (
         "4-Bromoaniline (1.0 g) and 2 M aqueous potassium carbonate (5 mL) were heated at "
         "80 °C for 2 h.", "aqueous", "SOLVENT",

@@ -37,7 +37,8 @@ from chemie.roles.yields import YieldFinder
 SPANS_KEY = "roles"
 PRODUCT = "REACTION_PRODUCT"
 # the rules written in code: each must be named in the table's ``builtin`` section
-BUILTIN = ("heading_label", "opening_label", "product_yield", AQUEOUS_RULE)
+BUILTIN = ("heading_label", "opening_label", "product_yield", "yield_bracket", "yield_word",
+           "yield_amount", AQUEOUS_RULE)
 
 
 class RoleLabeller:
@@ -66,19 +67,21 @@ class RoleLabeller:
         accepted: list[Found] = []
         _accept(accepted, find_example_labels(ctx, heading))
         _accept(accepted, entities)
+        _accept(accepted, finder.bracketed())
         for f in entities:
             if f.label != PRODUCT:
                 continue
             amounts, percents = finder.after(f)
             if not amounts and not percents:
                 amounts, percents = finder.before(f)
-            if not percents:
-                percents = finder.sentence_percent(f)
             rule = "product_yield"
             _accept(accepted, [Found(a.start, a.end, "amount", "YIELD_OTHER", rule,
                                      mention=f.mention) for a in amounts])
             _accept(accepted, [Found(p.start, p.end, "percent", "YIELD_PERCENT", rule,
                                      mention=f.mention) for p in percents])
+        ending = table.words["ending_classes"]
+        verbs = [(a.start, a.end) for a in ctx.actions if a.label.lower() in ending]
+        _accept(accepted, finder.after_verbs(verbs))
         _accept(accepted, conditions)
         accepted.sort(key=lambda f: f.start)
         _accept(accepted, find_triggers(ctx, table, accepted))
