@@ -49,7 +49,7 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     known = table.words["names"]
     strip = table.words["name_prefixes"]
     runs: list[Found] = []
-    for f in _name_runs(ctx):
+    for f in _name_runs(ctx, table.words["reference_heads"]):
         runs.extend(_split_mixture(text, _strip(text, f, strip), known))
     runs = [f for f in runs if f.end > f.start and text[f.start : f.end].lower() not in
             table.words["not_compounds"]]
@@ -72,14 +72,92 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     for m in _AQUEOUS_ALONE.finditer(text):
         if not any(f.start <= m.start() < f.end for f in out):
             out.append(Found(m.start(), m.end(1), "compound"))
+    titles = table.words["title_refs"]
     for m in ctx.mentions:
-        if m.attrs.get("kind") != "reference" or "core" not in m.attrs:
+        kind = m.attrs.get("kind")
+        if kind not in ("reference", "state") or "core" not in m.attrs:
             continue
         ca, cb = _core_chars(ctx, m)
-        ref = _reference_span(ctx, m, ca, cb)
-        if ref is not None and not any(f.overlaps(ref) for f in out):
+        ref = _reference_span(ctx, m, ca, cb) if kind == "reference" else _state_span(ctx, m)
+        if ref is None:
+            continue
+        title = _title_prefix(text[ref.start : ref.end], titles)
+        after = [f for f in out if f.kind == "compound" and
+                 f.start == ref.start + title + 1] if title else []
+        if after:
+            after[0].start = ref.start  # "the title compound NAME 4c": one span
+            after[0].kind = "reference"
+        elif not any(f.overlaps(ref) for f in out):
             out.append(ref)
     out.sort(key=lambda f: f.start)
+    return out
+
+
+def _title_prefix(text: str, titles: frozenset[str]) -> int:
+    """The length of the title reference that ``text`` starts with ("title compound"), or 0."""
+    words = text.lower().split()
+    for n in (2, 3):
+        head = " ".join(words[:n])
+        if head in titles and len(words) >= n:
+            return len(head)
+    return 0
+
+
+def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
+    """The head word of a physical state ("a pale brown solid" -> "solid"), a candidate
+    product of the step that gives it."""
+    head = str(m.attrs.get("head", ""))
+    text = ctx.text
+    end = m.end
+    while end > m.start and not text[end - 1].isalnum():
+        end -= 1
+    start = end - len(head)
+    if not head or text[start:end].lower() != head:
+        return None
+    return Found(start, end, "state")
+
+
+# the gap between two pieces of one name in a heading: spaces, dashes, square brackets,
+# digits and words of one to three letters ("and"), no round bracket or comma
+_NAME_GAP = regex.compile(r"^(?:[\s\-\[\]0-9]|\b[A-Za-z]{1,3}\b)*$")
+
+
+# "NAME (8)", "NAME (Compound 39)", "NAME (LMT-891)": the label of the name before it
+_BRACKET_LABEL = regex.compile(
+    r"\s?\((?:(?i:compound|cpd\.?)\s)?([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
+    r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)\)")
+BRACKET_RULE = "bracket_label"  # a builtin rule (rules/roles.yaml)
+
+
+def bracket_labels(text: str, entities: list[Found]) -> list[Found]:
+    """The entities with the label in brackets after each compound added, labelled as the
+    compound ("1-(4-amino-3-methoxyphenyl)ethanone (8)": "8" is a product too)."""
+    labels = []
+    for f in entities:
+        if f.kind not in ("compound", "reference"):
+            continue
+        m = _BRACKET_LABEL.match(text, f.end)
+        if m:
+            labels.append(Found(m.start(1), m.end(1), "reference", f.label, BRACKET_RULE,
+                                f.mention, f.action, f.role, f.links))
+    kept = [f for f in entities if not any(f.overlaps(x) for x in labels)]
+    return sorted(kept + labels, key=lambda f: f.start)
+
+
+def merge_heading_names(text: str, compounds: list[Found], heading: int,
+                        known: frozenset[str]) -> list[Found]:
+    """Join the pieces of a name the heading holds split by odd spaces ("tert butyl
+    (2S,4S)-...", "...isoquinolin-1 -yl)-3,5 -difluorophenyl)acrylate"); a known name after
+    it ("... Isopropanol") starts the procedure."""
+    out: list[Found] = []
+    for f in compounds:
+        prev = out[-1] if out else None
+        if (prev is not None and f.end <= heading and prev.kind == f.kind == "compound"
+                and f.start - prev.end <= 6 and _NAME_GAP.match(text[prev.end : f.start])
+                and text[f.start : f.end].lower() not in known):
+            prev.end = f.end
+            continue
+        out.append(f)
     return out
 
 
@@ -106,12 +184,12 @@ def _split_mixture(text: str, f: Found, known: frozenset[str]) -> list[Found]:
     return out
 
 
-def _name_runs(ctx: RoleContext) -> list[Found]:
+def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
     """The runs of name tokens in the class string, as compound spans (tokens of a run are
-    at most one space apart)."""
-    idx, ends, words = ctx.tokens.idx, ctx.ends, ctx.tokens.text
-    cs = "".join("C" if c == "X" and _NAME_LIKE.match(w) else c
-                 for c, w in zip(ctx.classes, words, strict=False))
+    at most one space apart; reference heads such as "COMPOUND" are no name tokens)."""
+    idx, ends, words, lower = ctx.tokens.idx, ctx.ends, ctx.tokens.text, ctx.tokens.lower
+    cs = "".join("C" if c == "X" and _NAME_LIKE.match(w) else "W" if low in heads else c
+                 for c, w, low in zip(ctx.classes, words, lower, strict=False))
     out: list[Found] = []
     if not cs:
         return out
@@ -155,6 +233,9 @@ def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int) -> Found | N
     head = str(m.attrs.get("head", ""))
     if head == "example":
         return None
+    if len(words) >= 3 and words[-2].lower() in ("no.", "no") and (
+            words[-3].lower() in _NUMBER_HEADS):
+        words = words[:-2] + words[-1:]
     if len(words) >= 2 and words[-2].lower() in _NUMBER_HEADS and _IDENT.match(words[-1]):
         label = _IDENT.match(words[-1])
         start = cb - len(words[-1]) + label.start(1)
@@ -170,7 +251,8 @@ def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int) -> Found | N
     return Found(start, cb, "reference")
 
 
-def describe(ctx: RoleContext, f: Found, table: RoleTable, heading: int) -> dict[str, object]:
+def describe(ctx: RoleContext, f: Found, table: RoleTable, heading: int,
+             lexicon: dict[str, str]) -> dict[str, object]:
     """The facts the compound rules test, for one compound span."""
     for m in ctx.covering(f.start, f.end):
         if f.mention is None:
@@ -181,13 +263,17 @@ def describe(ctx: RoleContext, f: Found, table: RoleTable, heading: int) -> dict
             f.action, f.role = hits[-1]
             break
     phase = ctx.phase(f.action) if f.action is not None else _phase_near(ctx, f.start)
+    text = ctx.text[max(f.start, f.aqueous) : f.end].lower()
     return {
         "place": "heading" if f.start < heading else "body",
         "phase": phase,
         "reference": f.kind == "reference",
-        "text": ctx.text[max(f.start, f.aqueous) : f.end].lower(),
+        "state": f.kind == "state",
+        "text": text,
+        "lexicon": lexicon.get(" ".join(text.split())),
         "after": _word_before(ctx, f.start, table.words["skipped_before"]),
         "source": ctx.text,
+        "before": ctx.text[max(0, f.start - 40) : f.start],
         "bracketed": _bracketed(ctx.text, f.start, f.end),
     }
 
@@ -234,7 +320,7 @@ def matches(rule: CompoundRule, facts: dict[str, object], f: Found,
             table: RoleTable, yields: set[int]) -> bool:
     """Whether compound ``f`` with ``facts`` meets every condition of ``rule``."""
     for key, want in rule.when.items():
-        if key in ("place", "phase", "reference"):
+        if key in ("place", "phase", "reference", "state"):
             if facts[key] != want:
                 return False
         elif key == "arg":
@@ -262,17 +348,24 @@ def matches(rule: CompoundRule, facts: dict[str, object], f: Found,
         elif key == "yield_after":
             if (f.start in yields) != want:
                 return False
-        else:  # "lexicon": not available yet
-            return False
+        elif key == "pattern":
+            if table.patterns[want].search(facts["text"]) is None:
+                return False
+        elif key == "before":
+            if table.patterns[want].search(facts["before"]) is None:
+                return False
+        elif key == "lexicon":
+            if facts["lexicon"] not in want:
+                return False
     return True
 
 
 def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, heading: int,
-                 yields: set[int]) -> list[Found]:
+                 yields: set[int], lexicon: dict[str, str]) -> list[Found]:
     """Label each compound by the first rule it meets; those labelled NONE are dropped."""
     out = []
     for f in compounds:
-        facts = describe(ctx, f, table, heading)
+        facts = describe(ctx, f, table, heading, lexicon)
         for rule in table.compounds:
             if matches(rule, facts, f, table, yields):
                 f.label, f.rule = rule.label, rule.name

@@ -127,11 +127,11 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
 
 def _quantity_after(ctx: RoleContext, end: int) -> bool:
     """Whether a quantity follows character ``end`` ("X (1.0 g", "X 5.0 g", "X (4a) (2 g")."""
-    rest = ctx.text[end : end + 40]
+    rest = ctx.text[end : end + 60]
     m = regex.match(r"\s*(\(?)\s*", rest)
     q = QUANTITY.match(rest, m.end())
-    if q is None:  # "X (4a) (2 g": a label bracket first
-        m = regex.match(r"\s*\([^()]{1,8}\)\s*(\(?)\s*", rest)
+    if q is None:  # "X (4a) (2 g": a label bracket first; "X (CAS#64-17-5, 2 g"
+        m = regex.match(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*", rest)
         q = QUANTITY.match(rest, m.end()) if m else None
     if q is None:
         return False
