@@ -50,6 +50,11 @@ CASES: dict[str, tuple[str, str, str]] = {
     "workup_addition": ("After completion of the reaction, brine was added to the mixture.",
                         "added", "WORKUP"),
     "workup_step": ("The mixture was extracted with ethyl acetate.", "extracted", "WORKUP"),
+    "heading_target": (
+        "Intermediate 7: 4-Chlorobenzoic acid Step A: 4-Chlorobenzonitrile A solution of "
+        "4-chlorotoluene (2.0 g) in water (5 mL) was heated.", "4-Chlorobenzoic acid",
+        "OTHER_COMPOUND",
+    ),
     "heading_product": (
         "Step 3: 4-Chlorobenzoic acid A solution of 4-chlorotoluene (2.0 g) in water (5 mL) "
         "was heated.", "4-Chlorobenzoic acid", "REACTION_PRODUCT",

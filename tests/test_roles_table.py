@@ -64,7 +64,7 @@ def test_a_small_table_parses():
         ({"compounds__0__when": {"words": "reagents"}},
          "x.yaml: compounds.r1.when.words: no word list 'reagents'"),
         ({"compounds__0__when": {"near": ["in"]}}, "x.yaml: compounds.r1.when.near: unknown key"),
-        ({"compounds__0__when": {"place": "title"}}, "x.yaml: compounds.r1.when.place: expected"),
+        ({"compounds__0__when": {"place": "preface"}}, "x.yaml: compounds.r1.when.place: expected"),
         ({"compounds__0__when": {"after": "in"}},
          "x.yaml: compounds.r1.when.after: expected a list"),
         ({"conditions__0__pattern": "(unclosed"},

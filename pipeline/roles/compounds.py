@@ -17,6 +17,9 @@ _AQUEOUS_ALONE = regex.compile(r"(?i:\b(aqueous)\s(?=solution|mixture|suspension
 _IDENT = regex.compile(r"^[(\[]?([0-9]+[A-Za-z]?(?:[-.][0-9A-Za-z]+)*|[A-Z]{1,2}-?[0-9]*[a-z]?|"
                        r"[IVX]+-[0-9]+[a-z]?)[)\]]?$")
 _WORD = regex.compile(r"\w+\.?")
+# a step heading inside a heading: "Step 1", "Step A:", "[Step 1]", "(1) Preparation of"
+_STEP_HEADING = regex.compile(r"(?i)\b(?:step|stage)\s*[0-9A-Z]\b|\(\d{1,2}\)\s*(?:preparation|"
+                              r"synthesis)\b|\b(?:first|second|third)\s+step\b")
 OTHER, SOLVENT = "OTHER_COMPOUND", "SOLVENT"
 AQUEOUS_RULE = "aqueous_solvent"  # a builtin rule (rules/roles.yaml)
 _NUMBER_HEADS = frozenset(("compound", "compounds", "product", "products"))
@@ -36,6 +39,17 @@ _NAME_RUN = regex.compile(r"[Cb][C-]*(?<!-)|[C-]*C")
 _NAME_LIKE = regex.compile(r"(?=.*[a-z]{3})(?=.*[\d(\[])\S{6,}")
 # mixture names joined by a dash, slash or colon ("hexane-ethyl acetate", "water/MeCN")
 _JOINS = regex.compile(r"\s?[-/:]\s?")
+# a word right before / after a name
+_WORD_BEFORE = regex.compile(r"(\S+)\s$")
+_WORD_AFTER = regex.compile(r"\s(\w+)\b")
+# "NaOH aqueous solution", "NaHCO3 aqueous": "aqueous" after the name
+_AQUEOUS_AFTER = regex.compile(r"\s(aqueous)\b(?!\s+(?:layer|phase)s?\b)", regex.IGNORECASE)
+# "NAME (racemate)": the descriptor belongs to the name
+_RACEMATE = regex.compile(r"\s\((?:racemate|racemic|rac)\)")
+# supported and named catalysts that the words of a name do not hold together
+_CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?(?:pd(?:\(oh\)2)?/c|"
+                          r"palladium(?:\s+hydroxide)?(?:/|\s+on\s+(?:activated\s+)?)"
+                          r"(?:carbon|charcoal)|raney\s+nickel)\b")
 # "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a name glued to a ratio in one token
 _RATIO_NAME = regex.compile(r"(?<![\w)\]])([A-Za-z][A-Za-z0-9]*)(?==[\d.:]+)")
 
@@ -61,13 +75,32 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
         if m.group(1).lower() in known and not any(
                 x < m.end() and m.start() < y for x, y in covered):
             runs.append(Found(m.start(1), m.end(1), "compound"))
+    for m in _CATALYST.finditer(text):
+        runs = [f for f in runs if not (f.start < m.end() and m.start() < f.end)]
+        runs.append(Found(m.start(), m.end(), "compound"))
     runs.sort(key=lambda f: f.start)
     out: list[Found] = []
+    kept_before, tails = table.words["kept_modifiers"], table.words["name_tails"]
     for f in runs:
         pre = _AQUEOUS.search(text, max(0, f.start - 9), f.start)
         if pre is not None:
             f.aqueous = f.start
             f.start = pre.start()
+        else:
+            mod = _WORD_BEFORE.search(text, max(0, f.start - 14), f.start)
+            if mod and mod.group(1).lower() in kept_before:
+                f.start = mod.start(1)  # "concentrated sulfuric acid", "glacial acetic acid"
+        tail = _WORD_AFTER.match(text, f.end)
+        while tail and tail.group(1).lower() in tails:
+            f.end = tail.end(1)  # "mineral oil", "Burgess reagent", "zinc powder"
+            tail = _WORD_AFTER.match(text, f.end)
+        aq = _AQUEOUS_AFTER.match(text, f.end)
+        if aq and f.aqueous < 0:
+            f.aqueous_tail = f.end
+            f.end = aq.end(1)  # "NaHCO3 aqueous (solution)"
+        racemate = _RACEMATE.match(text, f.end)
+        if racemate:
+            f.end = racemate.end()
         out.append(f)
     for m in _AQUEOUS_ALONE.finditer(text):
         if not any(f.start <= m.start() < f.end for f in out):
@@ -125,7 +158,7 @@ _NAME_GAP = regex.compile(r"^(?:[\s\-\[\]0-9]|\b[A-Za-z]{1,3}\b)*$")
 # "NAME (8)", "NAME (Compound 39)", "NAME (LMT-891)": the label of the name before it
 _BRACKET_LABEL = regex.compile(
     r"\s?\((?:(?i:compound|cpd\.?)\s)?([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
-    r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)\)")
+    r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)\)(?![-\w])")
 BRACKET_RULE = "bracket_label"  # a builtin rule (rules/roles.yaml)
 
 
@@ -161,6 +194,19 @@ def merge_heading_names(text: str, compounds: list[Found], heading: int,
     return out
 
 
+def _balanced(text: str) -> bool:
+    """Whether every bracket of ``text`` is closed in it (and none closed before opened)."""
+    depth = 0
+    for c in text:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
 def _strip(text: str, f: Found, prefixes: frozenset[str]) -> Found:
     """``f`` without a leading word of ``prefixes`` ("ice water", "ice-water", "DI water")."""
     while True:
@@ -170,11 +216,25 @@ def _strip(text: str, f: Found, prefixes: frozenset[str]) -> Found:
         f.start += len(word.group())
 
 
+def _pieces(part: str, known: frozenset[str]) -> list[str] | None:
+    """``part`` split at slashes, colons and dashes into known names, or None."""
+    if part.lower() in known:
+        return [part]
+    for m in _JOINS.finditer(part):
+        head, tail = part[: m.start()], part[m.end() :]
+        if head.lower() in known:
+            rest = _pieces(tail, known)
+            if rest is not None:
+                return [head, *rest]
+    return None
+
+
 def _split_mixture(text: str, f: Found, known: frozenset[str]) -> list[Found]:
-    """A run naming a mixture of known names ("hexane-ethyl acetate") as one span per name."""
+    """A run naming a mixture of known names ("hexane-ethyl acetate", "n-hexane/ethyl
+    acetate") as one span per name."""
     part = text[f.start : f.end]
-    pieces = _JOINS.split(part)
-    if len(pieces) < 2 or not all(p.lower() in known for p in pieces):
+    pieces = _pieces(part, known) if _JOINS.search(part) else None
+    if pieces is None or len(pieces) < 2:
         return [f]
     out, at = [], f.start
     for p in pieces:
@@ -202,8 +262,8 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
                 end = i
                 while end > start and cs[end] == "-":
                     end -= 1
-                if cs[start] == "-":
-                    start += 1
+                if cs[start] == "-" and not _balanced(ctx.text[idx[start] : ends[end]]):
+                    start += 1  # a bracket before the name, not its "(E)-" or "[(4R)-"
                 if start <= end:
                     b = ends[end]
                     # "... carboxamide I-1", "phenol 3b": the identifier after the name
@@ -263,9 +323,17 @@ def describe(ctx: RoleContext, f: Found, table: RoleTable, heading: int,
             f.action, f.role = hits[-1]
             break
     phase = ctx.phase(f.action) if f.action is not None else _phase_near(ctx, f.start)
-    text = ctx.text[max(f.start, f.aqueous) : f.end].lower()
+    end = f.aqueous_tail if f.aqueous_tail >= 0 else f.end
+    text = ctx.text[max(f.start, f.aqueous) : end].lower()
+    place = "body"
+    if f.start < heading:
+        place = "heading"
+        rest = ctx.text[f.end : heading]
+        step = _STEP_HEADING.search(rest)
+        if step and text not in rest[step.end() :].lower():
+            place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
     return {
-        "place": "heading" if f.start < heading else "body",
+        "place": place,
         "phase": phase,
         "reference": f.kind == "reference",
         "state": f.kind == "state",
@@ -378,5 +446,10 @@ def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, hea
             out.append(Found(f.start, word.end() if word else f.aqueous, f.kind, SOLVENT,
                              AQUEOUS_RULE, f.mention, f.action, f.role, f.links))
             f.start = f.aqueous
+        elif f.aqueous_tail >= 0 and f.label != OTHER:
+            # "2 mol/L potassium carbonate aqueous solution": the same, after the name
+            out.append(Found(f.end - len("aqueous"), f.end, f.kind, SOLVENT, AQUEOUS_RULE,
+                             f.mention, f.action, f.role, f.links))
+            f.end = f.aqueous_tail
         out.append(f)
     return out

@@ -30,7 +30,7 @@ YIELD = "YIELD"  # the label of a builtin rule giving YIELD_OTHER and YIELD_PERC
 COMPOUND = "COMPOUND"  # the label of a builtin rule giving the role of another compound
 # conditions of the compound rules (``when``): name -> type of its value
 WHEN: dict[str, type | tuple[type, ...]] = {
-    "place": str,  # "heading" | "body"
+    "place": str,  # "title" (a heading before a step heading) | "heading" | "body"
     "phase": str,  # "reaction" | "workup"
     "reference": bool,  # a reference to a compound ("the title compound", "compound 5")
     "state": bool,  # a physical state standing for a compound ("a white solid")
@@ -46,7 +46,7 @@ WHEN: dict[str, type | tuple[type, ...]] = {
     "before": str,  # the 40 characters before it match this named pattern
     "yield_after": bool,  # a yield (mass, percentage) follows it
 }
-_PLACES = ("heading", "body")
+_PLACES = ("title", "heading", "body")
 
 
 @dataclass(frozen=True)
