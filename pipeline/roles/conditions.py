@@ -112,6 +112,8 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
         low, word = tokens.lower[i], tokens.text[i]
         if QUANTITY.match(text, start):
             return start
+        if i > 0 and tokens.lower[i - 1] in titles and _LABEL.match(word):
+            continue  # "Step A:": the label of a step, not the article
         if low in stops and (word[:1].isupper() or named) and i > 0 and not (
                 low in words and i + 1 < n and _LABEL.match(tokens.text[i + 1])
                 and not named):
