@@ -64,18 +64,27 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
                 return True
         return False
 
+    def workup_ahead(n: int) -> bool:
+        """Whether the next action that is not a cooling or stirring is a work-up action."""
+        for j in range(n + 1, len(actions)):
+            if labels[j] in ("cool", "stir", "wait"):
+                continue
+            return labels[j] in workup_classes
+        return False
+
+    purposes = table.patterns.get("workup_purpose")
     phases: list[str] = []
-    phase, reacted = REACTION, False
+    phase, reacted, ended = REACTION, False, False
     h = 0
     for n, a in enumerate(actions):
         while h < len(heads) and heads[h] < a.start:
-            phase, reacted = REACTION, False  # a new step
+            phase, reacted, ended = REACTION, False, False  # a new step
             h += 1
         label = labels[n]
         if label in workup_classes:
             phase = WORKUP
         elif label in w["completion_classes"]:
-            reacted = phase == REACTION
+            reacted = ended = phase == REACTION
         elif label in ending:
             pass  # a product obtained: the phase goes on
         elif label in react_classes:
@@ -85,9 +94,12 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
                 stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
                 _, send = ctx.sentence_chars(a.sentence)
                 nxt = ctx.text[a.end : min(stop, send)].lower()
-                if label == "cool" and any(t in nxt for t in cooling_to):
+                word = ctx.text[a.start : a.end].lower()
+                if label == "cool" and (any(t in nxt for t in cooling_to) or workup_ahead(n)):
                     phase = WORKUP
-                elif label == "dilute" or worked_up:
+                elif (label == "dilute" or worked_up or word in w["workup_verbs"]
+                      or (ended and label == "add")
+                      or (purposes is not None and purposes.search(nxt))):
                     phase = WORKUP
                 elif objects:
                     reacted = False  # another reagent: the reaction goes on

@@ -30,12 +30,24 @@ def find_triggers(ctx: RoleContext, table: RoleTable, entities: list[Found]) -> 
     out = []
     skip, aux = table.words["non_triggers"], table.words["auxiliaries"]
     condition_verbs = table.words["condition_classes"]
+    passive_only = table.words["passive_only"]
     text = ctx.text
-    actions = [a for a in ctx.actions if text[a.start : a.end].lower() not in skip]
-    for n, action in enumerate(actions):
-        rule = _rule_for(table, action, ctx.phase(action))
-        if rule is None:
+    manner, by = table.words["manner_nouns"], table.words["manner_before"]
+    ruled = []
+    for a in ctx.actions:
+        word = text[a.start : a.end].lower()
+        if word in skip:
             continue
+        if word in manner and by.intersection(text[max(0, a.start - 25) : a.start].lower().split()):
+            continue  # "quenched by dropwise addition of X": the manner of the quench
+        rule = _rule_for(table, a, ctx.phase(a))
+        if rule is not None:
+            ruled.append((a, rule))
+    actions = [a for a, _ in ruled]  # only actions with a rule end a clause
+    for n, (action, rule) in enumerate(ruled):
+        if text[action.start : action.end].lower() in passive_only and not _passive(
+                text, action.start, aux):
+            continue  # "the residue obtained", "X (prepared in step 1)": no step here
         nxt = actions[n + 1].start if n + 1 < len(actions) else len(text)
         sstart, send = ctx.sentence_chars(action.sentence)
         stop = min(nxt, send)
