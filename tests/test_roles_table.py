@@ -14,6 +14,7 @@ from chemie.roles.table import load_table, load_table_file, parse_table
 BASE = {
     "words": {"solvents": ["THF", "water"]},
     "actions": {"Add": ["put"]},
+    "patterns": {"metal": "palladium"},
     "builtin": [{"name": "b1", "comment": "a builtin rule", "label": "EXAMPLE_LABEL"}],
     "conditions": [{"name": "c1", "comment": "a time", "label": "TIME", "pattern": r"\d+ h"}],
     "triggers": [{"name": "t1", "comment": "an addition", "label": "REACTION_STEP",
@@ -63,7 +64,7 @@ def test_a_small_table_parses():
         ({"compounds__0__when": {"words": "reagents"}},
          "x.yaml: compounds.r1.when.words: no word list 'reagents'"),
         ({"compounds__0__when": {"near": ["in"]}}, "x.yaml: compounds.r1.when.near: unknown key"),
-        ({"compounds__0__when": {"place": "title"}}, "x.yaml: compounds.r1.when.place: expected"),
+        ({"compounds__0__when": {"place": "preface"}}, "x.yaml: compounds.r1.when.place: expected"),
         ({"compounds__0__when": {"after": "in"}},
          "x.yaml: compounds.r1.when.after: expected a list"),
         ({"conditions__0__pattern": "(unclosed"},
@@ -74,6 +75,9 @@ def test_a_small_table_parses():
          "x.yaml: triggers.t1.needs_argument: expected true or false"),
         ({"words__solvents": ["THF", ["nested"]]}, "x.yaml: words.solvents: expected a list"),
         ({"actions__Stir": ["put"]}, "x.yaml: actions.Stir: 'put' is also in Add"),
+        ({"compounds__0__when": {"pattern": "nonmetal"}},
+         "x.yaml: compounds.r1.when.pattern: no pattern 'nonmetal'"),
+        ({"patterns__metal": "(pd"}, "x.yaml: patterns.metal: bad regular expression"),
         ({"builtin__0__name": "c1"}, "x.yaml: c1: rule name used in two sections"),
     ],
 )

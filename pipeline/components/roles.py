@@ -19,7 +19,14 @@ from spacy.tokens import Doc, SpanGroup
 from chemie.errors import InputError
 from chemie.extensions import roles_of
 from chemie.model import Role
-from chemie.roles.compounds import AQUEOUS_RULE, assign_roles, find_compounds
+from chemie.roles.compounds import (
+    AQUEOUS_RULE,
+    BRACKET_RULE,
+    assign_roles,
+    bracket_labels,
+    find_compounds,
+    merge_heading_names,
+)
 from chemie.roles.conditions import (
     find_amounts,
     find_conditions,
@@ -29,6 +36,7 @@ from chemie.roles.conditions import (
 )
 from chemie.roles.context import role_context
 from chemie.roles.found import Found
+from chemie.roles.lexicon import load_role_lexicon
 from chemie.roles.phases import assign_phases
 from chemie.roles.table import load_table
 from chemie.roles.triggers import find_triggers
@@ -37,14 +45,16 @@ from chemie.roles.yields import YieldFinder
 SPANS_KEY = "roles"
 PRODUCT = "REACTION_PRODUCT"
 # the rules written in code: each must be named in the table's ``builtin`` section
-BUILTIN = ("heading_label", "opening_label", "product_yield", AQUEOUS_RULE)
+BUILTIN = ("heading_label", "opening_label", "product_yield", "yield_bracket", "yield_word",
+           "yield_amount", AQUEOUS_RULE, BRACKET_RULE)
 
 
 class RoleLabeller:
     """Labels compounds by role, conditions, yields, example labels and trigger words."""
 
-    def __init__(self, rules: str):
+    def __init__(self, rules: str, lexicon: str):
         self.table = load_table(rules)
+        self.lexicon = load_role_lexicon(lexicon)
         named = {r.name for r in self.table.builtin}
         for name in BUILTIN:
             if name not in named:
@@ -60,25 +70,29 @@ class RoleLabeller:
         ctx.phase_of = {id(a): p for a, p in zip(ctx.actions, phases, strict=True)}
         compounds = find_compounds(ctx, table)
         heading = heading_end(ctx, table, compounds)
+        compounds = merge_heading_names(ctx.text, compounds, heading, table.words["names"])
         finder = YieldFinder(ctx, find_amounts(ctx), find_percents(ctx))
         stated = {f.start for f in compounds if finder.has_yield_after(f)}
-        entities = assign_roles(ctx, compounds, table, heading, stated)
+        entities = bracket_labels(ctx.text, assign_roles(ctx, compounds, table, heading,
+                                                         stated, self.lexicon))
         accepted: list[Found] = []
         _accept(accepted, find_example_labels(ctx, heading))
         _accept(accepted, entities)
+        _accept(accepted, finder.bracketed())
         for f in entities:
             if f.label != PRODUCT:
                 continue
             amounts, percents = finder.after(f)
             if not amounts and not percents:
                 amounts, percents = finder.before(f)
-            if not percents:
-                percents = finder.sentence_percent(f)
             rule = "product_yield"
             _accept(accepted, [Found(a.start, a.end, "amount", "YIELD_OTHER", rule,
                                      mention=f.mention) for a in amounts])
             _accept(accepted, [Found(p.start, p.end, "percent", "YIELD_PERCENT", rule,
                                      mention=f.mention) for p in percents])
+        ending = table.words["ending_classes"]
+        verbs = [(a.start, a.end) for a in ctx.actions if a.label.lower() in ending]
+        _accept(accepted, finder.after_verbs(verbs))
         _accept(accepted, conditions)
         accepted.sort(key=lambda f: f.start)
         _accept(accepted, find_triggers(ctx, table, accepted))
@@ -109,7 +123,9 @@ def _write(doc: Doc, text: str, found: list[Found]) -> None:
     doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
 
 
-@Language.factory("chemie_roles", default_config={"rules": "roles.yaml"})
-def make_role_labeller(nlp: Language, name: str, rules: str) -> RoleLabeller:
-    """The role labeller configured from a rule table in ``rules/``."""
-    return RoleLabeller(rules)
+@Language.factory("chemie_roles",
+                  default_config={"rules": "roles.yaml", "lexicon": "chemu2020_roles.tsv"})
+def make_role_labeller(nlp: Language, name: str, rules: str, lexicon: str) -> RoleLabeller:
+    """The role labeller configured from a rule table in ``rules/`` and a role lexicon in
+    ``lexicons/`` (or a path)."""
+    return RoleLabeller(rules, lexicon)

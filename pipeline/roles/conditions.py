@@ -112,6 +112,8 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
         low, word = tokens.lower[i], tokens.text[i]
         if QUANTITY.match(text, start):
             return start
+        if i > 0 and tokens.lower[i - 1] in titles and _LABEL.match(word):
+            continue  # "Step A:": the label of a step, not the article
         if low in stops and (word[:1].isupper() or named) and i > 0 and not (
                 low in words and i + 1 < n and _LABEL.match(tokens.text[i + 1])
                 and not named):
@@ -127,11 +129,11 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
 
 def _quantity_after(ctx: RoleContext, end: int) -> bool:
     """Whether a quantity follows character ``end`` ("X (1.0 g", "X 5.0 g", "X (4a) (2 g")."""
-    rest = ctx.text[end : end + 40]
+    rest = ctx.text[end : end + 60]
     m = regex.match(r"\s*(\(?)\s*", rest)
     q = QUANTITY.match(rest, m.end())
-    if q is None:  # "X (4a) (2 g": a label bracket first
-        m = regex.match(r"\s*\([^()]{1,8}\)\s*(\(?)\s*", rest)
+    if q is None:  # "X (4a) (2 g": a label bracket first; "X (CAS#64-17-5, 2 g"
+        m = regex.match(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*", rest)
         q = QUANTITY.match(rest, m.end()) if m else None
     if q is None:
         return False

@@ -23,6 +23,7 @@ class Found:
     links: list[tuple[Action, str]] = field(default_factory=list)  # every (action, role)
     args: list[Found] = field(default_factory=list)  # a trigger's arguments
     aqueous: int = -1  # "aqueous X": where X starts (split off in the reaction phase)
+    aqueous_tail: int = -1  # "X aqueous (solution)": where X ends (split off likewise)
 
     def overlaps(self, other: Found) -> bool:
         return self.start < other.end and other.start < self.end

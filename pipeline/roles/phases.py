@@ -42,39 +42,72 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     materials, prefixes = w["workup_materials"], w["workup_prefixes"]
     react_classes, workup_classes = w["reaction_classes"], w["workup_classes"]
     ending, cooling_to = w["ending_classes"], w["workup_temperatures"]
+    runs = w["run_classes"]
     times = sorted(f.start for f in conditions if f.label == "TIME")
     heads = sorted(a.start for a in ctx.headings)
-    phases: list[str] = []
-    phase, reacted = REACTION, False
-    h = 0
-    for n, a in enumerate(ctx.actions):
-        while h < len(heads) and heads[h] < a.start:
-            phase, reacted = REACTION, False  # a new step
-            h += 1
-        label = a.label.lower()
-        stop = ctx.actions[n + 1].start if n + 1 < len(ctx.actions) else len(ctx.text)
+    actions = ctx.actions
+    labels = [a.label.lower() for a in actions]
+    timed = []
+    for n, a in enumerate(actions):
+        stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
         _, send = ctx.sentence_chars(a.sentence)
-        timed = any(a.end <= t < min(stop, send) for t in times)
+        timed.append(any(a.end <= t < min(stop, send) for t in times))
+
+    def reaction_ahead(n: int) -> bool:
+        """Whether the mixture reacts (stirred or heated for a time) before the next work-up
+        action, product or step heading."""
+        for j in range(n, len(actions)):
+            if j > n and (labels[j] in workup_classes or labels[j] in ending or any(
+                    actions[n].start < h < actions[j].start for h in heads)):
+                return False
+            if labels[j] in runs and timed[j]:
+                return True
+        return False
+
+    def workup_ahead(n: int) -> bool:
+        """Whether the next action that is not a cooling or stirring is a work-up action."""
+        for j in range(n + 1, len(actions)):
+            if labels[j] in ("cool", "stir", "wait"):
+                continue
+            return labels[j] in workup_classes
+        return False
+
+    purposes = table.patterns.get("workup_purpose")
+    phases: list[str] = []
+    phase, reacted, ended = REACTION, False, False
+    h = 0
+    for n, a in enumerate(actions):
+        while h < len(heads) and heads[h] < a.start:
+            phase, reacted, ended = REACTION, False, False  # a new step
+            h += 1
+        label = labels[n]
         if label in workup_classes:
             phase = WORKUP
         elif label in w["completion_classes"]:
-            reacted = phase == REACTION
+            reacted = ended = phase == REACTION
         elif label in ending:
             pass  # a product obtained: the phase goes on
         elif label in react_classes:
             objects = _chemicals(ctx, a, ("object", "reagent"), prefixes)
+            worked_up = bool(objects) and set(objects) <= materials
             if phase == REACTION and reacted:
+                stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
+                _, send = ctx.sentence_chars(a.sentence)
                 nxt = ctx.text[a.end : min(stop, send)].lower()
-                if label == "cool" and any(t in nxt for t in cooling_to):
+                word = ctx.text[a.start : a.end].lower()
+                if label == "cool" and (any(t in nxt for t in cooling_to) or workup_ahead(n)):
                     phase = WORKUP
-                elif label == "dilute" or (objects and set(objects) <= materials):
+                elif (label == "dilute" or worked_up or word in w["workup_verbs"]
+                      or (ended and label == "add")
+                      or (purposes is not None and purposes.search(nxt))):
                     phase = WORKUP
                 elif objects:
                     reacted = False  # another reagent: the reaction goes on
-            elif phase == WORKUP and label == "add" and objects and not set(objects) & materials:
-                phase, reacted = REACTION, False  # a reagent added to a worked-up residue
-            if phase == REACTION and timed:
+            elif phase == WORKUP and not worked_up and reaction_ahead(n):
+                # "The residue was dissolved in DCM, TFA was added and the mixture was
+                # stirred for 2 h": a new reaction on the worked-up material
+                phase, reacted = REACTION, False
+            if phase == REACTION and timed[n]:
                 reacted = True
         phases.append(phase)
     return phases
-

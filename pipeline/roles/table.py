@@ -27,11 +27,13 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PHASES = ("reaction", "workup")
 NONE = "NONE"  # the label of a compound rule that makes no role entity
 YIELD = "YIELD"  # the label of a builtin rule giving YIELD_OTHER and YIELD_PERCENT
+COMPOUND = "COMPOUND"  # the label of a builtin rule giving the role of another compound
 # conditions of the compound rules (``when``): name -> type of its value
 WHEN: dict[str, type | tuple[type, ...]] = {
-    "place": str,  # "heading" | "body"
+    "place": str,  # "title" (a heading before a step heading) | "heading" | "body"
     "phase": str,  # "reaction" | "workup"
     "reference": bool,  # a reference to a compound ("the title compound", "compound 5")
+    "state": bool,  # a physical state standing for a compound ("a white solid")
     "arg": list,  # the compound is an argument of its action in one of these roles
     "action": list,  # ... of an action of one of these classes
     "verb": list,  # ... of an action whose word is one of these ("prepared", "reacted")
@@ -40,9 +42,11 @@ WHEN: dict[str, type | tuple[type, ...]] = {
     "words": str,  # the compound's lowercased text is in this word list
     "not_words": str,  # ... is not in this word list
     "lexicon": list,  # its most frequent training role is one of these (lexicons/roles.tsv)
+    "pattern": str,  # its text matches this named pattern of the table's ``patterns``
+    "before": str,  # the 40 characters before it match this named pattern
     "yield_after": bool,  # a yield (mass, percentage) follows it
 }
-_PLACES = ("heading", "body")
+_PLACES = ("title", "heading", "body")
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,7 @@ class RoleTable:
     compounds: tuple[CompoundRule, ...]
     words: dict[str, frozenset[str]]
     actions: dict[str, str] = field(default_factory=dict)  # extra action word -> class
+    patterns: dict[str, regex.Pattern] = field(default_factory=dict)  # named name patterns
     path: str = ""
 
     def rule_names(self) -> list[str]:
@@ -189,9 +194,13 @@ def _rules(check: _Checker, value: object, section: str) -> list[tuple[str, dict
 def parse_table(data: object, path: str) -> RoleTable:
     """The checked :class:`RoleTable` of parsed YAML ``data`` (errors name ``path``)."""
     check = _Checker(path)
-    top = check.mapping(data, "roles", {"words": dict, "actions": dict, "builtin": list,
-                                        "conditions": list, "triggers": list,
-                                        "compounds": list})
+    top = check.mapping(data, "roles", {"words": dict, "actions": dict, "patterns": dict,
+                                        "builtin": list, "conditions": list,
+                                        "triggers": list, "compounds": list})
+    patterns = {}
+    for pname, pattern in top["patterns"].items():
+        check.type(pattern, f"patterns.{pname}", str)
+        patterns[str(pname)] = check.pattern(pattern, f"patterns.{pname}")
     actions: dict[str, str] = {}
     for label, items in top["actions"].items():
         for word in check.words(items, f"actions.{label}"):
@@ -206,7 +215,7 @@ def parse_table(data: object, path: str) -> RoleTable:
     for key, rule in _rules(check, top["builtin"], "builtin"):
         check.mapping(rule, key, {"name": str, "comment": str, "label": str})
         builtin.append(BuiltinRule(rule["name"], rule["comment"], check.label(
-            rule["label"], f"{key}.label", (*ROLE_ENTITY_LABELS, YIELD))))
+            rule["label"], f"{key}.label", (*ROLE_ENTITY_LABELS, YIELD, COMPOUND))))
     conditions = []
     for key, rule in _rules(check, top["conditions"], "conditions"):
         check.mapping(rule, key, {"name": str, "comment": str, "label": str, "pattern": str},
@@ -238,6 +247,9 @@ def parse_table(data: object, path: str) -> RoleTable:
         for cond in ("words", "not_words"):
             if cond in when and when[cond] not in words:
                 raise check.fail(f"{key}.when.{cond}", f"no word list {when[cond]!r}")
+        for cond in ("pattern", "before"):
+            if cond in when and when[cond] not in patterns:
+                raise check.fail(f"{key}.when.{cond}", f"no pattern {when[cond]!r}")
         if when.get("place", "heading") not in _PLACES:
             raise check.fail(f"{key}.when.place", f"expected one of: {', '.join(_PLACES)}")
         if when.get("phase", "reaction") not in PHASES:
@@ -249,7 +261,7 @@ def parse_table(data: object, path: str) -> RoleTable:
             check.label(rule["label"], f"{key}.label", (*COMPOUND_ROLES, NONE)), dict(when),
         ))
     table = RoleTable(tuple(builtin), tuple(conditions), tuple(triggers), tuple(compounds),
-                      words, actions, path)
+                      words, actions, patterns, path)
     names = table.rule_names()
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:

@@ -22,32 +22,43 @@ def _passive(text: str, start: int, aux: frozenset[str]) -> bool:
 
 
 def find_triggers(ctx: RoleContext, table: RoleTable, entities: list[Found]) -> list[Found]:
-    """A trigger per action that a trigger rule labels; an action of a rule that needs an
-    argument is kept only when one of the labelled entities is its argument or follows it
-    in its clause (before the next action of the sentence)."""
+    """A trigger per action that a trigger rule labels. Its arguments are the labelled
+    entities of its clause: after it up to the next action or the end of the sentence, and
+    before it back to the previous action for a passive verb ("X and Y were added"); a rule
+    that needs an argument keeps only actions with one (a compound for a work-up action:
+    "dried over MgSO4", not "dried under vacuum at 50 °C")."""
     out = []
-    by_mention: dict[str, list[Found]] = {}
-    for e in entities:
-        if e.mention is not None:
-            by_mention.setdefault(e.mention, []).append(e)
     skip, aux = table.words["non_triggers"], table.words["auxiliaries"]
+    condition_verbs = table.words["condition_classes"]
+    passive_only = table.words["passive_only"]
     text = ctx.text
-    actions = [a for a in ctx.actions if text[a.start : a.end].lower() not in skip]
-    for n, action in enumerate(actions):
-        rule = _rule_for(table, action, ctx.phase(action))
-        if rule is None:
+    manner, by = table.words["manner_nouns"], table.words["manner_before"]
+    ruled = []
+    for a in ctx.actions:
+        word = text[a.start : a.end].lower()
+        if word in skip:
             continue
-        args = [e for ids in action.args.values() for mid in ids for e in by_mention.get(mid, ())]
-        if not args:
-            nxt = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
-            sstart, send = ctx.sentence_chars(action.sentence)
-            stop = min(nxt, send)
-            args = [e for e in entities if action.end <= e.start and e.end <= stop]
-            if not args and _passive(text, action.start, aux):
-                # "X (1 g), Y and Z were then added": the subject before the verb
-                prev = actions[n - 1].end if n > 0 else 0
-                begin = max(prev, sstart)
-                args = [e for e in entities if begin <= e.start and e.end <= action.start]
+        if word in manner and by.intersection(text[max(0, a.start - 25) : a.start].lower().split()):
+            continue  # "quenched by dropwise addition of X": the manner of the quench
+        rule = _rule_for(table, a, ctx.phase(a))
+        if rule is not None:
+            ruled.append((a, rule))
+    actions = [a for a, _ in ruled]  # only actions with a rule end a clause
+    for n, (action, rule) in enumerate(ruled):
+        if text[action.start : action.end].lower() in passive_only and not _passive(
+                text, action.start, aux):
+            continue  # "the residue obtained", "X (prepared in step 1)": no step here
+        nxt = actions[n + 1].start if n + 1 < len(actions) else len(text)
+        sstart, send = ctx.sentence_chars(action.sentence)
+        stop = min(nxt, send)
+        args = [e for e in entities if action.end <= e.start and e.end <= stop]
+        if _passive(text, action.start, aux):
+            # "X (1 g), Y and Z were then added": the subject before the verb
+            prev = actions[n - 1].end if n > 0 else 0
+            begin = max(prev, sstart)
+            args = [e for e in entities if begin <= e.start and e.end <= action.start] + args
+        if action.label.lower() not in condition_verbs:
+            args = [e for e in args if e.kind in ("compound", "reference")]
         if rule.needs_argument and not args:
             continue
         out.append(Found(action.start, action.end, "trigger", rule.label, rule.name,
