@@ -332,6 +332,41 @@ def test_joined_names():
     FIRED.add("joined_names")
 
 
+def test_counted_workup_compound_and_oxidants():
+    out = _roles([
+        _c("methanesulfonyl chloride", "OTHER_COMPOUND", label_rule="workup_compound",
+           amount=Amount(moles=Quantity(44.0, "mmol"))),
+        _c("brine", "OTHER_COMPOUND", label_rule="workup_compound"),
+        _c("hydrogen peroxide", "REAGENT_CATALYST", cls="oxidant", label_rule="known_reagent"),
+    ])
+    assert out["methanesulfonyl chloride|"] == ("reactant", "counted_workup_compound")
+    assert out["brine|"] == ("none", "no_label")
+    assert out["hydrogen peroxide|"] == ("reactant", "class_oxidant")
+
+
+def test_shares_much_substructure():
+    found = [_c("butyl phenyl ether", "REACTION_PRODUCT", "CCCCOc1ccccc1"),
+             _c("sodium phenolate", "REAGENT_CATALYST", "[Na+].[O-]c1ccccc1",
+                label_rule="reagent_by_name"),
+             _c("triethylamine", "REAGENT_CATALYST", "CCN(CC)CC", cls="base")]
+    out = _roles(found)
+    assert out["sodium phenolate|[O-]c1ccccc1"] == ("reactant", "shares_much_substructure")
+    assert out["sodium phenolate|[Na+]"] == ("reagent", "spectator_ions")  # split after a move
+    assert out["triethylamine|CCN(CC)CC"][0] == "reagent"  # the dictionary knows it
+
+
+def test_line_break():
+    text = "Benzyl benzoate\nBenzoic acid(1 g) was heated."
+    span = text[:text.index("(")]
+    parts = assemble._lines(Role("T1", 0, len(span), "REACTION_PRODUCT", span,
+                                 "heading_product"))
+    assert [(p.text, p.label, p.rule) for p in parts] == [
+        ("Benzyl benzoate", "REACTION_PRODUCT", "heading_product"),
+        ("Benzoic acid", "STARTING_MATERIAL", "line_break")]
+    assert [text[p.start:p.end] for p in parts] == ["Benzyl benzoate", "Benzoic acid"]
+    FIRED.add("line_break")
+
+
 def test_every_rule_fired_at_last():
     """After every test of this file: each rule of the table fired in one of them."""
     assert set(reaction_table().rule_names()) <= FIRED

@@ -3,9 +3,9 @@
 The work, per document:
 
 1. **Candidates** (:func:`candidates`): every compound span of ``chemie_roles`` (products,
-   starting materials, reagents, solvents), with the mention that covers it, its amount
-   (:func:`chemie.reactions.amounts.amount_near`) and the step section it stands in (a
-   ``Step 2`` / ``Example 5`` heading of the action parser starts a new section).
+   starting materials, reagents, solvents, and other compounds counted in moles), with the
+   mention that covers it, its amount (:func:`chemie.reactions.amounts.amount_near`) and
+   the step section it stands in (see :meth:`DocView.section_starts`).
 2. **Roles by text** (:func:`chemie.reactions.roles.text_roles`): the label's role, then the
    dictionary class (``rules/reactions.yaml``: ``labels``, ``classes``).
 3. **Structures** (:class:`chemie.reactions.structures.StructureResolver`): every name of
@@ -42,6 +42,7 @@ from chemie.reactions.table import ReactionTable
 
 HEADING_ACTION = "Heading"
 COMPOUND_LABELS = ("REACTION_PRODUCT", "STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT")
+OTHER = "OTHER_COMPOUND"  # a candidate only when counted in moles (rules decide)
 CONDITION_LABELS = {"TEMPERATURE": "temperature", "TIME": "time"}
 INPUTS = ("reactant", "reagent", "catalyst", "solvent")
 # dictionary classes of a compound that is no product ("Isopropanol solution (25 g)
@@ -128,17 +129,39 @@ _STAGE_AMOUNT = regex.compile(r"\d\s?(?:mg|g|kg|mmol|mol)\b[^.;]{0,25}$")
 def candidates(view: DocView, table: ReactionTable) -> list[Candidate]:
     """The compound spans of the roles, in text order, with amounts and sections."""
     sections = view.section_starts()
-    found = [r for r in view.roles if r.label in COMPOUND_LABELS]
+    found = [part for r in view.roles if r.label in COMPOUND_LABELS or r.label == OTHER
+             for part in _lines(r)]
     found.sort(key=lambda r: r.start)
     out: list[Candidate] = []
     previous_end = 0
     for r in found:
+        amount = amount_near(view.text, r.start, r.end, table, limit=previous_end)
+        previous_end = r.end
+        if r.label == OTHER and amount.moles is None:
+            continue  # work-up chemicals: only those counted in moles may be inputs
         section = bisect.bisect_right(sections, r.start) - 1
         c = Candidate(r.start, r.end, r.text, r.label, r.rule, section,
-                      view.covering(r.start, r.end), name=r.text)
-        c.amount = amount_near(view.text, r.start, r.end, table, limit=previous_end)
+                      view.covering(r.start, r.end), amount, name=r.text)
         out.append(c)
-        previous_end = r.end
+    return out
+
+
+def _lines(r: Role) -> list[Role]:
+    """A compound span cut at its line breaks: a title ends at its line, so what follows
+    a title's line break is a compound of the body, a starting material (rule
+    ``line_break``); other spans keep their label in each piece."""
+    if "\n" not in r.text.strip():
+        return [r]
+    out, start = [], r.start
+    for piece in r.text.split("\n"):
+        a = start + len(piece) - len(piece.lstrip())
+        b = start + len(piece.rstrip())
+        if b > a:
+            label, rule = r.label, r.rule
+            if out and r.rule == "heading_product":
+                label, rule = "STARTING_MATERIAL", "line_break"
+            out.append(Role(r.id, a, b, label, r.text[a - r.start:b - r.start], rule))
+        start += len(piece) + 1
     return out
 
 

@@ -48,7 +48,9 @@ def text_roles(found: list[Candidate], table: ReactionTable) -> None:
 def _label_fires(rule: LabelRule, c: Candidate) -> bool:
     return rule.label == c.label and (not rule.label_rules or c.label_rule in rule.label_rules) \
         and (not rule.names or " ".join(c.name.lower().split()) in rule.names) \
-        and not any(getattr(c.amount, m) is not None for m in rule.unless_amount)
+        and not any(getattr(c.amount, m) is not None for m in rule.unless_amount) \
+        and (not rule.needs_amount
+             or any(getattr(c.amount, m) is not None for m in rule.needs_amount))
 
 
 def structure_roles(found: list[Candidate], table: ReactionTable) -> None:
@@ -62,14 +64,21 @@ def structure_roles(found: list[Candidate], table: ReactionTable) -> None:
     moved: set[int] = set()
     for rule in table.structure:
         for c in list(found):
-            if id(c) in moved or c.role not in rule.from_roles or c.structure is None \
-                    or not c.structure.smiles:
+            if c.role not in rule.from_roles or c.structure is None or not c.structure.smiles:
                 continue
-            if rule.kind == "spectator_fragments":
+            if rule.kind == "spectator_fragments":  # a split, not a move: after any move
                 part = _split_spectators(rule, c, products)
                 if part is not None:
                     found.append(part)
                     moved.update((id(c), id(part)))
+                continue
+            if id(c) in moved:
+                continue
+            if rule.kind == "substantial_common_substructure":
+                if c.cls is None and any(_shares_most(c.structure.smiles, p, rule)
+                                         for p in products):
+                    c.role, c.rule = rule.role, rule.name
+                    moved.add(id(c))
             elif c.cls not in rule.unless_classes and _fires(rule, c.structure.smiles, products):
                 c.role, c.rule = rule.role, rule.name
                 moved.add(id(c))
@@ -106,6 +115,16 @@ def _fires(rule: StructureRule, smiles: str, products: list[str]) -> bool:
         product_keys = {k for p in products for k in (chem.skeleton_keys(p) or ())}
         return bool(keys) and set(keys) <= product_keys
     return not any(contributes(smiles, p, rule) for p in products)
+
+
+def _shares_most(smiles: str, product: str, rule: StructureRule) -> bool:
+    """Whether the candidate's largest fragment shares at least ``min_shared`` heavy atoms,
+    and ``min_fraction`` of its own, with the product."""
+    mol = _mol(smiles)
+    if mol is None or not mol.GetNumHeavyAtoms():
+        return False
+    shared = shared_atoms(smiles, product, rule.timeout)
+    return shared >= rule.min_shared and shared >= rule.min_fraction * mol.GetNumHeavyAtoms()
 
 
 def contributes(smiles: str, product: str, rule: StructureRule) -> bool:

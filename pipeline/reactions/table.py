@@ -15,8 +15,8 @@ from chemie.tables import TableError, load_table
 TABLE = "reactions.yaml"
 Role = Literal["product", "reactant", "reagent", "catalyst", "solvent", "none"]
 # rules written in code that the table must name (``products``)
-CODE_RULES = ("yield_then_stage", "joined_names", "title_product", "last_product", "alias",
-              "is_the_product")
+CODE_RULES = ("line_break", "yield_then_stage", "joined_names", "title_product",
+              "last_product", "alias", "is_the_product")
 MEASURES = ("mass", "volume", "moles", "equivalents", "concentration", "temperature", "time",
             "pressure")
 
@@ -32,6 +32,7 @@ class LabelRule:
     label_rules: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
     unless_amount: frozenset[str] = frozenset()  # not when the text gives one of these
+    needs_amount: frozenset[str] = frozenset()  # only when the text gives one of these
 
 
 @dataclass(frozen=True)
@@ -52,10 +53,12 @@ class StructureRule:
 
     name: str
     comment: str
-    kind: Literal["fragment_of_product", "spectator_fragments", "no_common_substructure"]
+    kind: Literal["fragment_of_product", "spectator_fragments", "no_common_substructure",
+                  "substantial_common_substructure"]
     role: Role
     from_roles: frozenset[str] = frozenset()
     min_shared: int = 2
+    min_fraction: float = 0.0  # of the candidate's heavy atoms (substantial_common_substructure)
     timeout: float = 1.0
     unless_classes: frozenset[str] = frozenset()  # dictionary classes it never moves
 
