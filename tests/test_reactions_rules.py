@@ -352,7 +352,11 @@ def test_shares_much_substructure():
     out = _roles(found)
     assert out["sodium phenolate|[O-]c1ccccc1"] == ("reactant", "shares_much_substructure")
     assert out["sodium phenolate|[Na+]"] == ("reagent", "spectator_ions")  # split after a move
-    assert out["triethylamine|CCN(CC)CC"][0] == "reagent"  # the dictionary knows it
+    assert out["triethylamine|CCN(CC)CC"][0] == "reagent"  # the dictionary calls it a base
+    oxadiazole = [_c("3-phenyl-1,2,4-oxadiazole", "REACTION_PRODUCT", "c1ccc(-c2ncon2)cc1"),
+                  _c("hydroxylamine hydrochloride", "REAGENT_CATALYST", "NO.Cl", cls="reagent")]
+    out = _roles(oxadiazole)
+    assert out["hydroxylamine hydrochloride|NO"] == ("reactant", "shares_much_substructure")
 
 
 def test_line_break():

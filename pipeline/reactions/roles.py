@@ -75,8 +75,8 @@ def structure_roles(found: list[Candidate], table: ReactionTable) -> None:
             if id(c) in moved:
                 continue
             if rule.kind == "substantial_common_substructure":
-                if c.cls is None and any(_shares_most(c.structure.smiles, p, rule)
-                                         for p in products):
+                if c.cls not in rule.unless_classes and any(
+                        _shares_most(c.structure.smiles, p, rule) for p in products):
                     c.role, c.rule = rule.role, rule.name
                     moved.add(id(c))
             elif c.cls not in rule.unless_classes and _fires(rule, c.structure.smiles, products):
