@@ -4,11 +4,13 @@
 - ``doc._.mentions``: list[chemie.model.Mention], char offsets into ``doc.text``.
 - ``doc._.relations``: list[chemie.model.Relation] (anaphor -> antecedent, with rule names).
 - ``doc._.actions``: list[chemie.model.Action].
+- ``doc._.roles``: list[chemie.model.Role] (ChEMU 2020 labels, with rule names).
+- ``doc._.reactions``: list[chemie.reactions.model.Reaction] (``chemie_reactions``).
 
 Annotated Docs serialise (``Doc.to_bytes``, ``DocBin(store_user_data=True)``,
 ``nlp.pipe(..., n_process=N)``): see :mod:`chemie.serialize`.
 
-The three lists are never None: each Doc gets its own empty list on first access (a
+The lists are never None: each Doc gets its own empty list on first access (a
 shared mutable default would leak between docs), so ``for r in doc._.relations`` works
 on any Doc, including one in which nothing was found.
 """
@@ -20,9 +22,10 @@ from collections.abc import Callable
 from spacy.tokens import Doc
 
 from chemie import serialize
-from chemie.model import Action, Mention, Relation
+from chemie.model import Action, Mention, Relation, Role
+from chemie.reactions.model import Reaction
 
-_LISTS = ("mentions", "relations", "actions")
+_LISTS = ("mentions", "relations", "actions", "roles", "reactions")
 
 
 def _list_accessors(name: str) -> tuple[Callable[[Doc], list], Callable[[Doc, list], None]]:
@@ -53,7 +56,7 @@ for _name, (_get, _set) in _ACCESSORS.items():
 serialize.register()  # annotated Docs can be written (Doc.to_bytes, nlp.pipe(n_process=N))
 
 # the same lists read straight from doc.user_data (15x cheaper than through ``doc._``)
-_mentions, _relations, _actions = (_ACCESSORS[name][0] for name in _LISTS)
+_mentions, _relations, _actions, _roles, _reactions = (_ACCESSORS[name][0] for name in _LISTS)
 
 
 def mentions_of(doc: Doc) -> list[Mention]:
@@ -69,6 +72,16 @@ def relations_of(doc: Doc) -> list[Relation]:
 def actions_of(doc: Doc) -> list[Action]:
     """The doc's action list (``doc._.actions``)."""
     return _actions(doc)
+
+
+def roles_of(doc: Doc) -> list[Role]:
+    """The doc's role list (``doc._.roles``)."""
+    return _roles(doc)
+
+
+def reactions_of(doc: Doc) -> list[Reaction]:
+    """The doc's reaction list (``doc._.reactions``)."""
+    return _reactions(doc)
 
 
 def set_doc_id(doc: Doc, doc_id: str | None) -> None:

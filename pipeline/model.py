@@ -26,6 +26,16 @@ ANAPHORA_LABELS: dict[str, str] = {
 }
 JSONL_TO_LABEL: dict[str, str] = {v: k for k, v in ANAPHORA_LABELS.items()}
 
+# ChEMU 2020 (Task 1 entities, Task 2 trigger words): compounds by role, conditions and
+# quantities, then the two event trigger labels.
+COMPOUND_ROLES: tuple[str, ...] = (
+    "REACTION_PRODUCT", "STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT", "OTHER_COMPOUND",
+)
+ROLE_ENTITY_LABELS: tuple[str, ...] = (
+    *COMPOUND_ROLES, "TIME", "TEMPERATURE", "YIELD_PERCENT", "YIELD_OTHER", "EXAMPLE_LABEL",
+)
+ROLE_TRIGGER_LABELS: tuple[str, ...] = ("REACTION_STEP", "WORKUP")
+
 
 @dataclass(frozen=True, slots=True)
 class Token:
@@ -108,6 +118,7 @@ class Document:
     mentions: list[Mention] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
     meta: dict[str, object] = field(default_factory=dict)
+    roles: list[Role] = field(default_factory=list)  # ChEMU 2020 labels (chemie_roles)
 
     def mention(self, mention_id: str) -> Mention:
         """The mention with this id (KeyError when absent)."""
@@ -156,3 +167,22 @@ class Action:
     args: dict[str, list[str]] = field(default_factory=dict)
     phase: str = "reaction"
     step: int = 0
+
+
+@dataclass
+class Role:
+    """A ChEMU 2020 labelled span: a compound by its role in the reaction, a condition or
+    quantity, an example label, or the trigger word of a reaction or work-up step.
+
+    ``start``/``end`` are character offsets (end exclusive); ``rule`` names the rule that
+    labelled it; for a trigger, ``args`` holds the ids of the roles it acts on (when the
+    action parser knows them).
+    """
+
+    id: str
+    start: int
+    end: int
+    label: str
+    text: str
+    rule: str
+    args: list[str] = field(default_factory=list)

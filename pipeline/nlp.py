@@ -2,9 +2,10 @@
 
 ``load()`` builds the chemie pipeline: the chemical tokenizer and sentence segmenter, then
 ``chemie_ner`` → ``chemie_mentions`` → ``chemie_actions`` → ``chemie_coref`` →
-``chemie_bridging`` (components that are not installed are skipped). ``annotate()`` runs it
-on a :class:`~chemie.model.Document` and returns a Document with predicted mentions and
-relations, each carrying the name of the rule that produced it.
+``chemie_bridging`` → ``chemie_roles`` (components that are not installed are skipped).
+``annotate()`` runs it on a :class:`~chemie.model.Document` and returns a Document with
+predicted mentions and relations (and roles), each carrying the name of the rule that
+produced it.
 """
 
 from __future__ import annotations
@@ -28,8 +29,16 @@ from chemie import components
 from chemie.components.mentions import doc_text
 from chemie.components.words import WordTables
 from chemie.errors import InputError
-from chemie.extensions import actions_of, doc_id_of, mentions_of, relations_of, set_doc_id
-from chemie.model import Document, Mention, Range, make_tokens
+from chemie.extensions import (
+    actions_of,
+    doc_id_of,
+    mentions_of,
+    reactions_of,
+    relations_of,
+    roles_of,
+    set_doc_id,
+)
+from chemie.model import Document, Mention, Range, Role, make_tokens
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,7 +50,10 @@ PIPELINE: tuple[str, ...] = (
     "chemie_actions",
     "chemie_coref",
     "chemie_bridging",
+    "chemie_roles",
 )
+# Components added on request only (``load(reactions=True)``): they cost time (structures)
+OPTIONAL: tuple[str, ...] = ("chemie_reactions",)
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
 _TEXT = attrgetter("text")
@@ -49,7 +61,7 @@ _NOT_START = numpy.uint64(-1 % 2**64)  # SENT_START -1 (not a sentence start) as
 # word <-> orth id tables of the pipeline's vocabulary, kept across documents
 _TABLES = WordTables()
 # Input meta that describes the input's annotations, not its text: never copied to predictions.
-ANNOTATION_META = frozenset({"dropped_pairs", "actions"})
+ANNOTATION_META = frozenset({"dropped_pairs", "actions", "reactions"})
 
 
 def _register_components() -> None:
@@ -69,16 +81,20 @@ def _blank() -> Language:
     return blank()
 
 
-def load(*, coref: str = "surface", ner: bool = True, **config: dict) -> Language:
+def load(*, coref: str = "surface", ner: bool = True, reactions: bool = False,
+         **config: dict) -> Language:
     """The full chemie pipeline.
 
     ``coref`` is ``"surface"`` (each anaphor → the closest antecedent) or ``"atomic"``
     (each anaphor → the first mention of its chain). ``ner=False`` leaves out the chemical
-    NER (mentions then come from the mention patterns alone). Other keyword arguments are
+    NER (mentions then come from the mention patterns alone). ``reactions=True`` adds
+    ``chemie_reactions`` at the end (``doc._.reactions``; configured by
+    ``reactions_config={"structures": False}`` and the like). Other keyword arguments are
     per-component configs keyed by short name, e.g. ``mentions={...}``, ``bridging={...}``.
     """
     if coref not in COREF_MODES:
         raise ValueError(f"coref must be one of {', '.join(COREF_MODES)}, not {coref!r}")
+    reactions_config = dict(config.pop("reactions_config", {}))
     short = {name.removeprefix("chemie_"): name for name in PIPELINE}
     unknown = sorted(set(config) - set(short))
     if unknown:
@@ -94,6 +110,8 @@ def load(*, coref: str = "surface", ner: bool = True, **config: dict) -> Languag
         if name == "chemie_coref":
             cfg.setdefault("mode", coref)
         nlp.add_pipe(name, config=cfg)
+    if reactions:
+        nlp.add_pipe("chemie_reactions", config=reactions_config)
     return nlp
 
 
@@ -218,9 +236,24 @@ def _copy_predictions(doc: Doc, out: Document, mapper: _CharMap | None) -> Docum
             m.text = out.span_text(m.spans)
         out.mentions.append(m)
     out.relations = list(relations_of(doc))
+    out.roles = _mapped_roles(roles_of(doc), out.text, mapper)
     actions = actions_of(doc)
     if actions:
         out.meta["actions"] = list(actions)
+    reactions = reactions_of(doc)
+    if reactions:  # (chemie_reactions; offsets are the Doc's, as the texts are the same)
+        out.meta["reactions"] = list(reactions)
+    return out
+
+
+def _mapped_roles(roles: list[Role], text: str, mapper: _CharMap | None) -> list[Role]:
+    """The roles with their offsets in the output text (mapped when it differs)."""
+    if mapper is None:
+        return list(roles)
+    out = []
+    for r in roles:
+        ((a, b),) = mapper.from_doc([(r.start, r.end)])
+        out.append(Role(r.id, a, b, r.label, text[a:b], r.rule, list(r.args)))
     return out
 
 
@@ -248,8 +281,8 @@ def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) 
         return _copy_predictions(doc, out, None if mapper.same else mapper)
     doc = nlp.make_doc(document.text)
     doc.user_data["chemie.text"] = document.text  # spaCy's tokenizer keeps the text exactly
+    set_doc_id(doc, document.id)  # before the components: reaction ids carry it
     doc = _run_without(nlp, doc, ())
-    set_doc_id(doc, document.id)
     out = to_document(doc)
     out.meta = {**_input_meta(document), **out.meta}
     return out

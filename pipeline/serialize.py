@@ -4,8 +4,10 @@ spaCy serialises ``doc.user_data`` with srsly's msgpack, which knows no dataclas
 that went through the pipeline could not be written (``Doc.to_bytes``, ``DocBin(store_user_data=
 True)``) nor come back from ``nlp.pipe(..., n_process=N)``. Registering :func:`encode` and
 :func:`decode` with srsly (done on import of :mod:`chemie.extensions`) turns each
-:class:`~chemie.model.Mention`, :class:`~chemie.model.Relation` and
-:class:`~chemie.model.Action` into a tagged map and back, with its tuples restored.
+:class:`~chemie.model.Mention`, :class:`~chemie.model.Relation`,
+:class:`~chemie.model.Action` and :class:`~chemie.model.Role` into a tagged map and back,
+with its tuples restored; a :class:`~chemie.reactions.model.Reaction` travels as its
+``to_dict`` dictionary.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from typing import Any
 
 import srsly
 
-from chemie.model import Action, Mention, Relation
+from chemie.model import Action, Mention, Relation, Role
+from chemie.reactions.model import Reaction
 
 _TAG = "__chemie__"
-_CLASSES: dict[str, type] = {cls.__name__: cls for cls in (Mention, Relation, Action)}
+_CLASSES: dict[str, type] = {cls.__name__: cls for cls in (Mention, Relation, Action, Role)}
 _FIELDS: dict[type, tuple[str, ...]] = {
     cls: tuple(f.name for f in fields(cls)) for cls in _CLASSES.values()
 }
@@ -31,6 +34,8 @@ def encode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
     else goes on to the next encoder."""
     names = _FIELDS.get(type(obj))
     if names is None:
+        if type(obj) is Reaction:  # a tree of dataclasses: its own plain dictionary
+            return {_TAG: "Reaction", "dict": obj.to_dict()}
         return obj if chain is None else chain(obj)
     return {_TAG: type(obj).__name__, "fields": [getattr(obj, n) for n in names]}
 
@@ -42,6 +47,8 @@ def decode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
     name = obj.get(_TAG) if isinstance(obj, dict) else None
     if name is None:
         return obj if chain is None else chain(obj)
+    if name == "Reaction":
+        return Reaction.from_dict(_lists(obj["dict"]))
     cls = _CLASSES[name]
     value = cls(*obj["fields"])
     if cls is Mention:
@@ -54,6 +61,17 @@ def decode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
             attrs["ranges"] = tuple(tuple(r) for r in attrs["ranges"])
     elif cls is Action:
         value.args = {k: list(v) for k, v in value.args.items()}
+    elif cls is Role:
+        value.args = list(value.args)
+    return value
+
+
+def _lists(value: Any) -> Any:
+    """DocBin's tuples back into lists (a reaction's dictionary holds lists only)."""
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_lists(v) for v in value]
     return value
 
 

@@ -68,3 +68,46 @@ def test_eval_does_not_count_gold_dropped_pairs_as_predicted(tmp_path, capsys):
     path.write_text(json.dumps(line) + "\n", encoding="utf-8")
     assert main(["eval", "chemu-ref", str(path)]) == 0
     assert "dropped: 1 gold, 0 predicted" in capsys.readouterr().out
+
+
+def _chemu2020_folder(tmp_path: Path) -> Path:
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    text = "4-Bromoaniline (1.0 g) was dissolved in methanol (10 mL) and stirred for 2 h."
+    (gold / "b.txt").write_text(text, encoding="utf-8")
+    (gold / "b.ann").write_text(
+        "T1\tSTARTING_MATERIAL 0 14\t4-Bromoaniline\nT2\tREACTION_STEP 27 36\tdissolved\n"
+        "T3\tSOLVENT 40 48\tmethanol\nT4\tTIME 73 76\t2 h\n", encoding="utf-8")
+    (gold / "a.txt").write_text("The mixture was stirred for 5 h.", encoding="utf-8")
+    (gold / "a.ann").write_text("T1\tTIME 28 31\t5 h\n", encoding="utf-8")
+    return gold
+
+
+def test_eval_chemu2020_scores_entities_and_triggers(tmp_path, capsys):
+    gold = _chemu2020_folder(tmp_path)
+    assert main(["eval", "chemu2020", str(gold), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["task"] == "entities"
+    assert report["tables"]["entities exact"]["SOLVENT"]["tp"] == 1
+    assert report["tables"]["entities exact"]["TIME"]["tp"] == 2
+    assert "2 gold documents" in " ".join(report["notes"])
+
+
+def test_eval_chemu2020_documents_by_name_or_by_a_jsonl_order(tmp_path, capsys):
+    gold = _chemu2020_folder(tmp_path)
+    assert main(["eval", "chemu2020", str(gold), "--docs", "0:1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tables"]["entities exact"]["overall"]["tp"] == 1  # a.txt: "5 h"
+    order = tmp_path / "order.jsonl"
+    order.write_text('{"doc_key": "b"}\n{"doc_key": "a"}\n', encoding="utf-8")
+    assert main(["eval", "chemu2020", str(gold), "--docs", "0:1", "--order", str(order),
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tables"]["entities exact"]["SOLVENT"]["tp"] == 1  # b.txt first
+
+
+def test_eval_chemu2020_bad_gold_line(tmp_path, capsys):
+    gold = _chemu2020_folder(tmp_path)
+    (gold / "a.ann").write_text("T1\tTIME 28\t5 h\n", encoding="utf-8")
+    assert main(["eval", "chemu2020", str(gold)]) == 2
+    assert f"{gold / 'a.ann'}:1: T1: bad offsets" in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""``chemie eval chemu-ref FILE``: run the pipeline over a ChEMU-Ref jsonl and score it."""
+"""``chemie eval chemu-ref FILE`` / ``chemie eval chemu2020 FOLDER``: run the pipeline over a
+gold corpus and score it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from chemie.errors import InputError
 
-TASKS = ("chemu-ref",)
+TASKS = ("chemu-ref", "chemu2020")
 
 
 def parse_slice(text: str) -> tuple[int, int | None]:
@@ -30,15 +31,24 @@ def parse_slice(text: str) -> tuple[int, int | None]:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "eval",
-        help="run the pipeline on a gold corpus and score it (chemu-ref)",
-        description="Run the anaphora pipeline over a ChEMU-Ref jsonl file and score it "
-        "against the file's own relations (exact and relaxed, per type).",
+        help="run the pipeline on a gold corpus and score it (chemu-ref, chemu2020)",
+        description="Run the pipeline over a gold corpus and score it: chemu-ref (a ChEMU-Ref "
+        "jsonl file, anaphora, against the file's own relations) or chemu2020 (a brat folder "
+        "of ChEMU 2020 roles and trigger words, entities and triggers apart); exact and "
+        "relaxed, per type.",
     )
     p.add_argument("task", choices=TASKS)
-    p.add_argument("file", type=Path, help="ChEMU-Ref .jsonl with gold relations")
+    p.add_argument("file", type=Path, help="ChEMU-Ref .jsonl with gold relations (chemu-ref) "
+                   "or brat folder with ChEMU 2020 labels (chemu2020)")
     p.add_argument(
         "--docs", type=parse_slice, default=(0, None), metavar="START:END",
-        help="only documents START..END-1 by file order (e.g. 0:600)",
+        help="only documents START..END-1 by file order (e.g. 0:600; chemu2020: by file "
+        "name, or in the order of --order)",
+    )
+    p.add_argument(
+        "--order", type=Path, metavar="JSONL",
+        help="chemu2020: number the documents in the order of this ChEMU-Ref jsonl's doc_keys "
+        "(the split convention of the development data)",
     )
     p.add_argument(
         "--coref", choices=["surface", "atomic"], default="surface",
@@ -53,6 +63,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.task == "chemu2020":
+        return run_chemu2020(args)
     from chemie.formats.chemu import iter_chemu
     from chemie.nlp import annotate, load
     from chemie.scoring.anaphora import score_anaphora
@@ -64,5 +76,19 @@ def run(args: argparse.Namespace) -> int:
     nlp = load(coref=args.coref)
     pred = [annotate(nlp, d, gold_mentions=args.gold_mentions) for d in gold]
     report = score_anaphora(gold, pred)
+    sys.stdout.write(report.to_json() if args.json else report.to_text())
+    return 0
+
+
+def run_chemu2020(args: argparse.Namespace) -> int:
+    from chemie.nlp import load
+    from chemie.roles.evaluate import evaluate, gold_documents, jsonl_order
+
+    start, end = args.docs
+    order = jsonl_order(args.order) if args.order is not None else None
+    gold = gold_documents(args.file, start, end, order)
+    if not gold:
+        raise InputError(args.file, None, f"no documents in range {start}:{end or ''}")
+    report = evaluate(load(coref=args.coref), gold)
     sys.stdout.write(report.to_json() if args.json else report.to_text())
     return 0

@@ -4,8 +4,9 @@ With no input, runs the bundled example and prints the mentions and links readab
 ``.txt`` files and folders of them (plain or brat) become a brat folder (rule names as
 ``#`` notes), ChEMU-Ref ``.jsonl`` becomes ChEMU-Ref ``.jsonl`` in the input's token
 indices (ready for ``chemie score anaphora``). ``--format`` overrides: brat, chemu, json
-(everything with rule names, one document per line) or csv/parquet (a mention table and a
-relation table). Input and output are streamed; bad documents are listed in
+(everything with rule names, one document per line), csv/parquet (a mention table and a
+relation table) or chemu2020 (a brat folder of the reaction roles: ChEMU 2020 labels,
+trigger-argument E lines). Input and output are streamed; bad documents are listed in
 ``OUT.errors.tsv`` and the run goes on. Documents read from folders are named by their
 path in the folder without suffix (``sub/a``), files given by name by their name
 (``a``); a second document with the same name in one run fails (listed as an error).
@@ -40,7 +41,8 @@ from chemie.scale.sinks import Sink, errors_path, make_sink
 from chemie.scale.sources import Item, input_kind, iter_items, unread_files
 from chemie.scale.worker import Job
 
-FORMATS = ("brat", "chemu", "json", "csv", "parquet")
+FORMATS = ("brat", "chemu", "chemu2020", "json", "csv", "parquet")
+BRAT_FORMATS = ("brat", "chemu2020")  # written as a brat folder (chemu2020: the roles)
 
 
 def seconds(text: str) -> float:
@@ -133,7 +135,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def output_format(kinds: set[str], requested: str | None, out: Path | None) -> str:
     """The output format: requested, or implied by the input kinds (InputError if mixed)."""
     if out is None:
-        if requested in ("brat", "csv", "parquet"):
+        if requested in (*BRAT_FORMATS, "csv", "parquet"):
             raise InputError(None, None, f"--format {requested} needs an output: -o OUT")
         return "describe" if requested is None else requested
     if requested:
@@ -154,7 +156,7 @@ def written_files(out: Path, fmt: str, inputs: list[Path]) -> list[Path | None]:
         from chemie.formats.tabular import table_paths  # pandas and pyarrow: only for tables
 
         files.extend(table_paths(out, fmt).values())
-    if fmt == "brat":
+    if fmt in BRAT_FORMATS:
         stems = [p.stem for p in inputs if p.is_file() and input_kind(p) == "txt"]
         files.extend(out / f"{stem}{suffix}" for stem in stems for suffix in (".txt", ".ann"))
     return files
@@ -181,9 +183,9 @@ def check_brat_folder(out: Path, inputs: list[Path]) -> None:
 def check_output(out: Path, fmt: str, inputs: list[Path]) -> None:
     """Refuse an output that would overwrite an input or has the wrong kind (InputError)."""
     refuse_overwrite(written_files(out, fmt, inputs), inputs)
-    if fmt == "brat":
+    if fmt in BRAT_FORMATS:
         check_brat_folder(out, inputs)
-    if fmt == "brat" and out.exists() and not out.is_dir():
+    if fmt in BRAT_FORMATS and out.exists() and not out.is_dir():
         raise InputError(out, None, "brat output must be a folder, and this is a file")
     if fmt in ("chemu", "json") and out.is_dir():
         raise InputError(out, None, f"{fmt} output is one .jsonl file, and this is a folder")
@@ -283,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = output_format(kinds, args.format, args.output)
     if args.output is not None:
         check_output(args.output, fmt, inputs)
-        make_output_folder(args, fmt in ("brat", "csv", "parquet"), f"{fmt} output")
+        make_output_folder(args, fmt in (*BRAT_FORMATS, "csv", "parquet"), f"{fmt} output")
     for p in inputs:
         if p.is_dir():
             warn_unread(p)

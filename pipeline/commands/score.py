@@ -13,6 +13,7 @@ TASKS: dict[str, str] = {
     "anaphora": "chemie.scoring.anaphora:score_files",
     "cem": "chemie.scoring.chemdner:score_cem_files",
     "cdi": "chemie.scoring.chemdner:score_cdi_files",
+    "entities": "chemie.scoring.entities:score_files",
     "iob": "chemie.scoring.iob:score_files",
     "rc": "chemie.scoring.rc:score_files",
     "reactions": "chemie.scoring.reactions:score_files",
@@ -24,7 +25,7 @@ BOOTSTRAPPED = ("cem", "cdi")  # tasks reporting f1_sd, the bootstrap SD of F1
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "score",
-        help="score predictions against gold (anaphora, cem, cdi, iob, rc, reactions)",
+        help="score predictions against gold (anaphora, cem, cdi, entities, iob, rc, reactions)",
         description="Score a system's output files against gold annotations.",
     )
     p.add_argument("task", choices=sorted(TASKS))

@@ -96,6 +96,12 @@ def _brat(doc: Document) -> tuple[str, str]:
     return doc.text, format_ann(doc)
 
 
+def _chemu2020(doc: Document) -> tuple[str, str]:
+    from chemie.formats.chemu2020 import roles_payload
+
+    return roles_payload(doc)
+
+
 def _describe(doc: Document) -> str:
     from chemie.nlp import describe
 
@@ -120,6 +126,7 @@ FORMATTERS: dict[str, Callable[[Document], object]] = {
     "chemu": _chemu,
     "json": document_json,
     "brat": _brat,
+    "chemu2020": _chemu2020,
     "describe": _describe,
     "csv": _document,
     "parquet": _document,
@@ -592,7 +599,7 @@ def make_sink(fmt: str, out: Path | None) -> Sink:
     """The sink for output format ``fmt`` writing to ``out`` (stdout when None)."""
     if out is None or fmt == "describe":
         return StdoutSink()
-    if fmt == "brat":
+    if fmt in ("brat", "chemu2020"):
         return BratSink(out)
     if fmt in ("csv", "parquet"):
         return TableSink(out, fmt)

@@ -1,0 +1,79 @@
+"""Reaction records (factory ``chemie_reactions``): reactants, reagents, products with
+structures, amounts, yield, conditions and steps, after ``chemie_roles``.
+
+Writes :class:`chemie.reactions.model.Reaction` objects to ``doc._.reactions``, one per
+step that makes a product (see :mod:`chemie.reactions.assemble`). Roles follow the USPTO
+convention and name their rule (``rules/reactions.yaml``). Structures come from the
+compound dictionary and OPSIN (one batch per document, through
+:class:`chemie.structures.resolve.Resolver`); with ``structures=False`` nothing is resolved
+(no JVM, no RDKit work: components have ``structure`` None and the structure rules do not
+run); with ``opsin=False`` only the dictionary is used.
+"""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from chemie.components.mentions import doc_text
+from chemie.extensions import (
+    actions_of,
+    doc_id_of,
+    mentions_of,
+    reactions_of,
+    relations_of,
+    roles_of,
+)
+from chemie.reactions.assemble import DocView, candidates, records
+from chemie.reactions.roles import structure_roles, text_roles
+from chemie.reactions.table import reaction_table
+
+
+class ReactionAssembler:
+    """Builds the reaction records of a Doc."""
+
+    def __init__(self, rules: str, structures: bool, opsin: bool):
+        self.table = reaction_table(rules)
+        self.structures = structures
+        self.opsin = opsin
+        self._resolver = None
+
+    @property
+    def resolver(self):  # noqa: ANN201  (imported on first use: RDKit and the JVM)
+        if self._resolver is None:
+            from chemie.reactions.structures import StructureResolver  # noqa: PLC0415
+            from chemie.structures.resolve import Resolver  # noqa: PLC0415
+
+            self._resolver = StructureResolver(Resolver(use_opsin=self.opsin), self.table)
+        return self._resolver
+
+    def __call__(self, doc: Doc) -> Doc:
+        view = doc_view(doc)
+        found = candidates(view, self.table)
+        if self.structures and found:
+            found = self.resolver.resolve(view, found)
+        text_roles(found, self.table)
+        check = (lambda members: structure_roles(members, self.table)) if self.structures \
+            else None
+        reactions_of(doc).extend(records(view, self.table, found, check))
+        return doc
+
+
+def doc_view(doc: Doc) -> DocView:
+    """What assembly reads from a Doc that went through ``chemie_roles``."""
+    coreference: dict[str, list[str]] = {}
+    for r in relations_of(doc):
+        if r.label == "COREFERENCE":
+            coreference.setdefault(r.head, []).append(r.tail)
+    return DocView(str(doc_id_of(doc) or ""), doc_text(doc), list(roles_of(doc)),
+                   list(mentions_of(doc)), list(actions_of(doc)), coreference)
+
+
+@Language.factory(
+    "chemie_reactions",
+    default_config={"rules": "reactions.yaml", "structures": True, "opsin": True},
+)
+def make_reaction_assembler(nlp: Language, name: str, rules: str, structures: bool,
+                            opsin: bool) -> ReactionAssembler:
+    """The reaction assembler configured from a rule table in ``rules/``."""
+    return ReactionAssembler(rules, structures, opsin)

@@ -1,0 +1,136 @@
+"""The reaction rule table (``rules/reactions.yaml``), read typed through
+:func:`chemie.tables.load_table`: a misspelt, missing or mistyped key is an error naming the
+file and the key."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Literal
+
+import regex
+
+from chemie.tables import TableError, load_table
+
+TABLE = "reactions.yaml"
+Role = Literal["product", "reactant", "reagent", "catalyst", "solvent", "none"]
+# rules written in code that the table must name (``products``)
+CODE_RULES = ("line_break", "yield_then_stage", "joined_names", "title_product",
+              "last_product", "alias", "is_the_product")
+MEASURES = ("mass", "volume", "moles", "equivalents", "concentration", "temperature", "time",
+            "pressure")
+
+
+@dataclass(frozen=True)
+class LabelRule:
+    """A ChEMU 2020 label -> a role."""
+
+    name: str
+    comment: str
+    label: str
+    role: Role
+    label_rules: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
+    unless_amount: frozenset[str] = frozenset()  # not when the text gives one of these
+    needs_amount: frozenset[str] = frozenset()  # only when the text gives one of these
+
+
+@dataclass(frozen=True)
+class ClassRule:
+    """A dictionary class changes a role in ``from_roles`` to ``role``."""
+
+    name: str
+    comment: str
+    classes: frozenset[str]
+    role: Role
+    from_roles: frozenset[str] = frozenset()
+    unless_amount: frozenset[str] = frozenset()  # not when the text gives one of these
+
+
+@dataclass(frozen=True)
+class StructureRule:
+    """An RDKit check that moves a candidate from a role in ``from_roles`` to ``role``."""
+
+    name: str
+    comment: str
+    kind: Literal["fragment_of_product", "spectator_fragments", "no_common_substructure",
+                  "substantial_common_substructure"]
+    role: Role
+    from_roles: frozenset[str] = frozenset()
+    min_shared: int = 2
+    min_fraction: float = 0.0  # of the candidate's heavy atoms (substantial_common_substructure)
+    timeout: float = 1.0
+    unless_classes: frozenset[str] = frozenset()  # dictionary classes it never moves
+
+
+@dataclass(frozen=True)
+class AfterReactionRule:
+    """Inputs labelled by fallback rules after the reaction has run take no part."""
+
+    name: str
+    comment: str
+    label_rules: frozenset[str]
+    min_hours: float
+    long_words: str
+
+
+@dataclass(frozen=True)
+class NamedRule:
+    """A rule written in code, named and explained in the table."""
+
+    name: str
+    comment: str
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """A named regular expression."""
+
+    name: str
+    comment: str
+    pattern: str
+
+
+@dataclass(frozen=True)
+class ReactionTable:
+    """``rules/reactions.yaml``."""
+
+    units: dict[str, dict[str, str]]
+    labels: tuple[LabelRule, ...]
+    classes: tuple[ClassRule, ...]
+    structure: tuple[StructureRule, ...]
+    products: tuple[NamedRule, ...]
+    after_reaction: AfterReactionRule
+    reagent_names: PatternRule
+    title_salt: PatternRule
+    atmosphere: PatternRule
+    pressure: PatternRule
+    compiled: dict[str, regex.Pattern] = field(default_factory=dict, compare=False)
+
+    def rule_names(self) -> list[str]:
+        """Every rule of the table, in order."""
+        return [r.name for r in (*self.labels, self.reagent_names, self.title_salt, *self.classes,
+                                 *self.structure, self.after_reaction, *self.products,
+                                 self.atmosphere, self.pressure)]
+
+
+@functools.cache
+def reaction_table(name: str = TABLE) -> ReactionTable:
+    """The checked table (cached). Units must name known measures; patterns must compile."""
+    table = load_table(name, ReactionTable)
+    for measure in table.units:
+        if measure not in MEASURES:
+            raise TableError(name, f"units.{measure}", f"unknown measure (known: "
+                             f"{', '.join(MEASURES)})")
+    missing = set(CODE_RULES) - {r.name for r in table.products}
+    if missing:
+        raise TableError(name, "products", f"missing rule(s) {', '.join(sorted(missing))}")
+    for key in ("reagent_names", "title_salt", "atmosphere", "pressure", "after_reaction"):
+        rule = getattr(table, key)
+        try:
+            table.compiled[key] = regex.compile(getattr(rule, "pattern", None)
+                                                or rule.long_words)
+        except regex.error as e:
+            field = "long_words" if key == "after_reaction" else "pattern"
+            raise TableError(name, f"{key}.{field}", f"does not compile: {e}") from None
+    return table

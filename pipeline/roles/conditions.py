@@ -1,0 +1,169 @@
+"""Conditions and quantities: TIME and TEMPERATURE by the table's patterns, the amounts and
+percentages a yield is made of, and the end of the heading with its EXAMPLE_LABEL."""
+
+from __future__ import annotations
+
+import regex
+
+from chemie.roles.context import RoleContext
+from chemie.roles.found import Found
+from chemie.roles.table import RoleTable
+
+# a mass or an amount of substance ("383 mg", "1.2 g", "5.48 mmol")
+AMOUNT = regex.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:mg|g|kg|µg|μg|mmol|mol|µmol|μmol)(?![\w/])"
+)
+# any quantity (an amount, a volume, equivalents): after a name, it makes the name a reactant
+QUANTITY = regex.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:mg|g|kg|µg|μg|mmol|mol|µmol|μmol|ml|mL|L|l|µL|μL|uL|"
+    r"eq|equiv|M|N|%)(?![\w/])"
+)
+# a percentage ("42%", "88.5 %"), or a quantitative yield
+PERCENT = regex.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?%|\b(?i:quantitative|quant\.)")
+# a percentage that is a concentration or a gradient ("10% aqueous", "0-50% EtOAc")
+_CONCENTRATION = regex.compile(r"\s?(?:[A-Za-z(]|w/|v/)")
+_GRADIENT = regex.compile(r"(?:\d\s?%?\s?(?:-|–|to)\s?)$")
+# a heading label: "Example 5", "Step 2", "Intermediate 7A" (the label is the second word)
+_LABEL = regex.compile(r"[(\[]?([0-9A-Za-z]{1,5}(?:[.-][0-9A-Za-z]{1,4}){0,2})[)\]]?[.:]?$")
+# a label opening the text: "16.8: NAME", "(4) Preparation of", "j. PREPARATION OF"
+_OPENING_LABEL = regex.compile(r"^\s*\(?(\d{1,4}(?:[.-]\d{1,4}){0,2}[A-Za-z]?|[a-z]{1,3})"
+                               r"(?:\)\s?|[.:]\s|:)(?=\s*[A-Z0-9(\[])")
+_HEADING_LABEL_WORDS = frozenset(("example", "step", "stage", "part", "intermediate",
+                                  "embodiment", "method"))
+
+
+def find_conditions(ctx: RoleContext, table: RoleTable) -> list[Found]:
+    """TIME and TEMPERATURE spans of the table's condition rules (first rule first)."""
+    text = ctx.text
+    out: list[Found] = []
+    for rule in table.conditions:
+        for m in rule.pattern.finditer(text):
+            if rule.not_after and _word_before(text, m.start()) in rule.not_after:
+                continue
+            out.append(Found(m.start(), m.end(), "condition", rule.label, rule.name))
+    return out
+
+
+def _word_before(text: str, char: int) -> str:
+    """The lowercased whitespace-separated word before ``char`` (skipping one word like
+    "of" or "at" that may sit between)."""
+    words = text[max(0, char - 30) : char].split()
+    if not words:
+        return ""
+    if words[-1].lower() in ("of", "at", "about", "approx.", "ca.") and len(words) > 1:
+        return words[-2].lower()
+    return words[-1].lower()
+
+
+def find_amounts(ctx: RoleContext) -> list[Found]:
+    """Masses and amounts of substance (candidates for YIELD_OTHER)."""
+    return [Found(m.start(), m.end(), "amount") for m in AMOUNT.finditer(ctx.text)]
+
+
+def find_percents(ctx: RoleContext) -> list[Found]:
+    """Percentages that can be a yield (not a concentration or a gradient)."""
+    text = ctx.text
+    out = []
+    for m in PERCENT.finditer(text):
+        if m.group().endswith("%"):
+            after = text[m.end() : m.end() + 3]
+            if _CONCENTRATION.match(after) and not after.lstrip().lower().startswith(
+                    ("yield", "of", "y", "in")):
+                continue
+            if _GRADIENT.search(text[max(0, m.start() - 8) : m.start()]):
+                continue
+        out.append(Found(m.start(), m.end(), "percent"))
+    return out
+
+
+def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
+    """The character where the heading ends and the procedure begins (0: no heading).
+
+    The heading is the run of heading words, labels and names (``names``: the compound
+    spans) at the start of the text: it ends at a word that starts a procedure ("A solution
+    of", "To", "The"), a verb the action parser knows, or a name with its quantity ("X (1.0
+    g) was added": a reactant).
+    """
+    tokens = ctx.tokens
+    words, stops = table.words["heading_words"], table.words["heading_stops"]
+    titles = table.words["title_words"]
+    first_action = ctx.action_starts[0] if ctx.action_starts else len(ctx.text)
+    text = ctx.text
+    n = len(tokens.text)
+    starts = {f.start: f for f in names}
+    named = False  # a name was seen (after it, a capitalised word ends the heading)
+    titled = False  # a heading word was seen ("Example", "Step", "Preparation of")
+    skip_to = -1  # the end of the name being passed
+    for i in range(n):
+        start = tokens.idx[i]
+        if start < skip_to:
+            continue
+        if start >= first_action:
+            # "Compound 18 was prepared": the subject of the first sentence, no heading
+            if not titled and i > 0 and tokens.lower[i - 1] in table.words["auxiliaries"]:
+                return 0
+            return start
+        name = starts.get(start)
+        if name is not None:
+            if _quantity_after(ctx, name.end):
+                return start  # "X (1.0 g) was added": a reactant, not a title
+            named, skip_to = True, name.end
+            continue
+        low, word = tokens.lower[i], tokens.text[i]
+        if QUANTITY.match(text, start):
+            return start
+        if i > 0 and tokens.lower[i - 1] in titles and _LABEL.match(word):
+            continue  # "Step A:": the label of a step, not the article
+        if low in stops and (word[:1].isupper() or named) and i > 0 and not (
+                low in words and i + 1 < n and _LABEL.match(tokens.text[i + 1])
+                and not named):
+            return start
+        if low in words or _LABEL.match(word):
+            titled = titled or low in titles
+            continue
+        if word[:1].isupper() and named:
+            return start
+        named = named or bool(word[:1].isalnum())
+    return len(text)
+
+
+def _quantity_after(ctx: RoleContext, end: int) -> bool:
+    """Whether a quantity follows character ``end`` ("X (1.0 g", "X 5.0 g", "X (4a) (2 g")."""
+    rest = ctx.text[end : end + 60]
+    m = regex.match(r"\s*(\(?)\s*", rest)
+    q = QUANTITY.match(rest, m.end())
+    if q is None:  # "X (4a) (2 g": a label bracket first; "X (CAS#64-17-5, 2 g"
+        m = regex.match(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*", rest)
+        q = QUANTITY.match(rest, m.end()) if m else None
+    if q is None:
+        return False
+    # "NAME 70.0 mg of X": the amount of the next sentence's compound, not of the name
+    return bool(m and m.group(1)) or not regex.match(r"\s*(?:\([^()]*\)\s*)?of\b",
+                                                       rest[q.end() :])
+
+
+def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:
+    """EXAMPLE_LABEL spans: the label after a heading word ("Example 194", "Step 6") in the
+    heading or at a sentence start, and a label that opens the text ("16.8:", "(4)")."""
+    tokens = ctx.tokens
+    out: list[Found] = []
+    m = _OPENING_LABEL.match(ctx.text)
+    if m and not (m.group(1).isalpha() and m.group(1) not in ("a", "b", "c", "d", "e", "f",
+                                                              "g", "h", "i", "j", "s")):
+        out.append(Found(m.start(1), m.end(1), "label", "EXAMPLE_LABEL", "opening_label"))
+    starts = set(tokens.starts)
+    for i, low in enumerate(tokens.lower[:-1]):
+        if low not in _HEADING_LABEL_WORDS:
+            continue
+        char = tokens.idx[i]
+        if not (char < end or i in starts or (i > 0 and tokens.text[i - 1] in (".", ":"))):
+            continue
+        if low == "intermediate" and char >= end:
+            continue
+        nxt = tokens.text[i + 1]
+        lm = _LABEL.match(nxt)
+        if lm is None or not any(c.isdigit() for c in nxt) and len(lm.group(1)) > 2:
+            continue
+        a = tokens.idx[i + 1] + lm.start(1)
+        out.append(Found(a, a + len(lm.group(1)), "label", "EXAMPLE_LABEL", "heading_label"))
+    return out

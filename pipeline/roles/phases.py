@@ -1,0 +1,113 @@
+"""Reaction and work-up phases of the actions, as ChEMU 2020 draws the line.
+
+The action parser's own phase (for the ChEMU-Ref bridging rules) starts a work-up at the
+first work-up action and goes back to the reaction at the next addition. ChEMU 2020 ends
+the reaction once the mixture has reacted (stirred, heated or left for a time): what
+follows is work-up ("cooled to room temperature", "diluted with water", "water was
+added", "poured into ice") until a reagent is added again or a new step begins.
+"""
+
+from __future__ import annotations
+
+from chemie.model import Action
+from chemie.roles.context import RoleContext
+from chemie.roles.found import Found
+from chemie.roles.table import RoleTable
+
+REACTION, WORKUP = "reaction", "workup"
+
+
+def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
+               prefixes: frozenset[str]) -> list[str]:
+    """The lowercased names of the NER chemicals inside the mentions an action names in
+    ``roles``; a name after a work-up prefix ("saturated aqueous NaHCO3") comes as
+    ``"aqueous"``."""
+    out: list[str] = []
+    for role in roles:
+        for mid in action.args.get(role, ()):
+            m = ctx.mention_by_id.get(mid)
+            if m is None:
+                continue
+            for a, b in ctx.chemicals:
+                if m.start <= a and b <= m.end:
+                    before = ctx.text[m.start : a].lower().split()[-2:]
+                    out.append("aqueous" if prefixes.intersection(before) else
+                               ctx.text[a:b].lower())
+    return out
+
+
+def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -> list[str]:
+    """The phase of each action of ``ctx.actions`` (same order)."""
+    w = table.words
+    materials, prefixes = w["workup_materials"], w["workup_prefixes"]
+    react_classes, workup_classes = w["reaction_classes"], w["workup_classes"]
+    ending, cooling_to = w["ending_classes"], w["workup_temperatures"]
+    runs = w["run_classes"]
+    times = sorted(f.start for f in conditions if f.label == "TIME")
+    heads = sorted(a.start for a in ctx.headings)
+    actions = ctx.actions
+    labels = [a.label.lower() for a in actions]
+    timed = []
+    for n, a in enumerate(actions):
+        stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
+        _, send = ctx.sentence_chars(a.sentence)
+        timed.append(any(a.end <= t < min(stop, send) for t in times))
+
+    def reaction_ahead(n: int) -> bool:
+        """Whether the mixture reacts (stirred or heated for a time) before the next work-up
+        action, product or step heading."""
+        for j in range(n, len(actions)):
+            if j > n and (labels[j] in workup_classes or labels[j] in ending or any(
+                    actions[n].start < h < actions[j].start for h in heads)):
+                return False
+            if labels[j] in runs and timed[j]:
+                return True
+        return False
+
+    def workup_ahead(n: int) -> bool:
+        """Whether the next action that is not a cooling or stirring is a work-up action."""
+        for j in range(n + 1, len(actions)):
+            if labels[j] in ("cool", "stir", "wait"):
+                continue
+            return labels[j] in workup_classes
+        return False
+
+    purposes = table.patterns.get("workup_purpose")
+    phases: list[str] = []
+    phase, reacted, ended = REACTION, False, False
+    h = 0
+    for n, a in enumerate(actions):
+        while h < len(heads) and heads[h] < a.start:
+            phase, reacted, ended = REACTION, False, False  # a new step
+            h += 1
+        label = labels[n]
+        if label in workup_classes:
+            phase = WORKUP
+        elif label in w["completion_classes"]:
+            reacted = ended = phase == REACTION
+        elif label in ending:
+            pass  # a product obtained: the phase goes on
+        elif label in react_classes:
+            objects = _chemicals(ctx, a, ("object", "reagent"), prefixes)
+            worked_up = bool(objects) and set(objects) <= materials
+            if phase == REACTION and reacted:
+                stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
+                _, send = ctx.sentence_chars(a.sentence)
+                nxt = ctx.text[a.end : min(stop, send)].lower()
+                word = ctx.text[a.start : a.end].lower()
+                if label == "cool" and (any(t in nxt for t in cooling_to) or workup_ahead(n)):
+                    phase = WORKUP
+                elif (label == "dilute" or worked_up or word in w["workup_verbs"]
+                      or (ended and label == "add")
+                      or (purposes is not None and purposes.search(nxt))):
+                    phase = WORKUP
+                elif objects:
+                    reacted = False  # another reagent: the reaction goes on
+            elif phase == WORKUP and not worked_up and reaction_ahead(n):
+                # "The residue was dissolved in DCM, TFA was added and the mixture was
+                # stirred for 2 h": a new reaction on the worked-up material
+                phase, reacted = REACTION, False
+            if phase == REACTION and timed[n]:
+                reacted = True
+        phases.append(phase)
+    return phases

@@ -1,0 +1,176 @@
+"""Yields: the amounts (YIELD_OTHER) and percentages (YIELD_PERCENT) stated for a product.
+
+Four builtin rules (named in ``rules/roles.yaml``):
+
+- ``yield_bracket``: a bracket with an amount and a yield percentage, wherever it stands
+  ("as a white solid (0.25 g, 1.2 mmol, 77%)"); not a bracket of equivalents or purity;
+- ``yield_word``: a percentage called a yield ("yield: 66%", "in 97% yield", "42% of
+  theory") and the amount after "Yield:";
+- ``product_yield``: the amounts in the bracket after a product ("the crude product
+  (0.44 g)") or before it ("383 mg (42%) of the title compound");
+- ``yield_amount``: the amount a step gives ("to give 2.5 g of the target compound",
+  "1.3 g of a white solid was obtained").
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import regex
+
+from chemie.roles.context import RoleContext
+from chemie.roles.found import Found
+
+# "383 mg (42% of theory) of the title compound", "1.2 g of X": an amount before "of"
+_OF_BEFORE = regex.compile(r"\bof\s+(?:the\s+|pure\s+|a\s+)?$")
+# a yield named next to a percentage: "yield: 66%", "66% yield", "yield of 28%", "of theory"
+_YIELD_BEFORE = regex.compile(r"(?i)(?:yield|yielded|yielding)\s*(?:[:=]|of|was|is)?\s*"
+                              r"(?:about|approximately|ca\.|greater than|~)?\s*$")
+_YIELD_AFTER = regex.compile(r"(?i)^\s*\)?\s*(?:yield|of theory|of the theoretical)")
+# "Yield: 530 mg", "Mass: 0.55g": the amount after
+_AMOUNT_AFTER_WORD = regex.compile(r"(?i)\b(?:yield|mass)\s*[:=]?\s*$")
+# a bracket of a reactant: equivalents or a purity, not a yield
+_NOT_YIELD = regex.compile(r"(?i)\beq\b|\bequiv|purity|\bwt\b|w/w|dispersion")
+# "give 2.5 g of", "obtain 3.13 g of": an amount right after a verb of a product obtained
+_AFTER_VERB = regex.compile(r"^\s+(?:about\s+|approximately\s+)?$")
+_STATE = regex.compile(r"^\s+of\s+(?:a|an|the)?\s*(?:\w+\s+){0,3}?(?:solid|oil|powder|foam|"
+                       r"crystals?|gum|liquid|syrup|wax|glass)\b")
+_MAX_BRACKET = 120
+
+
+def brackets(text: str) -> list[tuple[int, int]]:
+    """The outermost bracket pairs ``(open, close+1)`` of the text (a bracket longer than
+    120 characters or never closed is skipped)."""
+    out: list[tuple[int, int]] = []
+    stack: list[int] = []
+    for i, c in enumerate(text):
+        if c == "(":
+            stack.append(i)
+        elif c == ")" and stack:
+            a = stack.pop()
+            if not stack and i + 1 - a <= _MAX_BRACKET:
+                out.append((a, i + 1))
+    return out
+
+
+def bracket_after(text: str, end: int) -> tuple[int, int] | None:
+    """The bracket right after character ``end`` (spaces between), as (open, close+1)."""
+    i = end
+    n = len(text)
+    while i < n and text[i] == " ":
+        i += 1
+    if i >= n or text[i] != "(":
+        return None
+    depth = 0
+    for j in range(i, min(n, i + _MAX_BRACKET)):
+        c = text[j]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i, j + 1
+    return None
+
+
+class YieldFinder:
+    """Finds the amounts and percentages of yields among the text's quantities."""
+
+    def __init__(self, ctx: RoleContext, amounts: list[Found], percents: list[Found]):
+        self.ctx = ctx
+        self.amounts = amounts
+        self.percents = percents
+        self.amount_starts = [f.start for f in amounts]
+        self.percent_starts = [f.start for f in percents]
+
+    def _within(self, found: list[Found], starts: list[int], a: int, b: int) -> list[Found]:
+        i = bisect.bisect_left(starts, a)
+        out = []
+        while i < len(found) and found[i].end <= b:
+            out.append(found[i])
+            i += 1
+        return out
+
+    def _yield_percent(self, p: Found) -> bool:
+        text = self.ctx.text
+        return bool(_YIELD_BEFORE.search(text, max(0, p.start - 40), p.start)
+                    or _YIELD_AFTER.match(text[p.end : p.end + 25]))
+
+    def bracketed(self) -> list[Found]:
+        """``yield_bracket`` and ``yield_word`` spans."""
+        text = self.ctx.text
+        out: list[Found] = []
+        seen: set[int] = set()
+        for a, b in brackets(text):
+            amounts = self._within(self.amounts, self.amount_starts, a, b)
+            percents = self._within(self.percents, self.percent_starts, a, b)
+            if amounts and percents and not _NOT_YIELD.search(text, a, b):
+                for f in amounts:
+                    out.append(Found(f.start, f.end, "amount", "YIELD_OTHER", "yield_bracket"))
+                for f in percents:
+                    out.append(Found(f.start, f.end, "percent", "YIELD_PERCENT",
+                                     "yield_bracket"))
+                    seen.add(f.start)
+        for p in self.percents:
+            if p.start not in seen and self._yield_percent(p):
+                out.append(Found(p.start, p.end, "percent", "YIELD_PERCENT", "yield_word"))
+        for f in self.amounts:
+            if _AMOUNT_AFTER_WORD.search(text, max(0, f.start - 12), f.start):
+                out.append(Found(f.start, f.end, "amount", "YIELD_OTHER", "yield_word"))
+        return out
+
+    def after(self, f: Found) -> tuple[list[Found], list[Found]]:
+        """The amounts and percentages in the bracket after compound ``f`` (an amount
+        between the name and the bracket included: "the title compound 34 mg (84%)")."""
+        text = self.ctx.text
+        end = f.end
+        lead = [a for a in self.amounts
+                if a.start >= end and text[end : a.start].strip() == ""][:1]
+        if lead and regex.match(r"\s*(?:\([^()]*\)\s*)?of\b", text[lead[0].end :]):
+            return [], []  # "NAME 70.0 mg of X": the amount of the next compound
+        if lead:
+            end = lead[0].end
+        bracket = bracket_after(text, end)
+        if bracket is None:
+            return lead, []
+        a, b = bracket
+        if _NOT_YIELD.search(text, a, b):
+            return lead, []
+        return (lead + self._within(self.amounts, self.amount_starts, a, b),
+                self._within(self.percents, self.percent_starts, a, b))
+
+    def before(self, f: Found) -> tuple[list[Found], list[Found]]:
+        """"383 mg (42% of theory) of the title compound": the amount before "of" and the
+        percentages in the bracket between."""
+        text = self.ctx.text
+        m = _OF_BEFORE.search(text, max(0, f.start - 20), f.start)
+        if m is None:
+            return [], []
+        stop = m.start()
+        i = bisect.bisect_left(self.amount_starts, stop) - 1
+        while i >= 0 and self.amounts[i].end > stop:
+            i -= 1
+        if i < 0:
+            return [], []
+        amount = self.amounts[i]
+        between = text[amount.end : stop].strip()
+        if between and not (between.startswith("(") and between.endswith(")")):
+            return [], []
+        return [amount], self._within(self.percents, self.percent_starts, amount.end, stop)
+
+    def has_yield_after(self, f: Found) -> bool:
+        """Whether the bracket after ``f`` states a yield (an amount and a percentage)."""
+        amounts, percents = self.after(f)
+        return bool(percents) and bool(amounts)
+
+    def after_verbs(self, verbs: list[tuple[int, int]]) -> list[Found]:
+        """``yield_amount`` spans: an amount right after a verb of a product obtained ("to give
+        2.5 g of"), or before "of a white solid"."""
+        text = self.ctx.text
+        out = []
+        for a in self.amounts:
+            k = bisect.bisect_right(verbs, (a.start, a.start)) - 1
+            after_verb = k >= 0 and _AFTER_VERB.match(text[verbs[k][1] : a.start])
+            if after_verb or _STATE.match(text[a.end : a.end + 60]):
+                out.append(Found(a.start, a.end, "amount", "YIELD_OTHER", "yield_amount"))
+        return out
