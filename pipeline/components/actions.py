@@ -26,7 +26,7 @@ from spacy.attrs import IDX, ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.extensions import actions_of, mentions_of
+from chemie.extensions import SENTENCE_STARTS, TOKEN_INFO, actions_of, mentions_of
 from chemie.model import Action
 from chemie.resources import load_rules
 
@@ -91,7 +91,7 @@ def token_table(doc: Doc) -> TokenTable:
         _TABLES[doc] = table
         return table
     # the words chemie_mentions already read (by orth id, no string-store lookup)
-    info = doc.user_data.get("chemie.token_info")
+    info = doc.user_data.get(TOKEN_INFO)
     if info is not None and len(info[0]) == n:
         idx = doc.to_array(IDX).tolist()
         text = list(info[0])
@@ -108,7 +108,7 @@ def token_table(doc: Doc) -> TokenTable:
         # as Doc.has_annotation and Doc.sents: a sentence starts at token 0 and at every
         # token marked as a start; without any mark the doc is one sentence (the starts
         # chemie_mentions found, when it ran on this doc)
-        starts = doc.user_data.get("chemie.sentence_starts")
+        starts = doc.user_data.get(SENTENCE_STARTS)
         if starts is None:
             starts = numpy.flatnonzero(doc.to_array(SENT_START) == 1).tolist()
             if not starts or starts[0] != 0:

@@ -42,34 +42,11 @@ from chemie.components.ner_rules import (
     sequence_matches,
 )
 from chemie.components.words import cached_words
+from chemie.extensions import CHEMICAL_SPANS, NER_STORE
 from chemie.resources import load_lexicon
 
-SPANS_KEY = "chemicals"
+SPANS_KEY = CHEMICAL_SPANS
 CLASSES = ("SYSTEMATIC", "TRIVIAL", "FORMULA", "ABBREVIATION", "FAMILY", "IDENTIFIER", "MULTIPLE")
-
-_STORE = "chemie_ner"  # doc.user_data key: {"start:end": (rule, confidence)}
-
-
-def _field(index: int):
-    def get(span: Span) -> object:
-        entry = span.doc.user_data.get(_STORE, {}).get(f"{span.start}:{span.end}")
-        return None if entry is None else entry[index]
-
-    def set_(span: Span, value: object) -> None:
-        store = span.doc.user_data.setdefault(_STORE, {})
-        key = f"{span.start}:{span.end}"
-        entry = list(store.get(key, (None, None)))
-        entry[index] = value
-        store[key] = tuple(entry)
-
-    return get, set_
-
-
-# span._.chem_rule / span._.chem_conf: kept in one dict per doc (cheap to write in bulk)
-for _index, _name in enumerate(("chem_rule", "chem_conf")):
-    if not Span.has_extension(_name):
-        _get, _set = _field(_index)
-        Span.set_extension(_name, getter=_get, setter=_set)
 
 _CONNECTORS = frozenset("- ‐ – ( ) [ ] ' ′ ,".split())
 _SMALL_INT = regex.compile(r"^\d{1,2}$")
@@ -436,7 +413,7 @@ class ChemicalNER:
 
     def __call__(self, doc: Doc) -> Doc:
         found = self._find(self._doc_words(doc))
-        store = doc.user_data.setdefault(_STORE, {})
+        store = doc.user_data.setdefault(NER_STORE, {})
         store.update({f"{s}:{e}": (r, c) for s, e, _, r, c in found})
         labels = self._label_ids(doc)
         spans = [Span(doc, s, e, labels.get(lab, lab)) for s, e, lab, _, _ in found]

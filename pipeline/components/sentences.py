@@ -20,7 +20,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from chemie.components.words import ORTH_IDS, WordTables
+from chemie.components.words import WordTables
+from chemie.extensions import ORTH_IDS, TEXT
 from chemie.resources import load_rules
 
 _HEADING_NUMBER = re.compile(r"^(?:[0-9]+[A-Za-z]?|[IVX]+|[A-Z]|\(?[0-9a-z]{1,3}\))[.:]?$")
@@ -131,7 +132,7 @@ class SentenceSegmenter:
             i + 1 if ids[i] in terminators else i
             for i in compress(count(), map(self._keys.__contains__, ids))
         }
-        text = doc.user_data.get("chemie.text")  # doc.text when known (see doc_text)
+        text = doc.user_data.get(TEXT)  # doc.text when known (see doc_text)
         words: list[str] | dict[int, str]
         if text is None or "\n" in text:
             # line breaks are whitespace tokens: every token's text is looked at
