@@ -26,53 +26,10 @@ from spacy.util import compile_infix_regex, registry
 from spacy.vocab import Vocab
 from thinc.api import Config
 
+from chemie.brackets import CLOSING, OPENING, bracket_partners, partial_partners
 from chemie.resources import load_rules
 
-OPENING = "([{"
-CLOSING = ")]}"
-_PARTNER = dict(zip(OPENING, CLOSING, strict=True)) | dict(zip(CLOSING, OPENING, strict=True))
 _END_PUNCT = frozenset(".,;:!?")
-_ANY_BRACKET = regex.compile(r"[()\[\]{}]")
-
-
-def bracket_partners(text: str) -> dict[int, int] | None:
-    """Map each bracket position to its partner's position; None when unbalanced."""
-    if _ANY_BRACKET.search(text) is None:
-        return {}
-    count = text.count
-    if count("(") != count(")") or count("[") != count("]") or count("{") != count("}"):
-        return None
-    stack: list[int] = []
-    pairs: dict[int, int] = {}
-    for m in _ANY_BRACKET.finditer(text):
-        i = m.start()
-        ch = text[i]
-        if ch in OPENING:
-            stack.append(i)
-        else:
-            if not stack or text[stack[-1]] != _PARTNER[ch]:
-                return None
-            j = stack.pop()
-            pairs[i] = j
-            pairs[j] = i
-    return None if stack else pairs
-
-
-def _partial_partners(text: str) -> dict[int, int]:
-    """Partners of the brackets that do match (unmatched ones are left out)."""
-    stack: list[int] = []
-    pairs: dict[int, int] = {}
-    for i, ch in enumerate(text):
-        if ch in OPENING:
-            stack.append(i)
-        elif ch in CLOSING:
-            while stack and text[stack[-1]] != _PARTNER[ch]:
-                stack.pop()
-            if stack:
-                j = stack.pop()
-                pairs[i] = j
-                pairs[j] = i
-    return pairs
 
 
 def _attached_after(text: str, close: int) -> bool:
@@ -122,7 +79,7 @@ def prefix_search(text: str) -> regex.Match | None:
     if not text or (text[0].isalnum() and text[0] != "x"):  # x3: rule times_before_count
         return None
     if text[0] in OPENING:
-        close = _partial_partners(text).get(0)
+        close = partial_partners(text).get(0)
         if close is not None and close != len(text) - 1 and _attached_after(text, close):
             return None
     return _compiled()["prefix"].search(text)
@@ -135,7 +92,7 @@ def suffix_search(text: str) -> regex.Match | None:
         return None
     last = len(text) - 1
     if last > 0 and text[last] in CLOSING:
-        opening = _partial_partners(text).get(last)
+        opening = partial_partners(text).get(last)
         if opening is not None and opening != 0:
             before = text[opening - 1]
             if before.isalnum() or before in "-)]":

@@ -53,3 +53,14 @@ def load_lexicon(name: str) -> tuple[str, ...]:
                 continue
             entries.append(line.split("\t", 1)[0])
     return tuple(entries)
+
+
+def read_table(name: str) -> list[list[str]]:
+    """Rows of a TSV lexicon in ``lexicons/`` (``#`` comments and blank lines skipped)."""
+    rows = []
+    with lexicon_path(name).open(encoding="utf-8") as fh:
+        for line in fh:
+            line = line.rstrip("\n")
+            if line.strip() and not line.startswith("#"):
+                rows.append(line.split("\t"))
+    return rows

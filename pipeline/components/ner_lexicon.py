@@ -17,7 +17,8 @@ from itertools import accumulate
 
 import ahocorasick
 
-from chemie.resources import lexicon_path
+from chemie.components.ner_rules import guess_class
+from chemie.resources import read_table
 
 EXACT_CLASSES = frozenset({"ABBREVIATION", "FORMULA", "IDENTIFIER"})
 _CHARGES = frozenset({"+", "-", "−", "2+", "3+"})
@@ -42,17 +43,6 @@ def needs_exact_case(name: str) -> bool:
     """Short names and names with inner capitals (abbreviations, formulas) match exactly."""
     key = squash(name)
     return len(key) <= 3 or any(c.isupper() for c in key[1:])
-
-
-def read_table(name: str) -> list[list[str]]:
-    """Rows of a TSV lexicon in ``lexicons/`` (``#`` comments and blank lines skipped)."""
-    rows = []
-    with lexicon_path(name).open(encoding="utf-8") as fh:
-        for line in fh:
-            line = line.rstrip("\n")
-            if line.strip() and not line.startswith("#"):
-                rows.append(line.split("\t"))
-    return rows
 
 
 class LexiconIndex:
@@ -198,8 +188,6 @@ def default_index(
 
 def derived_entries(rows: Iterable[Sequence[str]]) -> list[tuple[str, LexEntry]]:
     """Entries from rows ``name, chemical_count, occurrences`` of a derived lexicon."""
-    from chemie.components.ner_rules import guess_class
-
     out = []
     for row in rows:
         name, count, occ = row[0], int(row[1]), int(row[2])

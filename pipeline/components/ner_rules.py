@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 import regex
 
-from chemie.components.ner_lexicon import read_table
-from chemie.language import bracket_partners
-from chemie.resources import load_rules
+from chemie.brackets import bracket_partners
+from chemie.resources import load_rules, read_table
 
 _ALPHA_SEG = regex.compile(r"[A-Za-z]+")
 _JOINER = regex.compile(r"[\-‐(),\[\]'′]")
