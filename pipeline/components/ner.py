@@ -29,7 +29,6 @@ from operator import is_not, itemgetter, le, methodcaller
 from typing import NamedTuple
 
 import regex
-from spacy.attrs import ORTH
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -401,7 +400,7 @@ class ChemicalNER:
         return self._labels
 
     def _doc_words(self, doc: Doc) -> list[str]:
-        """``doc_words(doc)`` through a per-vocabulary cache of orth id -> text."""
+        """The token texts of ``doc`` through a per-vocabulary cache of orth id -> text."""
         self._check_vocab(doc)
         return cached_words(doc, self._texts)
 
@@ -419,11 +418,6 @@ class ChemicalNER:
         spans = [Span(doc, s, e, labels.get(lab, lab)) for s, e, lab, _, _ in found]
         doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
         return doc
-
-
-def doc_words(doc: Doc) -> list[str]:
-    """Token texts of ``doc`` without creating Token objects."""
-    return list(map(doc.vocab.strings.__getitem__, doc.to_array(ORTH).tolist()))
 
 
 def _near(p: int, at: int, window: int) -> bool:
