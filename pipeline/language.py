@@ -14,7 +14,7 @@ Rules live in ``rules/tokenizer.yaml``. The ideas follow ChemDataExtractor's tok
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import regex
 import spacy
@@ -22,11 +22,13 @@ from spacy.lang.en import English, EnglishDefaults
 from spacy.lang.punctuation import TOKENIZER_PREFIXES, TOKENIZER_SUFFIXES
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
+from spacy.tokens import Doc
 from spacy.util import compile_infix_regex, registry
 from spacy.vocab import Vocab
 from thinc.api import Config
 
 from chemie.brackets import CLOSING, OPENING, bracket_partners, partial_partners
+from chemie.errors import InputError
 from chemie.resources import load_rules
 
 _END_PUNCT = frozenset(".,;:!?")
@@ -123,10 +125,47 @@ def create_tokenizer() -> Callable[[Language], Tokenizer]:
     return make
 
 
-def make_tokenizer(vocab: Vocab) -> Tokenizer:
+# the Tokenizer attributes that hold code (the chemie hooks), not data
+_HOOKS = ("prefix_search", "suffix_search", "infix_finditer", "token_match", "url_match")
+_SURROGATE = regex.compile(r"[\ud800-\udfff]")  # half of a UTF-16 pair: no UTF-8 for it
+
+
+class ChemieTokenizer(Tokenizer):
+    """spaCy's Tokenizer with the chemie hooks, which are functions (they look at bracket
+    partners), not the methods of compiled patterns spaCy's serialisation expects: its
+    ``to_bytes``/``to_disk`` write the special cases and settings without the hooks, and
+    ``from_bytes``/``from_disk`` keep the hooks it was made with (``chemie.tokenizer.v1``
+    makes them from ``rules/tokenizer.yaml``). A text that cannot be encoded (a lone
+    surrogate) is an :class:`~chemie.errors.InputError` naming the character."""
+
+    def __call__(self, text: str) -> Doc:
+        try:
+            return Tokenizer.__call__(self, text)
+        except UnicodeEncodeError:
+            bad = _SURROGATE.search(text)
+            if bad is None:
+                raise
+            where = f"character {bad.start()}: lone surrogate \\u{ord(bad.group()):04x}"
+            raise InputError(None, None, f"{where}: not valid Unicode") from None
+
+    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
+        return super().to_bytes(exclude=[*exclude, *_HOOKS])
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> ChemieTokenizer:
+        hooks = {name: getattr(self, name) for name in _HOOKS}
+        super().from_bytes(bytes_data, exclude=[*exclude, *_HOOKS])  # (it clears the hooks)
+        rules = self.rules
+        self.rules = {}
+        for name, hook in hooks.items():
+            setattr(self, name, hook)
+        self.rules = rules  # the special cases last: they are tokenized with the hooks
+        return self
+
+
+def make_tokenizer(vocab: Vocab) -> ChemieTokenizer:
     """A spaCy Tokenizer with the chemie rules."""
     c = _compiled()
-    return Tokenizer(
+    return ChemieTokenizer(
         vocab,
         rules=_special_cases(),
         prefix_search=prefix_search,
@@ -184,6 +223,7 @@ def _tokenizer() -> Tokenizer:
 
 __all__ = [
     "Chemie",
+    "ChemieTokenizer",
     "blank",
     "bracket_partners",
     "make_tokenizer",

@@ -387,7 +387,12 @@ class ActionParser:
         return doc
 
 
-@Language.factory("chemie_actions", default_config={"rules": "actions.yaml"})
+@Language.factory(
+    "chemie_actions",
+    default_config={"rules": "actions.yaml"},
+    requires=["doc._.mentions"],
+    assigns=["doc._.actions"],
+)
 def make_action_parser(nlp: Language, name: str, rules: str) -> ActionParser:
     """The action parser configured from a rule table in ``rules/``."""
     return ActionParser(rules)

@@ -834,7 +834,10 @@ class CorefResolver:
 
 
 @Language.factory(
-    "chemie_coref", default_config={"rules": "coref.yaml", "mode": "surface"}
+    "chemie_coref",
+    default_config={"rules": "coref.yaml", "mode": "surface"},
+    requires=["doc._.mentions"],
+    assigns=["doc._.relations"],
 )
 def make_coref(nlp: Language, name: str, rules: str, mode: str) -> CorefResolver:
     """The coreference resolver configured from ``rules/<rules>``."""

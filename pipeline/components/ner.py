@@ -544,6 +544,7 @@ def _dedupe(found: list[Cand]) -> list[Cand]:
 @Language.factory(
     "chemie_ner",
     default_config={"nonchemical_veto": "rules", "abbreviation_window": 0, "derived": True},
+    assigns=["doc.spans", "span._.chem_rule", "span._.chem_conf"],
 )
 def make_chemical_ner(
     nlp: Language, name: str, nonchemical_veto: str, abbreviation_window: int, derived: bool

@@ -103,7 +103,7 @@ def _fire(
     return why
 
 
-@Language.factory("chemie_sentences")
+@Language.factory("chemie_sentences", assigns=["token.is_sent_start"])
 def make_sentences(nlp: Language, name: str) -> SentenceSegmenter:
     """spaCy factory for :class:`SentenceSegmenter`."""
     return SentenceSegmenter()
