@@ -6,16 +6,23 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
 import subprocess
 import sys
 from importlib.metadata import entry_points
 
 import pytest
 import spacy
+import yaml
 from spacy.language import Language
 
 import chemie
+from chemie.components.ner import ChemicalNER
+from chemie.components.ner_lexicon import default_index
+from chemie.errors import InputError
+from chemie.extensions import CHEMICAL_SPANS
 from chemie.nlp import PIPELINE
+from chemie.resources import lexicon_path, rules_path
 
 FACTORIES = ("chemie_sentences", *PIPELINE)
 MENTIONS_BRANCH = "chemie_mentions declares assigns=['doc._.mentions'] on the mentions branch"
@@ -152,3 +159,64 @@ def test_a_saved_pipeline_loads_in_a_fresh_process_with_the_same_output(saved, c
     assert len(got) == len(expected) == 2 * 900
     differ = [i for i, (a, b) in enumerate(zip(got, expected, strict=True)) if a != b]
     assert not differ, f"{len(differ)} documents differ, first: {differ[0] // 2}"
+
+
+@pytest.mark.parametrize(
+    ("component", "source"),
+    [
+        ("chemie_sentences", rules_path("tokenizer_sentences.yaml")),
+        ("chemie_ner", rules_path("ner.yaml")),
+        ("chemie_ner", lexicon_path("chemicals_curated.tsv")),
+        ("chemie_ner", lexicon_path("bc5cdr_chemicals.tsv")),
+        ("chemie_ner", lexicon_path("blacklist.txt")),
+        ("chemie_actions", rules_path("actions.yaml")),
+    ],
+)
+def test_a_component_saves_the_tables_it_was_built_from(saved, component, source):
+    copy = saved / component / source.name
+    assert copy.read_bytes() == source.read_bytes()
+
+
+def _edit_yaml(path, change) -> None:
+    table = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(table)
+    path.write_text(yaml.safe_dump(table), encoding="utf-8")
+
+
+def test_a_loaded_pipeline_runs_on_its_saved_tables(saved, tmp_path):
+    """Editing the copies in a saved pipeline changes what spacy.load gives (the tables are
+    read back by from_disk, not taken from the installed package)."""
+    text = "Acetone was added to the flask. The mixture was stirred for 2 h."
+    before = spacy.load(saved)(text)
+    assert "Acetone" in [s.text for s in before.spans[CHEMICAL_SPANS]]
+    assert len(list(before.sents)) == 2 and [a.label for a in before._.actions][0] == "Add"
+
+    edited = tmp_path / "edited"
+    shutil.copytree(saved, edited)
+    with (edited / "chemie_ner" / "blacklist.txt").open("a", encoding="utf-8") as fh:
+        fh.write("Acetone\n")
+    _edit_yaml(edited / "chemie_sentences" / "tokenizer_sentences.yaml",
+               lambda t: t.update(terminators=["!"]))
+    _edit_yaml(edited / "chemie_actions" / "actions.yaml", lambda t: t["classes"].pop("Add"))
+    after = spacy.load(edited)(text)
+    assert "Acetone" not in [s.text for s in after.spans[CHEMICAL_SPANS]]
+    assert len(list(after.sents)) == 1
+    assert "Add" not in [a.label for a in after._.actions]
+    assert [t.text for t in after] == [t.text for t in before]
+
+
+def test_a_saved_table_that_is_missing_is_named(saved, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(saved, broken)
+    (broken / "chemie_actions" / "actions.yaml").unlink()
+    with pytest.raises(InputError, match=r"chemie_actions/actions\.yaml: missing"):
+        spacy.load(broken)
+
+
+def test_a_ner_made_from_word_lists_in_python_has_no_tables_to_save(tmp_path):
+    ner = ChemicalNER(index=default_index(derived=False), nonchemical=[], blacklist=["THF"])
+    ner.to_disk(tmp_path / "ner")
+    assert list((tmp_path / "ner").iterdir()) == []
+    words = ["THF", "and", "acetone"]
+    assert ner.from_disk(tmp_path / "ner").find(words) == ner.find(words)
+    assert [f.start for f in ner.find(words)] == [2]

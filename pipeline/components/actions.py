@@ -19,6 +19,7 @@ import itertools
 import operator
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy
 import regex
@@ -28,7 +29,8 @@ from spacy.tokens import Doc
 
 from chemie.extensions import SENTENCE_STARTS, TOKEN_INFO, actions_of, mentions_of
 from chemie.model import Action
-from chemie.resources import load_rules
+from chemie.resources import load_rules, rules_path
+from chemie.saving import SavesTables
 
 HEADING = "Heading"
 _PREPOSITIONS = frozenset({"(", ",", "of", "in", "with", "from", "containing", "[", "was", "were"})
@@ -250,11 +252,22 @@ def head_word(words: tuple[str, ...]) -> str:
     return head
 
 
-class ActionParser:
-    """Labels action phrases and their arguments; assigns steps and phases."""
+class ActionParser(SavesTables):
+    """Labels action phrases and their arguments; assigns steps and phases (``to_disk``
+    saves the rule table, ``from_disk`` reads it back; the ``post_modifiers`` and
+    ``partitives`` of the mention views stay those of ``rules/actions.yaml``)."""
 
-    def __init__(self, rules: str) -> None:
-        table = load_rules(rules)
+    def __init__(self, rules: str | Path) -> None:
+        self.table_files = {Path(rules).name: rules_path(rules)}
+        self._build(load_rules(rules))
+
+    def load_tables(self, files: dict[str, Path]) -> None:
+        """Use the rule table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
+        (table,) = files.values()
+        self._build(load_rules(table))
+
+    def _build(self, table: dict) -> None:
+        """Compile the rule table ``table``."""
         self.classes: list[tuple[str, regex.Pattern]] = [
             (label, regex.compile(rf"(?:{spec['pattern']})", regex.IGNORECASE))
             for label, spec in table["classes"].items()

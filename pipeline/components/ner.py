@@ -26,23 +26,33 @@ import re
 from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
 from operator import is_not, itemgetter, le, methodcaller
+from pathlib import Path
 from typing import NamedTuple
 
 import regex
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from chemie.components.ner_lexicon import LexEntry, LexiconIndex, default_index
+from chemie.components.ner_lexicon import (
+    CURATED,
+    DERIVED,
+    LexEntry,
+    LexiconIndex,
+    default_index,
+)
 from chemie.components.ner_rules import (
+    ELEMENTS,
+    TABLE,
+    NerRules,
     TokenClassifier,
     Verdict,
-    load_rule_table,
-    rule,
-    sequence_matches,
+    default_rules,
+    symbols_of,
 )
 from chemie.components.words import cached_words
 from chemie.extensions import CHEMICAL_SPANS, NER_STORE
-from chemie.resources import load_lexicon
+from chemie.resources import lexicon_path, load_lexicon, load_rules, read_table, rules_path
+from chemie.saving import SavesTables
 
 SPANS_KEY = CHEMICAL_SPANS
 CLASSES = ("SYSTEMATIC", "TRIVIAL", "FORMULA", "ABBREVIATION", "FAMILY", "IDENTIFIER", "MULTIPLE")
@@ -80,9 +90,20 @@ Cand = tuple[int, int, str, str, float]
 _start, _end, _confidence = itemgetter(0), itemgetter(1), itemgetter(4)
 
 
+NONCHEMICAL = "bc5cdr_nonchemical.txt"
+BLACKLIST = "blacklist.txt"
+
+
+def shipped_files(derived: bool = True) -> dict[str, Path]:
+    """The files of ``rules/`` and ``lexicons/`` the NER factory builds it from (the derived
+    BC5CDR lexicon only when ``derived``)."""
+    names = [CURATED, ELEMENTS, *([DERIVED] if derived else []), NONCHEMICAL, BLACKLIST]
+    return {TABLE: rules_path(TABLE), **{name: lexicon_path(name) for name in names}}
+
+
 @functools.cache
-def _word_lists() -> dict[str, object]:
-    table, _ = load_rule_table()
+def _word_lists(rules: NerRules) -> dict[str, object]:
+    table = rules.table
     return {
         "salt": frozenset(w.lower() for w in table["salt_words"]),
         "cation": frozenset(table["cation_words"]),
@@ -96,8 +117,13 @@ def _word_lists() -> dict[str, object]:
     }
 
 
-class ChemicalNER:
-    """Finds chemical mentions in a sequence of token texts."""
+class ChemicalNER(SavesTables):
+    """Finds chemical mentions in a sequence of token texts.
+
+    Made by the factory, it saves its rule table and lexicons with the pipeline
+    (``to_disk``) and is rebuilt from the saved copies (``from_disk``); one made in Python
+    from other word lists has no files to save (:attr:`table_files` is empty).
+    """
 
     def __init__(
         self,
@@ -106,7 +132,10 @@ class ChemicalNER:
         blacklist: Sequence[str] | None = None,
         nonchemical_veto: str = "rules",
         abbreviation_window: int = 0,
+        rules: NerRules | None = None,
     ) -> None:
+        self.table_files = {}
+        self.rules = default_rules() if rules is None else rules
         self.index = index if index is not None else default_index()
         if nonchemical is None:
             nonchemical = load_lexicon("bc5cdr_nonchemical.txt")
@@ -114,20 +143,41 @@ class ChemicalNER:
             blacklist = load_lexicon("blacklist.txt")
         self.nonchemical = frozenset(nonchemical)
         self.blacklist = frozenset(blacklist)
+        self.nonchemical_veto = nonchemical_veto
         self.veto_all = nonchemical_veto == "all"
         self.abbreviation_window = abbreviation_window
-        self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
-        self.words = _word_lists()
+        self.classifier = TokenClassifier(
+            self._lookup, self.nonchemical, self.blacklist, self.rules
+        )
+        self.words = _word_lists(self.rules)
         self._veto_keys = frozenset(self.words["veto_after"])
         self._veto_before_keys = frozenset(self.words["veto_before"])
         self._context_rules = tuple(
-            map(rule, ("salt_extension", "cation_anion", "head_letter", "substituent_name"))
+            map(
+                self.rules.rule,
+                ("salt_extension", "cation_anion", "head_letter", "substituent_name"),
+            )
         )
-        self._abbreviation_rule = rule("abbreviation_definition")
+        self._abbreviation_rule = self.rules.rule("abbreviation_definition")
         self._vocab: object = None  # the vocabulary the two caches below belong to
         self._labels: dict[str, int] = {}
         self._texts: dict[int, str] = {}
         self._runs: dict[tuple[str, ...], tuple[tuple[int, int, Verdict], ...]] = {}
+
+    def load_tables(self, files: dict[str, Path]) -> None:
+        """Rebuild the NER from a rule table and lexicons (the files of :func:`shipped_files`,
+        e.g. a saved pipeline's copies), keeping its settings."""
+        if not files:
+            return
+        rules = NerRules(load_rules(files[TABLE]), symbols_of(read_table(files[ELEMENTS])))
+        self.__init__(
+            index=default_index(derived=DERIVED in files, files=files, guess=rules.guess_class),
+            nonchemical=load_lexicon(files[NONCHEMICAL]),
+            blacklist=load_lexicon(files[BLACKLIST]),
+            nonchemical_veto=self.nonchemical_veto,
+            abbreviation_window=self.abbreviation_window,
+            rules=rules,
+        )
 
     def _lookup(self, text: str) -> LexEntry | None:
         hit = self.index.lookup(text)
@@ -238,7 +288,7 @@ class ChemicalNER:
 
     def _sequence_candidates(self, words: Sequence[str]) -> list[Cand]:
         text = " ".join(words)
-        matches = sequence_matches(text)
+        matches = self.rules.sequence_matches(text)
         if not matches:
             return []
         n = len(words)
@@ -550,11 +600,13 @@ def make_chemical_ner(
     nlp: Language, name: str, nonchemical_veto: str, abbreviation_window: int, derived: bool
 ) -> ChemicalNER:
     """spaCy factory: the rule-based chemical NER with the shipped lexicons."""
-    return ChemicalNER(
+    ner = ChemicalNER(
         index=shared_index(derived),
         nonchemical_veto=nonchemical_veto,
         abbreviation_window=abbreviation_window,
     )
+    ner.table_files = shipped_files(derived)
+    return ner
 
 
 @functools.cache
