@@ -48,3 +48,32 @@ def partial_partners(text: str) -> dict[int, int]:
                 pairs[i] = j
                 pairs[j] = i
     return pairs
+
+
+def partner_of_first(text: str) -> int | None:
+    """``partial_partners(text).get(0)`` for a ``text`` that starts with an opening bracket,
+    reading only as far as needed (where the first bracket is matched or dropped)."""
+    if not any(c in text for c in CLOSING):
+        return None
+    stack: list[int] = []
+    for m in _ANY_BRACKET.finditer(text):
+        i = m.start()
+        ch = text[i]
+        if ch in OPENING:
+            stack.append(i)
+            continue
+        while stack and text[stack[-1]] != _PARTNER[ch]:
+            stack.pop()
+        if not stack:
+            return None  # the first bracket was dropped (a closing one of another kind)
+        if stack.pop() == 0:
+            return i
+    return None
+
+
+def partner_of_last(text: str) -> int | None:
+    """``partial_partners(text).get(len(text) - 1)`` (None at once when ``text`` holds no
+    opening bracket)."""
+    if not any(c in text for c in OPENING):
+        return None
+    return partial_partners(text).get(len(text) - 1)
