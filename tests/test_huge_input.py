@@ -4,6 +4,7 @@ absolute time), and the regexes rewritten for it give the verdicts of the plain 
 
 from __future__ import annotations
 
+import importlib
 import json
 import queue
 import random
@@ -169,3 +170,36 @@ def test_the_suffix_search_from_the_end_finds_what_a_search_from_the_start_finds
     spans = [(m.span() if (m := suffix.search(t)) else None) for t in texts]
     assert sum(s is not None and s[1] > s[0] for s in spans) > 1000
     assert [(m.span() if (m := _search_suffix(t)) else None) for t in texts] == spans
+
+
+# regexes of the components rewritten to run in linear time, and their plain forms
+PLAIN_COMPONENT_REGEXES = {
+    "chemie.components.coref:_HAS_DIGIT_AND_LETTER": (r"(?=.*\d)(?=.*[A-Za-z])", "search"),
+    "chemie.components.coref:_AMOUNT": (r"(\d+(?:\.\d+)?)\s*(mmole?|[uµμ]mol|mol)\b", "search"),
+    "chemie.components.ner_rules:_LOCANT_GROUP": (
+        r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-", "finditer"
+    ),
+}
+COMPONENT_PIECES = list("0123456789.,-'′ \naAbZzmlo") + [
+    "alpha", "beta", "mmol", "mol", "µmol", "mmole", "1,", ",2", "2a", "12", "1.5", " mmol",
+]
+
+
+def _found(pattern, how: str, text: str) -> object:
+    if how == "finditer":
+        return [m.span() for m in pattern.finditer(text)]
+    m = pattern.search(text)
+    return None if m is None else (m.span(), m.groups())
+
+
+@pytest.mark.parametrize("where", sorted(PLAIN_COMPONENT_REGEXES))
+def test_the_linear_component_regexes_find_what_the_plain_ones_find(where):
+    module, name = where.split(":")
+    linear = getattr(importlib.import_module(module), name)
+    source, how = PLAIN_COMPONENT_REGEXES[where]
+    plain = regex.compile(source, regex.V0)
+    rng = random.Random(11)
+    texts = ["".join(rng.choices(COMPONENT_PIECES, k=rng.randint(1, 16))) for _ in range(60_000)]
+    found = [_found(plain, how, t) for t in texts]
+    assert sum(bool(f) for f in found) > 1000
+    assert [_found(linear, how, t) for t in texts] == found

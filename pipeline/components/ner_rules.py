@@ -25,7 +25,13 @@ ELEMENTS = "elements.tsv"  # the element symbols of the {E} placeholder
 _SEQUENCE_WINDOW = 250  # characters before a required word in which a sequence rule matches
 _ENUMERATOR = regex.compile(r"\d+|[ivx]+|[a-h]")  # "(2)", "(iv)", "(b)": a list label
 _ISOTOPE = regex.compile(r"[A-Z][a-z]?[-‐]")  # "(3)H-": an isotope mass before its symbol
-_LOCANT_GROUP = regex.compile(r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-")
+# a locant group (2,4-); a try starts where a number starts, and not after a comma that
+# follows a plain locant (the try from the list's start covers it, unless a Greek letter
+# follows), so a long list is read once
+_LOCANT_GROUP = regex.compile(
+    r"(?<!\d)(?!(?<=\d[A-Za-z]?['′]*,)\d++(?!alpha|beta))"
+    r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-"
+)
 _DIGIT_OR_BRACKET = regex.compile(r"\d|[(\[]")
 _BRACKET_END = regex.compile(r"[IVX]+|\d*[+\-−]|\d|[RSEZ]")
 
