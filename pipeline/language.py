@@ -14,7 +14,13 @@ Rules live in ``rules/tokenizer.yaml``. The ideas follow ChemDataExtractor's tok
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterable
+
+try:  # the parser of Python's re module: widths of the suffix patterns
+    from re import _parser as sre_parse  # Python 3.11+
+except ImportError:  # pragma: no cover
+    import sre_parse
 
 import regex
 import spacy
@@ -22,57 +28,22 @@ from spacy.lang.en import English, EnglishDefaults
 from spacy.lang.punctuation import TOKENIZER_PREFIXES, TOKENIZER_SUFFIXES
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
+from spacy.tokens import Doc
 from spacy.util import compile_infix_regex, registry
 from spacy.vocab import Vocab
 from thinc.api import Config
 
+from chemie.brackets import (
+    CLOSING,
+    OPENING,
+    bracket_partners,
+    partner_of_first,
+    partner_of_last,
+)
+from chemie.errors import InputError
 from chemie.resources import load_rules
 
-OPENING = "([{"
-CLOSING = ")]}"
-_PARTNER = dict(zip(OPENING, CLOSING, strict=True)) | dict(zip(CLOSING, OPENING, strict=True))
 _END_PUNCT = frozenset(".,;:!?")
-_ANY_BRACKET = regex.compile(r"[()\[\]{}]")
-
-
-def bracket_partners(text: str) -> dict[int, int] | None:
-    """Map each bracket position to its partner's position; None when unbalanced."""
-    if _ANY_BRACKET.search(text) is None:
-        return {}
-    count = text.count
-    if count("(") != count(")") or count("[") != count("]") or count("{") != count("}"):
-        return None
-    stack: list[int] = []
-    pairs: dict[int, int] = {}
-    for m in _ANY_BRACKET.finditer(text):
-        i = m.start()
-        ch = text[i]
-        if ch in OPENING:
-            stack.append(i)
-        else:
-            if not stack or text[stack[-1]] != _PARTNER[ch]:
-                return None
-            j = stack.pop()
-            pairs[i] = j
-            pairs[j] = i
-    return None if stack else pairs
-
-
-def _partial_partners(text: str) -> dict[int, int]:
-    """Partners of the brackets that do match (unmatched ones are left out)."""
-    stack: list[int] = []
-    pairs: dict[int, int] = {}
-    for i, ch in enumerate(text):
-        if ch in OPENING:
-            stack.append(i)
-        elif ch in CLOSING:
-            while stack and text[stack[-1]] != _PARTNER[ch]:
-                stack.pop()
-            if stack:
-                j = stack.pop()
-                pairs[i] = j
-                pairs[j] = i
-    return pairs
 
 
 def _attached_after(text: str, close: int) -> bool:
@@ -88,18 +59,32 @@ def _compiled() -> dict[str, object]:
     shape = [r["pattern"] for r in rules["keep_whole"] if r["kind"] == "shape"]
     extra_pre = [r["pattern"] for r in rules["prefixes"]]
     extra_suf = [r["pattern"] for r in rules["suffixes"]]
+    suffixes = extra_suf + list(TOKENIZER_SUFFIXES)
     return {
         "full": regex.compile("(?:" + "|".join(f"(?:{p})" for p in full) + ")"),
         "shape": regex.compile("|".join(f"(?:{p})" for p in shape)),
         "prefix": regex.compile(
             "^(?:" + "|".join(f"(?:{p})" for p in extra_pre + list(TOKENIZER_PREFIXES)) + ")"
         ),
-        "suffix": regex.compile(
-            "(?:" + "|".join(f"(?:{p})" for p in extra_suf + list(TOKENIZER_SUFFIXES)) + ")$"
-        ),
+        "suffix": regex.compile("(?:" + "|".join(f"(?:{p})" for p in suffixes) + ")$"),
+        "suffix_width": _suffix_width(suffixes),
         "infix": compile_infix_regex([r["pattern"] for r in rules["infixes"]]),
         "special": tuple(dict.fromkeys(rules["special_cases"])),
     }
+
+
+def _suffix_width(patterns: list[str]) -> int:
+    """The most characters a suffix can have, the ellipsis ``\\.\\.+`` left aside (0: no
+    bound, every start is tried)."""
+    widest = 0
+    for p in patterns:
+        if p == r"\.\.+":
+            continue
+        _, most = sre_parse.parse(p).getwidth()
+        if most >= sre_parse.MAXREPEAT:
+            return 0
+        widest = max(widest, most)
+    return widest
 
 
 def token_match(text: str) -> bool:
@@ -122,7 +107,7 @@ def prefix_search(text: str) -> regex.Match | None:
     if not text or (text[0].isalnum() and text[0] != "x"):  # x3: rule times_before_count
         return None
     if text[0] in OPENING:
-        close = _partial_partners(text).get(0)
+        close = partner_of_first(text)
         if close is not None and close != len(text) - 1 and _attached_after(text, close):
             return None
     return _compiled()["prefix"].search(text)
@@ -135,12 +120,27 @@ def suffix_search(text: str) -> regex.Match | None:
         return None
     last = len(text) - 1
     if last > 0 and text[last] in CLOSING:
-        opening = _partial_partners(text).get(last)
+        opening = partner_of_last(text)
         if opening is not None and opening != 0:
             before = text[opening - 1]
             if before.isalnum() or before in "-)]":
                 return None
-    return _compiled()["suffix"].search(text)
+    return _search_suffix(text)
+
+
+def _search_suffix(text: str) -> regex.Match | None:
+    """``search`` of the combined suffix pattern, started where a match can begin: within the
+    last ``suffix_width`` characters, or at a run of 2+ final periods (the one suffix of no
+    fixed length); lookbehinds still see the text before. The same match as a search from
+    the start, without trying every character of a long chunk."""
+    c = _compiled()
+    start = len(text) - c["suffix_width"]
+    if start > 0 and c["suffix_width"]:
+        dots = len(text) - len(text.rstrip("."))
+        if dots >= 2:
+            start = min(start, len(text) - dots)
+        return c["suffix"].search(text, start)
+    return c["suffix"].search(text)
 
 
 def _special_cases() -> dict[str, list[dict[str, str]]]:
@@ -166,16 +166,114 @@ def create_tokenizer() -> Callable[[Language], Tokenizer]:
     return make
 
 
-def make_tokenizer(vocab: Vocab) -> Tokenizer:
+# the Tokenizer attributes that hold code (the chemie hooks), not data
+_HOOKS = ("prefix_search", "suffix_search", "infix_finditer", "token_match", "url_match")
+_SURROGATE = regex.compile(r"[\ud800-\udfff]")  # half of a UTF-16 pair: no UTF-8 for it
+# Longest run of punctuation (no letter, digit or space) at either end of a chunk that
+# spaCy's affix loop splits as it is: it takes one affix per pass and copies the rest of the
+# chunk each time, so a longer run would take time in the square of its length. A longer run
+# is cut into pieces of this length first (no corpus has a run of more than 16).
+MAX_EDGE_RUN = 256
+_ALNUM = regex.compile(r"[\p{L}\p{N}]")
+_LAST_ALNUM = regex.compile(r"[\p{L}\p{N}]", regex.REVERSE)
+_LONG_CHUNK = regex.compile(rf"(?<!\S)\S{{{MAX_EDGE_RUN + 1},}}")
+
+
+class _LongEdgeRun(Exception):
+    """A chunk with more than :data:`MAX_EDGE_RUN` punctuation characters at one end."""
+
+
+def _edge_runs(text: str, start: int, end: int) -> tuple[int, int]:
+    """The lengths of the runs without a letter or digit at the start and at the end of
+    ``text[start:end]``."""
+    first = _ALNUM.search(text, start, end)
+    if first is None:
+        return end - start, end - start
+    last = _LAST_ALNUM.search(text, start, end)
+    return first.start() - start, end - last.end()
+
+
+def guarded_token_match(text: str) -> bool:
+    """The tokenizer's ``token_match`` hook: :func:`token_match`, after raising
+    ``_LongEdgeRun`` for a chunk with a punctuation run longer than :data:`MAX_EDGE_RUN` at
+    one end (:class:`ChemieTokenizer` then tokenizes it in pieces)."""
+    if len(text) > MAX_EDGE_RUN and max(_edge_runs(text, 0, len(text))) > MAX_EDGE_RUN:
+        raise _LongEdgeRun
+    return token_match(text)
+
+
+def _edge_cuts(text: str) -> list[int]:
+    """Where to cut ``text`` so that no chunk has a punctuation run longer than
+    :data:`MAX_EDGE_RUN` at either end: inside those runs, every ``MAX_EDGE_RUN`` characters."""
+    cuts: list[int] = []
+    step = MAX_EDGE_RUN
+    for m in _LONG_CHUNK.finditer(text):
+        start, end = m.span()
+        lead, trail = _edge_runs(text, start, end)
+        if lead == end - start:  # punctuation only
+            cuts.extend(range(start + step, end, step))
+            continue
+        if lead > step:
+            cuts.extend(range(start + step, start + lead, step))
+        if trail > step:
+            cuts.extend(range(end - step, end - trail, -step))
+    return sorted(cuts)
+
+
+class ChemieTokenizer(Tokenizer):
+    """spaCy's Tokenizer with the chemie hooks, which are functions (they look at bracket
+    partners), not the methods of compiled patterns spaCy's serialisation expects: its
+    ``to_bytes``/``to_disk`` write the special cases and settings without the hooks, and
+    ``from_bytes``/``from_disk`` keep the hooks it was made with (``chemie.tokenizer.v1``
+    makes them from ``rules/tokenizer.yaml``). A text that cannot be encoded (a lone
+    surrogate) is an :class:`~chemie.errors.InputError` naming the character. A chunk with
+    a punctuation run of more than :data:`MAX_EDGE_RUN` characters at one end is cut inside
+    the run first (spaCy's affix loop is quadratic in such a run)."""
+
+    def __call__(self, text: str) -> Doc:
+        try:
+            return Tokenizer.__call__(self, text)
+        except _LongEdgeRun:
+            return self._in_pieces(text)
+        except UnicodeEncodeError:
+            bad = _SURROGATE.search(text)
+            if bad is None:
+                raise
+            where = f"character {bad.start()}: lone surrogate \\u{ord(bad.group()):04x}"
+            raise InputError(None, None, f"{where}: not valid Unicode") from None
+
+    def _in_pieces(self, text: str) -> Doc:
+        """The Doc of a text with a long punctuation run at the end of a chunk: the text cut
+        inside such runs (:func:`_edge_cuts`), each piece tokenized, the Docs joined (the
+        text is kept exactly)."""
+        bounds = [0, *_edge_cuts(text), len(text)]
+        docs = [Tokenizer.__call__(self, text[a:b]) for a, b in itertools.pairwise(bounds)]
+        return Doc.from_docs(docs, ensure_whitespace=False)
+
+    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
+        return super().to_bytes(exclude=[*exclude, *_HOOKS])
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = ()) -> ChemieTokenizer:
+        hooks = {name: getattr(self, name) for name in _HOOKS}
+        super().from_bytes(bytes_data, exclude=[*exclude, *_HOOKS])  # (it clears the hooks)
+        rules = self.rules
+        self.rules = {}
+        for name, hook in hooks.items():
+            setattr(self, name, hook)
+        self.rules = rules  # the special cases last: they are tokenized with the hooks
+        return self
+
+
+def make_tokenizer(vocab: Vocab) -> ChemieTokenizer:
     """A spaCy Tokenizer with the chemie rules."""
     c = _compiled()
-    return Tokenizer(
+    return ChemieTokenizer(
         vocab,
         rules=_special_cases(),
         prefix_search=prefix_search,
         suffix_search=suffix_search,
         infix_finditer=c["infix"].finditer,
-        token_match=token_match,
+        token_match=guarded_token_match,
         url_match=English.Defaults.url_match,
     )
 
@@ -227,6 +325,7 @@ def _tokenizer() -> Tokenizer:
 
 __all__ = [
     "Chemie",
+    "ChemieTokenizer",
     "blank",
     "bracket_partners",
     "make_tokenizer",

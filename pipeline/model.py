@@ -134,12 +134,6 @@ class Document:
         """The text of a (possibly discontinuous) mention, pieces joined by a space."""
         return " ".join(self.text[a:b] for a, b in spans)
 
-    def token_range(self, start: int, end: int) -> tuple[int, int]:
-        """Inclusive token indices covering the character range ``[start, end)``."""
-        first = next(i for i, t in enumerate(self.tokens) if t.end > start)
-        last = max(i for i, t in enumerate(self.tokens) if t.start < end)
-        return first, last
-
 
 def tokens_from_words(words: list[str]) -> tuple[str, list[Token]]:
     """Join ``words`` with single spaces; return the text and the tokens with offsets."""

@@ -30,6 +30,8 @@ from chemie.components.mentions import doc_text
 from chemie.components.words import WordTables
 from chemie.errors import InputError
 from chemie.extensions import (
+    SAME_TEXT,
+    TEXT,
     actions_of,
     doc_id_of,
     mentions_of,
@@ -148,9 +150,9 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
                 column[a] = 1
         doc.from_array([SENT_START], starts)
     set_doc_id(doc, document.id)
-    doc.user_data["chemie.same_text"] = same_text
+    doc.user_data[SAME_TEXT] = same_text
     if same_text:
-        doc.user_data["chemie.text"] = document.text  # == doc.text (see doc_text)
+        doc.user_data[TEXT] = document.text  # == doc.text (see doc_text)
     if gold_mentions:
         from chemie.components.mentions import describe_mention  # noqa: PLC0415
 
@@ -189,7 +191,7 @@ class _CharMap:
     """
 
     def __init__(self, document: Document, doc: Doc):
-        same = doc.user_data.get("chemie.same_text")
+        same = doc.user_data.get(SAME_TEXT)
         self.same = doc_text(doc) == document.text if same is None else same
         if not self.same:
             src = [(t.start, t.end) for t in document.tokens]
@@ -280,7 +282,7 @@ def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) 
         )
         return _copy_predictions(doc, out, None if mapper.same else mapper)
     doc = nlp.make_doc(document.text)
-    doc.user_data["chemie.text"] = document.text  # spaCy's tokenizer keeps the text exactly
+    doc.user_data[TEXT] = document.text  # spaCy's tokenizer keeps the text exactly
     set_doc_id(doc, document.id)  # before the components: reaction ids carry it
     doc = _run_without(nlp, doc, ())
     out = to_document(doc)

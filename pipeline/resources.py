@@ -1,4 +1,9 @@
-"""Access to the bundled rule tables (``rules/``), lexicons (``lexicons/``) and examples."""
+"""Access to the bundled rule tables (``rules/``), lexicons (``lexicons/``) and examples.
+
+A table or lexicon is named by its file name in ``rules/`` or ``lexicons/`` (read once and
+cached), or given as a :class:`~pathlib.Path` to any file, e.g. the copy a saved pipeline
+holds (read each time).
+"""
 
 from __future__ import annotations
 
@@ -17,14 +22,14 @@ def _path(package: str, name: str) -> Path:
     return Path(str(resources.files(package).joinpath(name)))
 
 
-def rules_path(name: str) -> Path:
-    """Path of a rule table shipped in ``rules/``."""
-    return _path("chemie.rules", name)
+def rules_path(name: str | Path) -> Path:
+    """Path of a rule table shipped in ``rules/`` (a Path: itself)."""
+    return name if isinstance(name, Path) else _path("chemie.rules", name)
 
 
-def lexicon_path(name: str) -> Path:
-    """Path of a word list shipped in ``lexicons/``."""
-    return _path("chemie.lexicons", name)
+def lexicon_path(name: str | Path) -> Path:
+    """Path of a word list shipped in ``lexicons/`` (a Path: itself)."""
+    return name if isinstance(name, Path) else _path("chemie.lexicons", name)
 
 
 def example_path(name: str) -> Path:
@@ -32,24 +37,55 @@ def example_path(name: str) -> Path:
     return _path("chemie.data", name)
 
 
+def load_rules(name: str | Path) -> Any:
+    """Parse a YAML rule table: a name in ``rules/`` (cached; treat the result as read-only)
+    or a file."""
+    if isinstance(name, Path):
+        return _parse_yaml(name)
+    return _shipped_rules(name)
+
+
 @functools.cache
-def load_rules(name: str) -> Any:
-    """Parse a YAML rule table from ``rules/`` (cached; treat the result as read-only)."""
-    with rules_path(name).open(encoding="utf-8") as fh:
+def _shipped_rules(name: str) -> Any:
+    return _parse_yaml(rules_path(name))
+
+
+def _parse_yaml(path: Path) -> Any:
+    with path.open(encoding="utf-8") as fh:
         return yaml.load(fh, Loader=_LOADER)
 
 
-@functools.cache
-def load_lexicon(name: str) -> tuple[str, ...]:
-    """Entries of a word list in ``lexicons/``: one per line, ``#`` comments and blanks skipped.
+def load_lexicon(name: str | Path) -> tuple[str, ...]:
+    """Entries of a word list (a name in ``lexicons/``, cached, or a file): one per line,
+    ``#`` comments and blanks skipped. For TSV lexicons the first column is the entry."""
+    if isinstance(name, Path):
+        return _entries(name)
+    return _shipped_lexicon(name)
 
-    For TSV lexicons the first column is the entry.
-    """
+
+@functools.cache
+def _shipped_lexicon(name: str) -> tuple[str, ...]:
+    return _entries(lexicon_path(name))
+
+
+def _entries(path: Path) -> tuple[str, ...]:
     entries = []
-    with lexicon_path(name).open(encoding="utf-8") as fh:
+    with path.open(encoding="utf-8") as fh:
         for line in fh:
             line = line.rstrip("\n")
             if not line.strip() or line.startswith("#"):
                 continue
             entries.append(line.split("\t", 1)[0])
     return tuple(entries)
+
+
+def read_table(name: str | Path) -> list[list[str]]:
+    """Rows of a TSV lexicon (a name in ``lexicons/``, or a file); ``#`` comments and blank
+    lines skipped."""
+    rows = []
+    with lexicon_path(name).open(encoding="utf-8") as fh:
+        for line in fh:
+            line = line.rstrip("\n")
+            if line.strip() and not line.startswith("#"):
+                rows.append(line.split("\t"))
+    return rows

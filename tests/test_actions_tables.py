@@ -7,7 +7,7 @@ from spacy.tokens import Doc
 
 import chemie.components.actions  # noqa: F401  (registers chemie_actions)
 from chemie.components.actions import head_word, mention_table, token_table
-from chemie.extensions import actions_of
+from chemie.extensions import TOKEN_INFO, actions_of
 from chemie.model import Mention
 
 
@@ -32,7 +32,7 @@ def test_token_table_finds_tokens_by_their_start_and_end():
 def test_token_table_from_the_mention_detectors_words_matches_the_vocab():
     doc = make_doc(["Water", "was", "ADDED", "."])
     plain = token_table(make_doc(["Water", "was", "ADDED", "."]))
-    doc.user_data["chemie.token_info"] = (["Water", "was", "ADDED", "."], "CXVE")
+    doc.user_data[TOKEN_INFO] = (["Water", "was", "ADDED", "."], "CXVE")
     table = token_table(doc)
     assert (table.text, table.lower, table.idx) == (plain.text, plain.lower, plain.idx)
     assert table.lower == ["water", "was", "added", "."]

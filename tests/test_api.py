@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import chemie
-from chemie.errors import atomic_write
+from chemie.errors import InputError, atomic_write
 from chemie.nlp import relations_frame
 
 
@@ -43,3 +43,13 @@ def test_atomic_write_names_the_target_when_parent_is_a_file(tmp_path):
         fh.write("never")
     assert e.value.filename == str(blocker / "out.jsonl")
     assert "not a folder" in e.value.strerror
+
+
+@pytest.mark.parametrize("text", ["\ud800", "Water (5 mL) was added to 2\udc00b."])
+def test_a_lone_surrogate_is_the_error_the_command_line_gives(nlp, text):
+    bad = next(i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff")
+    message = rf"^character {bad}: lone surrogate \\u{ord(text[bad]):04x}: not valid Unicode$"
+    with pytest.raises(InputError, match=message):
+        nlp(text)
+    with pytest.raises(InputError, match=message):
+        list(nlp.pipe([text]))

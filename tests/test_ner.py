@@ -9,7 +9,7 @@ from spacy.tokens import Doc
 
 from chemie.components.ner import CLASSES, SPANS_KEY, ChemicalNER, find_in_sentences
 from chemie.components.ner_lexicon import LexEntry, default_index
-from chemie.components.ner_rules import load_rule_table
+from chemie.components.ner_rules import default_rules
 from chemie.language import blank
 
 
@@ -24,7 +24,7 @@ def _texts(doc) -> list[str]:
     return [s.text for s in doc.spans[SPANS_KEY]]
 
 
-RULES = load_rule_table()[1]
+RULES = default_rules().rules
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.name for r in RULES])
@@ -159,7 +159,7 @@ def test_substituent_before_functional_class_word_is_one_name(text, name):
 
 
 FUNCTIONAL_CLASS_WORDS = next(
-    r["requires"] for r in load_rule_table()[0]["rules"] if r["name"] == "functional_class_name"
+    r["requires"] for r in default_rules().table["rules"] if r["name"] == "functional_class_name"
 )
 
 
@@ -221,10 +221,11 @@ def test_curated_formulas_are_element_symbols_with_counts():
     Ac2O), so a name built with them or other group abbreviations is an ABBREVIATION."""
     import regex
 
-    from chemie.components.ner_lexicon import read_table
-    from chemie.components.ner_rules import element_symbols
+    from chemie.components.ner_rules import ELEMENTS, symbols_of
+    from chemie.resources import read_table
 
-    symbols = [s for s in element_symbols() if s not in ("Ac", "Pr", "Ts")] + ["D"]
+    symbols = [s for s in symbols_of(read_table(ELEMENTS)) if s not in ("Ac", "Pr", "Ts")]
+    symbols += ["D"]
     e = "(?:" + "|".join(sorted(symbols, key=len, reverse=True)) + ")"
     unit = rf"(?:{e}\d*|\((?:{e}\d*)+\)\d*|\[(?:{e}\d*)+\]\d*)"
     formula = regex.compile(
@@ -444,12 +445,9 @@ def test_final_period_after_formula_ends_the_sentence(nlp):
      "K2CO3", "Sr2+", "7732-18-5", "SB203580", "MK-801", "2-methylpropan-1-ol", "5.0"],
 )
 def test_letter_and_other_token_rules_give_the_whole_tables_verdict(word):
-    from chemie.components.ner_rules import combined_token_regex, letter_rules_regex
-
-    whole = combined_token_regex().fullmatch(word)
-    split = (letter_rules_regex() if word.isalpha() else combined_token_regex(False)).fullmatch(
-        word
-    )
+    rules = default_rules()
+    whole = rules.token_regex().fullmatch(word)
+    split = (rules.letter_regex if word.isalpha() else rules.token_regex(False)).fullmatch(word)
     assert (whole and whole.lastgroup) == (split and split.lastgroup)
 
 
@@ -505,10 +503,10 @@ def _search_back(rule, text: str, at: int, length: int):
     ],
 )
 def test_anchored_sequence_rules_match_like_a_backwards_search(text):
-    from chemie.components.ner_rules import _match_back, _sequence_rules
+    from chemie.components.ner_rules import _match_back
 
     tried = 0
-    for rule, required, backwards, _ in _sequence_rules():
+    for rule, required, backwards, _ in default_rules().sequence:
         if backwards is None:
             continue
         lowered = text.lower()

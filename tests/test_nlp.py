@@ -11,6 +11,7 @@ from spacy.attrs import IS_ALPHA, LENGTH, LOWER, ORTH, SHAPE, SPACY
 from spacy.tokens import Doc
 
 import chemie
+from chemie.extensions import CHEMICAL_SPANS
 from chemie.formats.chemu import read_chemu
 from chemie.model import Document, Token, make_tokens, tokens_from_words
 from chemie.nlp import (
@@ -202,7 +203,7 @@ def test_mentions_carry_chemdner_class_and_confidence(nlp):
 
 def test_chemical_mention_confidence_is_the_ner_confidence(nlp):
     doc = nlp("NaH (1 g) was added to the mixture.")
-    span = next(s for s in doc.spans["chemicals"] if s.text == "NaH")
+    span = next(s for s in doc.spans[CHEMICAL_SPANS] if s.text == "NaH")
     nah = next(m for m in doc._.mentions if m.text.startswith("NaH"))
     assert span._.chem_conf is not None and nah.confidence == pytest.approx(span._.chem_conf)
 

@@ -8,6 +8,7 @@ import pytest
 import spacy
 
 from chemie.components.sentences import sentence_rules
+from chemie.extensions import TEXT
 from chemie.language import blank, bracket_partners, tokenize
 from chemie.resources import load_rules
 
@@ -116,7 +117,7 @@ def test_sentences_read_only_the_marked_tokens_when_the_text_is_known():
     ]
     for text in texts:
         plain, known = nlp.make_doc(text), nlp.make_doc(text)
-        known.user_data["chemie.text"] = text
+        known.user_data[TEXT] = text
         for doc in (plain, known):
             nlp.get_pipe("chemie_sentences")(doc)
         assert [t.is_sent_start for t in known] == [t.is_sent_start for t in plain]

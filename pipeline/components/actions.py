@@ -19,6 +19,7 @@ import itertools
 import operator
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy
 import regex
@@ -26,9 +27,10 @@ from spacy.attrs import IDX, ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.extensions import actions_of, mentions_of
+from chemie.extensions import SENTENCE_STARTS, TOKEN_INFO, actions_of, mentions_of
 from chemie.model import Action
-from chemie.resources import load_rules
+from chemie.resources import load_rules, rules_path
+from chemie.saving import SavesTables
 
 HEADING = "Heading"
 _PREPOSITIONS = frozenset({"(", ",", "of", "in", "with", "from", "containing", "[", "was", "were"})
@@ -91,7 +93,7 @@ def token_table(doc: Doc) -> TokenTable:
         _TABLES[doc] = table
         return table
     # the words chemie_mentions already read (by orth id, no string-store lookup)
-    info = doc.user_data.get("chemie.token_info")
+    info = doc.user_data.get(TOKEN_INFO)
     if info is not None and len(info[0]) == n:
         idx = doc.to_array(IDX).tolist()
         text = list(info[0])
@@ -108,7 +110,7 @@ def token_table(doc: Doc) -> TokenTable:
         # as Doc.has_annotation and Doc.sents: a sentence starts at token 0 and at every
         # token marked as a start; without any mark the doc is one sentence (the starts
         # chemie_mentions found, when it ran on this doc)
-        starts = doc.user_data.get("chemie.sentence_starts")
+        starts = doc.user_data.get(SENTENCE_STARTS)
         if starts is None:
             starts = numpy.flatnonzero(doc.to_array(SENT_START) == 1).tolist()
             if not starts or starts[0] != 0:
@@ -250,11 +252,22 @@ def head_word(words: tuple[str, ...]) -> str:
     return head
 
 
-class ActionParser:
-    """Labels action phrases and their arguments; assigns steps and phases."""
+class ActionParser(SavesTables):
+    """Labels action phrases and their arguments; assigns steps and phases (``to_disk``
+    saves the rule table, ``from_disk`` reads it back; the ``post_modifiers`` and
+    ``partitives`` of the mention views stay those of ``rules/actions.yaml``)."""
 
-    def __init__(self, rules: str) -> None:
-        table = load_rules(rules)
+    def __init__(self, rules: str | Path) -> None:
+        self.table_files = {Path(rules).name: rules_path(rules)}
+        self._build(load_rules(rules))
+
+    def load_tables(self, files: dict[str, Path]) -> None:
+        """Use the rule table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
+        (table,) = files.values()
+        self._build(load_rules(table))
+
+    def _build(self, table: dict) -> None:
+        """Compile the rule table ``table``."""
         self.classes: list[tuple[str, regex.Pattern]] = [
             (label, regex.compile(rf"(?:{spec['pattern']})", regex.IGNORECASE))
             for label, spec in table["classes"].items()
@@ -387,7 +400,12 @@ class ActionParser:
         return doc
 
 
-@Language.factory("chemie_actions", default_config={"rules": "actions.yaml"})
+@Language.factory(
+    "chemie_actions",
+    default_config={"rules": "actions.yaml"},
+    requires=["doc._.mentions"],
+    assigns=["doc._.actions"],
+)
 def make_action_parser(nlp: Language, name: str, rules: str) -> ActionParser:
     """The action parser configured from a rule table in ``rules/``."""
     return ActionParser(rules)

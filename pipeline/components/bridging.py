@@ -716,7 +716,10 @@ class _Context:
 
 
 @Language.factory(
-    "chemie_bridging", default_config={"rules": "bridging.yaml", "actions": "actions.yaml"}
+    "chemie_bridging",
+    default_config={"rules": "bridging.yaml", "actions": "actions.yaml"},
+    requires=["doc._.mentions", "doc._.actions"],
+    assigns=["doc._.relations"],
 )
 def make_bridging(nlp: Language, name: str, rules: str, actions: str) -> BridgingResolver:
     """The bridging resolver configured from rule tables in ``rules/`` (its own and the

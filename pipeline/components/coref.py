@@ -48,7 +48,8 @@ _APPOSITION = (":", ",")  # "Compound ( 4 ) : NAME", "Compound B5 , NAME" (label
 _LABEL_FILLERS = frozenset(("(", ")", "[", "]", "No", "no", "NO", "."))
 # an antecedent that is a substituent ("tert-butyl") or an NMR frequency ("400MHz ( CDCl3 )")
 _NOT_ABBREVIATED = re.compile(r"(?i)yl$|mhz$")
-_HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
+# a line with a digit and a letter (tried at line starts only: linear in the text's length)
+_HAS_DIGIT_AND_LETTER = re.compile(r"^(?=[^\n]*\d)(?=[^\n]*[A-Za-z])", re.MULTILINE)
 _SPECIFIC_NAME = re.compile(r"[\d(\[]")
 # "To", "In", "At" fit _HEADING_ID ("3a", "A", "IV") but are words
 _WORD_NOT_ID = re.compile(r"^(?!(?:[IVX]+|No)$)[A-Za-z][a-z]+$")
@@ -147,7 +148,9 @@ def _open_bracket(words: list[str], first: int) -> int:
     return -1
 
 
-_AMOUNT = re.compile(r"(\d+(?:\.\d+)?)\s*(mmole?|[uµμ]mol|mol)\b")
+# (tried where a number starts only: a match never starts inside one, and a long digit run
+# is read once)
+_AMOUNT = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*(mmole?|[uµμ]mol|mol)\b")
 _TO_MMOL = {"mmol": 1.0, "mmole": 1.0, "umol": 1e-3, "µmol": 1e-3, "μmol": 1e-3, "mol": 1e3}
 
 
@@ -834,7 +837,10 @@ class CorefResolver:
 
 
 @Language.factory(
-    "chemie_coref", default_config={"rules": "coref.yaml", "mode": "surface"}
+    "chemie_coref",
+    default_config={"rules": "coref.yaml", "mode": "surface"},
+    requires=["doc._.mentions"],
+    assigns=["doc._.relations"],
 )
 def make_coref(nlp: Language, name: str, rules: str, mode: str) -> CorefResolver:
     """The coreference resolver configured from ``rules/<rules>``."""

@@ -26,50 +26,36 @@ import re
 from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
 from operator import is_not, itemgetter, le, methodcaller
+from pathlib import Path
 from typing import NamedTuple
 
 import regex
-from spacy.attrs import ORTH
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from chemie.components.ner_lexicon import LexEntry, LexiconIndex, default_index
+from chemie.components.ner_lexicon import (
+    CURATED,
+    DERIVED,
+    LexEntry,
+    LexiconIndex,
+    default_index,
+)
 from chemie.components.ner_rules import (
+    ELEMENTS,
+    TABLE,
+    NerRules,
     TokenClassifier,
     Verdict,
-    load_rule_table,
-    rule,
-    sequence_matches,
+    default_rules,
+    symbols_of,
 )
 from chemie.components.words import cached_words
-from chemie.resources import load_lexicon
+from chemie.extensions import CHEMICAL_SPANS, NER_STORE
+from chemie.resources import lexicon_path, load_lexicon, load_rules, read_table, rules_path
+from chemie.saving import SavesTables
 
-SPANS_KEY = "chemicals"
+SPANS_KEY = CHEMICAL_SPANS
 CLASSES = ("SYSTEMATIC", "TRIVIAL", "FORMULA", "ABBREVIATION", "FAMILY", "IDENTIFIER", "MULTIPLE")
-
-_STORE = "chemie_ner"  # doc.user_data key: {"start:end": (rule, confidence)}
-
-
-def _field(index: int):
-    def get(span: Span) -> object:
-        entry = span.doc.user_data.get(_STORE, {}).get(f"{span.start}:{span.end}")
-        return None if entry is None else entry[index]
-
-    def set_(span: Span, value: object) -> None:
-        store = span.doc.user_data.setdefault(_STORE, {})
-        key = f"{span.start}:{span.end}"
-        entry = list(store.get(key, (None, None)))
-        entry[index] = value
-        store[key] = tuple(entry)
-
-    return get, set_
-
-
-# span._.chem_rule / span._.chem_conf: kept in one dict per doc (cheap to write in bulk)
-for _index, _name in enumerate(("chem_rule", "chem_conf")):
-    if not Span.has_extension(_name):
-        _get, _set = _field(_index)
-        Span.set_extension(_name, getter=_get, setter=_set)
 
 _CONNECTORS = frozenset("- ‐ – ( ) [ ] ' ′ ,".split())
 _SMALL_INT = regex.compile(r"^\d{1,2}$")
@@ -104,9 +90,20 @@ Cand = tuple[int, int, str, str, float]
 _start, _end, _confidence = itemgetter(0), itemgetter(1), itemgetter(4)
 
 
+NONCHEMICAL = "bc5cdr_nonchemical.txt"
+BLACKLIST = "blacklist.txt"
+
+
+def shipped_files(derived: bool = True) -> dict[str, Path]:
+    """The files of ``rules/`` and ``lexicons/`` the NER factory builds it from (the derived
+    BC5CDR lexicon only when ``derived``)."""
+    names = [CURATED, ELEMENTS, *([DERIVED] if derived else []), NONCHEMICAL, BLACKLIST]
+    return {TABLE: rules_path(TABLE), **{name: lexicon_path(name) for name in names}}
+
+
 @functools.cache
-def _word_lists() -> dict[str, object]:
-    table, _ = load_rule_table()
+def _word_lists(rules: NerRules) -> dict[str, object]:
+    table = rules.table
     return {
         "salt": frozenset(w.lower() for w in table["salt_words"]),
         "cation": frozenset(table["cation_words"]),
@@ -120,8 +117,13 @@ def _word_lists() -> dict[str, object]:
     }
 
 
-class ChemicalNER:
-    """Finds chemical mentions in a sequence of token texts."""
+class ChemicalNER(SavesTables):
+    """Finds chemical mentions in a sequence of token texts.
+
+    Made by the factory, it saves its rule table and lexicons with the pipeline
+    (``to_disk``) and is rebuilt from the saved copies (``from_disk``); one made in Python
+    from other word lists has no files to save (:attr:`table_files` is empty).
+    """
 
     def __init__(
         self,
@@ -130,7 +132,10 @@ class ChemicalNER:
         blacklist: Sequence[str] | None = None,
         nonchemical_veto: str = "rules",
         abbreviation_window: int = 0,
+        rules: NerRules | None = None,
     ) -> None:
+        self.table_files = {}
+        self.rules = default_rules() if rules is None else rules
         self.index = index if index is not None else default_index()
         if nonchemical is None:
             nonchemical = load_lexicon("bc5cdr_nonchemical.txt")
@@ -138,20 +143,41 @@ class ChemicalNER:
             blacklist = load_lexicon("blacklist.txt")
         self.nonchemical = frozenset(nonchemical)
         self.blacklist = frozenset(blacklist)
+        self.nonchemical_veto = nonchemical_veto
         self.veto_all = nonchemical_veto == "all"
         self.abbreviation_window = abbreviation_window
-        self.classifier = TokenClassifier(self._lookup, self.nonchemical, self.blacklist)
-        self.words = _word_lists()
+        self.classifier = TokenClassifier(
+            self._lookup, self.nonchemical, self.blacklist, self.rules
+        )
+        self.words = _word_lists(self.rules)
         self._veto_keys = frozenset(self.words["veto_after"])
         self._veto_before_keys = frozenset(self.words["veto_before"])
         self._context_rules = tuple(
-            map(rule, ("salt_extension", "cation_anion", "head_letter", "substituent_name"))
+            map(
+                self.rules.rule,
+                ("salt_extension", "cation_anion", "head_letter", "substituent_name"),
+            )
         )
-        self._abbreviation_rule = rule("abbreviation_definition")
+        self._abbreviation_rule = self.rules.rule("abbreviation_definition")
         self._vocab: object = None  # the vocabulary the two caches below belong to
         self._labels: dict[str, int] = {}
         self._texts: dict[int, str] = {}
         self._runs: dict[tuple[str, ...], tuple[tuple[int, int, Verdict], ...]] = {}
+
+    def load_tables(self, files: dict[str, Path]) -> None:
+        """Rebuild the NER from a rule table and lexicons (the files of :func:`shipped_files`,
+        e.g. a saved pipeline's copies), keeping its settings."""
+        if not files:
+            return
+        rules = NerRules(load_rules(files[TABLE]), symbols_of(read_table(files[ELEMENTS])))
+        self.__init__(
+            index=default_index(derived=DERIVED in files, files=files, guess=rules.guess_class),
+            nonchemical=load_lexicon(files[NONCHEMICAL]),
+            blacklist=load_lexicon(files[BLACKLIST]),
+            nonchemical_veto=self.nonchemical_veto,
+            abbreviation_window=self.abbreviation_window,
+            rules=rules,
+        )
 
     def _lookup(self, text: str) -> LexEntry | None:
         hit = self.index.lookup(text)
@@ -262,7 +288,7 @@ class ChemicalNER:
 
     def _sequence_candidates(self, words: Sequence[str]) -> list[Cand]:
         text = " ".join(words)
-        matches = sequence_matches(text)
+        matches = self.rules.sequence_matches(text)
         if not matches:
             return []
         n = len(words)
@@ -424,7 +450,7 @@ class ChemicalNER:
         return self._labels
 
     def _doc_words(self, doc: Doc) -> list[str]:
-        """``doc_words(doc)`` through a per-vocabulary cache of orth id -> text."""
+        """The token texts of ``doc`` through a per-vocabulary cache of orth id -> text."""
         self._check_vocab(doc)
         return cached_words(doc, self._texts)
 
@@ -436,17 +462,12 @@ class ChemicalNER:
 
     def __call__(self, doc: Doc) -> Doc:
         found = self._find(self._doc_words(doc))
-        store = doc.user_data.setdefault(_STORE, {})
+        store = doc.user_data.setdefault(NER_STORE, {})
         store.update({f"{s}:{e}": (r, c) for s, e, _, r, c in found})
         labels = self._label_ids(doc)
         spans = [Span(doc, s, e, labels.get(lab, lab)) for s, e, lab, _, _ in found]
         doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
         return doc
-
-
-def doc_words(doc: Doc) -> list[str]:
-    """Token texts of ``doc`` without creating Token objects."""
-    return list(map(doc.vocab.strings.__getitem__, doc.to_array(ORTH).tolist()))
 
 
 def _near(p: int, at: int, window: int) -> bool:
@@ -573,16 +594,19 @@ def _dedupe(found: list[Cand]) -> list[Cand]:
 @Language.factory(
     "chemie_ner",
     default_config={"nonchemical_veto": "rules", "abbreviation_window": 0, "derived": True},
+    assigns=["doc.spans", "span._.chem_rule", "span._.chem_conf"],
 )
 def make_chemical_ner(
     nlp: Language, name: str, nonchemical_veto: str, abbreviation_window: int, derived: bool
 ) -> ChemicalNER:
     """spaCy factory: the rule-based chemical NER with the shipped lexicons."""
-    return ChemicalNER(
+    ner = ChemicalNER(
         index=shared_index(derived),
         nonchemical_veto=nonchemical_veto,
         abbreviation_window=abbreviation_window,
     )
+    ner.table_files = shipped_files(derived)
+    return ner
 
 
 @functools.cache

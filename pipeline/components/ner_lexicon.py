@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+from pathlib import Path
 
 import ahocorasick
 
-from chemie.resources import lexicon_path
+from chemie.components.ner_rules import ELEMENTS, guess_class
+from chemie.resources import read_table
 
 EXACT_CLASSES = frozenset({"ABBREVIATION", "FORMULA", "IDENTIFIER"})
 _CHARGES = frozenset({"+", "-", "−", "2+", "3+"})
@@ -42,17 +44,6 @@ def needs_exact_case(name: str) -> bool:
     """Short names and names with inner capitals (abbreviations, formulas) match exactly."""
     key = squash(name)
     return len(key) <= 3 or any(c.isupper() for c in key[1:])
-
-
-def read_table(name: str) -> list[list[str]]:
-    """Rows of a TSV lexicon in ``lexicons/`` (``#`` comments and blank lines skipped)."""
-    rows = []
-    with lexicon_path(name).open(encoding="utf-8") as fh:
-        for line in fh:
-            line = line.rstrip("\n")
-            if line.strip() and not line.startswith("#"):
-                rows.append(line.split("\t"))
-    return rows
 
 
 class LexiconIndex:
@@ -168,42 +159,53 @@ class LexiconIndex:
         return exact_hits + lower_hits
 
 
+CURATED = "chemicals_curated.tsv"
+DERIVED = "bc5cdr_chemicals.tsv"
+
+
 def default_index(
     derived: bool = True,
     curated: bool = True,
     derived_rows: Iterable[Sequence[str]] | None = None,
+    files: Mapping[str, Path] | None = None,
+    guess: Callable[[str], str] = guess_class,
 ) -> LexiconIndex:
     """The shipped lexicons: curated chemicals, element names, derived BC5CDR names.
 
     ``derived_rows`` (``name, chemical_count, occurrences``) replaces the shipped derived
-    list, e.g. with one built in memory from a training split.
+    list, e.g. with one built in memory from a training split. ``files``: the lexicons to
+    read instead of the shipped ones, by file name (a saved pipeline's copies); ``guess``
+    the class of a derived name (the NER rules' :func:`guess_class`).
     """
+
+    def rows(name: str) -> list[list[str]]:
+        return read_table(files[name] if files is not None else name)
+
     index = LexiconIndex()
     if curated:
         index.add_many(
-            (row[0], LexEntry(row[1], "lexicon:chemicals_curated", 0.9))
-            for row in read_table("chemicals_curated.tsv")
+            (row[0], LexEntry(row[1], "lexicon:chemicals_curated", 0.9)) for row in rows(CURATED)
         )
         index.add_many(
-            (row[0], LexEntry("TRIVIAL", "lexicon:elements", 0.85))
-            for row in read_table("elements.tsv")
+            (row[0], LexEntry("TRIVIAL", "lexicon:elements", 0.85)) for row in rows(ELEMENTS)
         )
     if derived_rows is not None:
-        index.add_many(derived_entries(derived_rows))
+        index.add_many(derived_entries(derived_rows, guess))
     elif derived:
-        index.add_many(derived_entries(read_table("bc5cdr_chemicals.tsv")))
+        index.add_many(derived_entries(rows(DERIVED), guess))
     index.build()
     return index
 
 
-def derived_entries(rows: Iterable[Sequence[str]]) -> list[tuple[str, LexEntry]]:
-    """Entries from rows ``name, chemical_count, occurrences`` of a derived lexicon."""
-    from chemie.components.ner_rules import guess_class
-
+def derived_entries(
+    rows: Iterable[Sequence[str]], guess: Callable[[str], str] = guess_class
+) -> list[tuple[str, LexEntry]]:
+    """Entries from rows ``name, chemical_count, occurrences`` of a derived lexicon (``guess``:
+    the class of a name)."""
     out = []
     for row in rows:
         name, count, occ = row[0], int(row[1]), int(row[2])
         precision = (count + 0.5) / (occ + 1.0)
         conf = round(0.5 + 0.45 * precision, 3)
-        out.append((name, LexEntry(guess_class(squash(name)), "lexicon:bc5cdr_chemicals", conf)))
+        out.append((name, LexEntry(guess(squash(name)), "lexicon:bc5cdr_chemicals", conf)))
     return out

@@ -7,24 +7,31 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import regex
 
-from chemie.components.ner_lexicon import read_table
-from chemie.language import bracket_partners
-from chemie.resources import load_rules
+from chemie.brackets import bracket_partners
+from chemie.resources import load_rules, read_table
 
 _ALPHA_SEG = regex.compile(r"[A-Za-z]+")
 _JOINER = regex.compile(r"[\-‐(),\[\]'′]")
 _RING_END = regex.compile(r"(?:en|an|in|ol|on|ole|ine|ane|ene|yl|ide|ate|one)$")
 # strings no token rule can match: numbers and punctuation, short lowercase words
 _NO_RULE = regex.compile(r"^(?:[\d.,:;%/()\[\]<>=±~×x]+|[a-z]{1,4})$")
+TABLE = "ner.yaml"
+ELEMENTS = "elements.tsv"  # the element symbols of the {E} placeholder
 _SEQUENCE_WINDOW = 250  # characters before a required word in which a sequence rule matches
 _ENUMERATOR = regex.compile(r"\d+|[ivx]+|[a-h]")  # "(2)", "(iv)", "(b)": a list label
 _ISOTOPE = regex.compile(r"[A-Z][a-z]?[-‐]")  # "(3)H-": an isotope mass before its symbol
-_LOCANT_GROUP = regex.compile(r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-")
+# a locant group (2,4-); a try starts where a number starts, and not after a comma that
+# follows a plain locant (the try from the list's start covers it, unless a Greek letter
+# follows), so a long list is read once
+_LOCANT_GROUP = regex.compile(
+    r"(?<!\d)(?!(?<=\d[A-Za-z]?['′]*,)\d++(?!alpha|beta))"
+    r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-"
+)
 _DIGIT_OR_BRACKET = regex.compile(r"\d|[(\[]")
 _BRACKET_END = regex.compile(r"[IVX]+|\d*[+\-−]|\d|[RSEZ]")
 
@@ -48,101 +55,156 @@ def _expand(pattern: str, placeholders: dict[str, str]) -> str:
     return pattern
 
 
-@functools.cache
-def element_symbols() -> tuple[str, ...]:
-    """Element symbols from ``lexicons/elements.tsv``, longest first."""
-    symbols = {row[1] for row in read_table("elements.tsv")}
+def symbols_of(rows: Iterable[Sequence[str]]) -> tuple[str, ...]:
+    """Element symbols from the rows of ``elements.tsv`` (name, symbol), longest first."""
+    symbols = {row[1] for row in rows}
     return tuple(sorted(symbols, key=lambda s: (-len(s), s)))
 
 
-@functools.cache
-def load_rule_table(name: str = "ner.yaml") -> tuple[dict, tuple[Rule, ...]]:
-    """The raw table and its compiled rules."""
-    table = load_rules(name)
-    placeholders = {k: "".join(v.split()) for k, v in table["placeholders"].items()}
-    placeholders["E"] = "(?:" + "|".join(element_symbols()) + ")"
-    rules = []
-    for r in table["rules"]:
-        pattern = None
-        if "pattern" in r:
-            flags = regex.IGNORECASE if "i" in r.get("flags", "") else 0
-            pattern = regex.compile(_expand(r["pattern"], placeholders), flags)
-        rules.append(
-            Rule(
-                r["name"], r["kind"], r["class"], float(r["confidence"]),
-                r["comment"], r["example"], pattern,
+# a sequence rule, the lowercase words one of which it needs (empty: none), for an
+# ``anchored`` rule its pattern compiled for matching backwards from such a word, and its
+# ``prefilter`` (regexes every match contains)
+SequenceRule = tuple[Rule, tuple[str, ...], regex.Pattern | None, tuple[re.Pattern, ...]]
+
+
+class NerRules:
+    """The compiled rules of one NER rule table (``rules/ner.yaml`` or a saved copy), with
+    the element symbols its ``{E}`` placeholder stands for."""
+
+    def __init__(self, table: dict, symbols: Sequence[str]) -> None:
+        self.table = table
+        placeholders = {k: "".join(v.split()) for k, v in table["placeholders"].items()}
+        placeholders["E"] = "(?:" + "|".join(symbols) + ")"
+        rules = []
+        for r in table["rules"]:
+            pattern = None
+            if "pattern" in r:
+                flags = regex.IGNORECASE if "i" in r.get("flags", "") else 0
+                pattern = regex.compile(_expand(r["pattern"], placeholders), flags)
+            rules.append(
+                Rule(
+                    r["name"], r["kind"], r["class"], float(r["confidence"]),
+                    r["comment"], r["example"], pattern,
+                )
             )
+        self.rules: tuple[Rule, ...] = tuple(rules)
+        # names of the token rules that can only match a word made of letters
+        self.letters_only = frozenset(r["name"] for r in table["rules"] if r.get("letters_only"))
+        self.morph = regex.compile("".join(table["placeholders"]["MORPH"].split()))
+        self.sequence: tuple[SequenceRule, ...] = self._sequence_rules()
+        self._token_regexes: dict[tuple, re.Pattern | regex.Pattern] = {}
+        self.letter_regex = regex.compile(
+            self.token_regex(letters=True).pattern, regex.V0 | regex.REVERSE
         )
-    return table, tuple(rules)
+
+    def of_kind(self, kind: str) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if r.kind == kind)
+
+    def rule(self, name: str) -> Rule:
+        """The rule with this name (KeyError when absent)."""
+        for r in self.rules:
+            if r.name == name:
+                return r
+        raise KeyError(name)
+
+    def token_regex(
+        self, letters: bool | None = None, labels: tuple[str, ...] | None = None
+    ) -> re.Pattern | regex.Pattern:
+        """The ``token`` rules as one alternation of named groups, in table order (the first
+        rule that matches the whole string wins, as when trying them one by one); compiled
+        with the stdlib engine when it accepts the patterns (faster), else with ``regex``.
+
+        ``letters=True``: only the rules marked ``letters_only`` (for tokens of letters);
+        ``letters=False``: only the others; None: all of them. ``labels``: only the rules
+        of these classes. (:attr:`letter_regex` matches the ``letters_only`` rules from the
+        end of the word, ``regex`` REVERSE: a word without a chemical ending fails at once
+        instead of after trying every morpheme at every position. A full match exists in
+        either direction and the first rule, in table order, that fully matches still wins.)
+        """
+        key = (letters, labels)
+        compiled = self._token_regexes.get(key)
+        if compiled is not None:
+            return compiled
+        parts = []
+        for r in self.of_kind("token"):
+            if letters is not None and (r.name in self.letters_only) != letters:
+                continue
+            if labels is not None and r.label not in labels:
+                continue
+            flags = "i" if r.pattern.flags & regex.IGNORECASE else "-i"
+            parts.append(f"(?P<{r.name}>(?{flags}:{r.pattern.pattern}))")
+        pattern = "|".join(parts) or "(?!)"
+        try:
+            compiled = re.compile(pattern)
+        except re.error:
+            compiled = regex.compile(pattern, regex.V0)
+        self._token_regexes[key] = compiled
+        return compiled
+
+    def guess_class(self, text: str) -> str:
+        """A CHEMDNER class for a lexicon name without one, from its shape."""
+        for r in self.of_kind("token"):
+            if r.label in ("FORMULA", "IDENTIFIER") and r.pattern.fullmatch(text):
+                return r.label
+        if any(c.isdigit() for c in text) and ("-" in text or "(" in text or "," in text):
+            return "SYSTEMATIC"
+        letters = [c for c in text if c.isalpha()]
+        if letters and len(text) <= 8 and sum(c.isupper() for c in letters) >= len(letters) / 2:
+            return "ABBREVIATION"
+        return "TRIVIAL"
+
+    def has_morph(self, word: str) -> bool:
+        return self.morph.search(word) is not None
+
+    def _sequence_rules(self) -> tuple[SequenceRule, ...]:
+        raw = {r["name"]: r for r in self.table["rules"]}
+        out = []
+        for r in self.of_kind("sequence"):
+            backwards = None
+            if raw[r.name].get("anchored"):
+                backwards = regex.compile(
+                    f"(?P<rule>{r.pattern.pattern})(?s:.{{0,3}}?)",
+                    r.pattern.flags | regex.REVERSE,
+                )
+            prefilter = tuple(re.compile(p) for p in raw[r.name].get("prefilter", ()))
+            out.append((r, tuple(raw[r.name].get("requires", ())), backwards, prefilter))
+        return tuple(out)
+
+    def sequence_matches(self, text: str) -> list[tuple[int, int, Rule]]:
+        """Character spans of the sequence rules in ``text`` (words joined by spaces).
+
+        An anchored rule is matched backwards from each occurrence of its required words
+        (the same matches as a forward scan of the whole text, much cheaper).
+        """
+        out = set()
+        lowered = text.lower()
+        for r, required, backwards, prefilter in self.sequence:
+            if required and not any(map(lowered.__contains__, required)):
+                continue
+            if prefilter and any(p.search(text) is None for p in prefilter):
+                continue
+            if backwards is None:
+                out.update((*_mention_span(m), r) for m in _forward(r).finditer(text))
+                continue
+            for word in required:
+                at = lowered.find(word)
+                while at >= 0:
+                    m = _match_back(backwards, text, at, len(word))
+                    if m is not None and m.start("rule") <= at:
+                        out.add((*_mention_span(m), r))
+                    at = lowered.find(word, at + 1)
+        return sorted(out, key=lambda x: (x[0], x[1]))
 
 
 @functools.cache
-def combined_token_regex(
-    letters: bool | None = None, labels: tuple[str, ...] | None = None
-) -> re.Pattern | regex.Pattern:
-    """The ``token`` rules as one alternation of named groups, in table order (the first
-    rule that matches the whole string wins, as when trying them one by one); compiled
-    with the stdlib engine when it accepts the patterns (faster), else with ``regex``.
-
-    ``letters=True``: only the rules marked ``letters_only`` (for tokens of letters);
-    ``letters=False``: only the others; None: all of them. ``labels``: only the rules of
-    these classes.
-    """
-    only = _letters_only()
-    parts = []
-    for r in rules_of_kind("token"):
-        if letters is not None and (r.name in only) != letters:
-            continue
-        if labels is not None and r.label not in labels:
-            continue
-        flags = "i" if r.pattern.flags & regex.IGNORECASE else "-i"
-        parts.append(f"(?P<{r.name}>(?{flags}:{r.pattern.pattern}))")
-    pattern = "|".join(parts) or "(?!)"
-    try:
-        return re.compile(pattern)
-    except re.error:
-        return regex.compile(pattern, regex.V0)
-
-
-@functools.cache
-def letter_rules_regex() -> regex.Pattern:
-    """The ``letters_only`` token rules matched from the end of the word (``regex``
-    REVERSE): a word without a chemical ending fails at once instead of after trying
-    every morpheme at every position. A full match exists in either direction and the
-    first rule (in table order) that fully matches still wins."""
-    return regex.compile(combined_token_regex(letters=True).pattern, regex.V0 | regex.REVERSE)
-
-
-@functools.cache
-def _letters_only() -> frozenset[str]:
-    """Names of the token rules that can only match a word made of letters."""
-    table, _ = load_rule_table()
-    return frozenset(r["name"] for r in table["rules"] if r.get("letters_only"))
-
-
-def rules_of_kind(kind: str) -> tuple[Rule, ...]:
-    return tuple(r for r in load_rule_table()[1] if r.kind == kind)
-
-
-def rule(name: str) -> Rule:
-    """The rule with this name (KeyError when absent)."""
-    for r in load_rule_table()[1]:
-        if r.name == name:
-            return r
-    raise KeyError(name)
+def default_rules() -> NerRules:
+    """The rules of ``rules/ner.yaml`` with the symbols of ``lexicons/elements.tsv``."""
+    return NerRules(load_rules(TABLE), symbols_of(read_table(ELEMENTS)))
 
 
 def guess_class(text: str) -> str:
-    """A CHEMDNER class for a lexicon name without one, from its shape."""
-    for r in rules_of_kind("token"):
-        if r.label in ("FORMULA", "IDENTIFIER") and r.pattern.fullmatch(text):
-            return r.label
-    if any(c.isdigit() for c in text) and ("-" in text or "(" in text or "," in text):
-        return "SYSTEMATIC"
-    letters = [c for c in text if c.isalpha()]
-    if letters and len(text) <= 8 and sum(c.isupper() for c in letters) >= len(letters) / 2:
-        return "ABBREVIATION"
-    return "TRIVIAL"
+    """:meth:`NerRules.guess_class` with the shipped rules."""
+    return default_rules().guess_class(text)
 
 
 Verdict = tuple[str, str, float]  # (class, rule or lexicon name, confidence)
@@ -156,21 +218,23 @@ class TokenClassifier:
         lookup: Callable[[str], object],
         nonchemical: Iterable[str] = (),
         blacklist: Iterable[str] = (),
+        rules: NerRules | None = None,
     ) -> None:
         self.lookup = lookup
         self.nonchemical = frozenset(nonchemical)
         self.blacklist = frozenset(blacklist)
-        self.token_rules = rules_of_kind("token")
+        self.rules = rules = default_rules() if rules is None else rules
+        self.token_rules = rules.of_kind("token")
         self._by_name = {r.name: r for r in self.token_rules}
         # a token of letters can only match the letters_only rules, any other token only
         # the other rules: two smaller alternations, same verdicts as the whole table
-        self._letter_rules = letter_rules_regex()
-        self._other_rules = combined_token_regex(letters=False)
+        self._letter_rules = rules.letter_regex
+        self._other_rules = rules.token_regex(letters=False)
         # glued strings: only the FORMULA and IDENTIFIER token rules, first match wins
-        self._shape_rules = combined_token_regex(labels=("FORMULA", "IDENTIFIER"))
-        self.glued_rule = rule("locant_name")
-        self.protected_rule = rule("protected_name")
-        table = load_rule_table()[0]
+        self._shape_rules = rules.token_regex(labels=("FORMULA", "IDENTIFIER"))
+        self.glued_rule = rules.rule("locant_name")
+        self.protected_rule = rules.rule("protected_name")
+        table = rules.table
         self.name_prefixes = frozenset(table["name_prefixes"].split())
         self.bare_suffixes = frozenset(table["bare_suffixes"].split())
         self.adjective_endings = tuple(table["adjective_endings"])
@@ -277,7 +341,7 @@ class TokenClassifier:
             # clearly systematic name: brackets, or two or more locant groups
             strong = "(" in text or "[" in text or len(_LOCANT_GROUP.findall(text)) >= 2
             low = last.lower()
-            if not (strong and _RING_END.search(low) and _has_morph(low)):
+            if not (strong and _RING_END.search(low) and self.rules.has_morph(low)):
                 return False
         whole = 0
         for seg in segments[:k]:
@@ -287,43 +351,12 @@ class TokenClassifier:
             if low in self.nonchemical:
                 return False
             verdict = self.token(seg)
-            if verdict is None and not _has_morph(low):
+            if verdict is None and not self.rules.has_morph(low):
                 return False
             if verdict is not None and len(seg) >= 5 and verdict[1] != "morphology_word":
                 whole += 1
         # "doxorubicin-cisplatin" is two chemicals, not one name
         return not (whole >= 1 and "-" in text and not _DIGIT_OR_BRACKET.search(text))
-
-
-@functools.cache
-def _morph_regex() -> regex.Pattern:
-    table, _ = load_rule_table()
-    return regex.compile("".join(table["placeholders"]["MORPH"].split()))
-
-
-def _has_morph(word: str) -> bool:
-    return _morph_regex().search(word) is not None
-
-
-@functools.cache
-def _sequence_rules() -> tuple[
-    tuple[Rule, tuple[str, ...], regex.Pattern | None, tuple[re.Pattern, ...]], ...
-]:
-    """Sequence rules, the lowercase words one of which each needs (empty: none), for
-    ``anchored`` rules the pattern compiled for matching backwards from such a word, and
-    the rule's ``prefilter`` (regexes every match contains)."""
-    table, _ = load_rule_table()
-    raw = {r["name"]: r for r in table["rules"]}
-    out = []
-    for r in rules_of_kind("sequence"):
-        backwards = None
-        if raw[r.name].get("anchored"):
-            backwards = regex.compile(
-                f"(?P<rule>{r.pattern.pattern})(?s:.{{0,3}}?)", r.pattern.flags | regex.REVERSE
-            )
-        prefilter = tuple(re.compile(p) for p in raw[r.name].get("prefilter", ()))
-        out.append((r, tuple(raw[r.name].get("requires", ())), backwards, prefilter))
-    return tuple(out)
 
 
 @functools.cache
@@ -360,30 +393,3 @@ def _match_back(
     if m is None or m.end("rule") < at + length:
         return None
     return m
-
-
-def sequence_matches(text: str) -> list[tuple[int, int, Rule]]:
-    """Character spans of the sequence rules in ``text`` (words joined by spaces).
-
-    An anchored rule is matched backwards from each occurrence of its required words (the
-    same matches as a forward scan of the whole text, much cheaper).
-    """
-    out = set()
-    lowered = text.lower()
-    for r, required, backwards, prefilter in _sequence_rules():
-        if required and not any(map(lowered.__contains__, required)):
-            continue
-        if prefilter and any(p.search(text) is None for p in prefilter):
-            continue
-        if backwards is None:
-            out.update((*_mention_span(m), r) for m in _forward(r).finditer(text))
-            continue
-        for word in required:
-            at = lowered.find(word)
-            while at >= 0:
-                m = _match_back(backwards, text, at, len(word))
-                if m is not None and m.start("rule") <= at:
-                    out.add((*_mention_span(m), r))
-                at = lowered.find(word, at + 1)
-    return sorted(out, key=lambda x: (x[0], x[1]))
-

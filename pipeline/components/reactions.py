@@ -72,6 +72,8 @@ def doc_view(doc: Doc) -> DocView:
 @Language.factory(
     "chemie_reactions",
     default_config={"rules": "reactions.yaml", "structures": True, "opsin": True},
+    requires=["doc._.mentions", "doc._.actions", "doc._.relations", "doc._.roles"],
+    assigns=["doc._.reactions"],
 )
 def make_reaction_assembler(nlp: Language, name: str, rules: str, structures: bool,
                             opsin: bool) -> ReactionAssembler:

@@ -123,8 +123,12 @@ def _write(doc: Doc, text: str, found: list[Found]) -> None:
     doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
 
 
-@Language.factory("chemie_roles",
-                  default_config={"rules": "roles.yaml", "lexicon": "chemu2020_roles.tsv"})
+@Language.factory(
+    "chemie_roles",
+    default_config={"rules": "roles.yaml", "lexicon": "chemu2020_roles.tsv"},
+    requires=["doc._.mentions", "doc._.actions", "doc._.relations"],
+    assigns=["doc._.roles", "doc.spans"],
+)
 def make_role_labeller(nlp: Language, name: str, rules: str, lexicon: str) -> RoleLabeller:
     """The role labeller configured from a rule table in ``rules/`` and a role lexicon in
     ``lexicons/`` (or a path)."""

@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from itertools import compress, count
+from pathlib import Path
 
 import numpy
 from spacy.attrs import ORTH, SENT_START
@@ -20,17 +21,22 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from chemie.components.words import ORTH_IDS, WordTables
-from chemie.resources import load_rules
+from chemie.components.words import WordTables
+from chemie.extensions import ORTH_IDS, TEXT
+from chemie.resources import load_rules, rules_path
+from chemie.saving import SavesTables
 
 _HEADING_NUMBER = re.compile(r"^(?:[0-9]+[A-Za-z]?|[IVX]+|[A-Z]|\(?[0-9a-z]{1,3}\))[.:]?$")
 _HEADING_SPAN = 60  # tokens after a heading keyword in which its body text may start
 _NOT_START = numpy.uint64(-1 % 2**64)  # SENT_START -1 (not a sentence start) as uint64
 
 
-@functools.cache
-def _rules() -> dict[str, frozenset[str]]:
-    r = load_rules("tokenizer_sentences.yaml")
+TABLE = "tokenizer_sentences.yaml"
+Rules = dict[str, frozenset[str]]
+
+
+def compile_rules(r: dict) -> Rules:
+    """The word sets of a sentence rule table."""
     return {
         "terminators": frozenset(r["terminators"]),
         "keywords": frozenset(r["heading_keywords"]),
@@ -40,39 +46,51 @@ def _rules() -> dict[str, frozenset[str]]:
     }
 
 
+@functools.cache
+def _rules() -> Rules:
+    return compile_rules(load_rules(TABLE))
+
+
 def _opens_sentence(text: str) -> bool:
     first = text[0]
     return first.isupper() or first.isdigit() or first in "([\"'“‘"
 
 
-def sentence_rules(words: list[str], line_breaks: Iterable[int] = ()) -> list[str | None]:
+def sentence_rules(
+    words: list[str], line_breaks: Iterable[int] = (), rules: Rules | None = None
+) -> list[str | None]:
     """For each token, the name of the rule that starts a sentence there (else None).
 
     The first token starts one (rule ``first``); ``line_breaks`` are the indices of tokens
     that are (or are followed by) a line break. Only tokens after a terminator or a line
-    break, heading keywords and openers are looked at, so long texts are cheap.
+    break, heading keywords and openers are looked at, so long texts are cheap. ``rules``:
+    the compiled table (default: ``rules/tokenizer_sentences.yaml``).
     """
-    r = _rules()
+    r = _rules() if rules is None else rules
     after_break = {i + 1 for i in line_breaks}
     # positions after a terminator, of heading keywords and of openers (C-level scans)
     marks = set(compress(count(1), map(r["terminators"].__contains__, words)))
     marks.update(compress(count(), map(r["keywords_openers"].__contains__, words)))
     why: list[str | None] = [None] * len(words)
-    for i, rule in _fire(words, len(words), marks | after_break, after_break).items():
+    for i, rule in _fire(words, len(words), marks | after_break, after_break, r).items():
         why[i] = rule
     return why
 
 
 def _fire(
-    words: Sequence[str] | dict[int, str], n: int, marks: set[int], after_break: set[int]
+    words: Sequence[str] | dict[int, str],
+    n: int,
+    marks: set[int],
+    after_break: set[int],
+    r: Rules,
 ) -> dict[int, str]:
     """The sentence starts among ``marks`` (and the first token) with their rule names.
 
-    ``words`` holds the text of token 0 and of the tokens before, at and after each mark.
+    ``words`` holds the text of token 0 and of the tokens before, at and after each mark;
+    ``r``: the compiled rule table.
     """
     if not n:
         return {}
-    r = _rules()
     terminators, keywords = r["terminators"], r["keywords"]
     blockers, openers = r["blockers"], r["openers"]
     why = {0: "first"}
@@ -102,16 +120,19 @@ def _fire(
     return why
 
 
-@Language.factory("chemie_sentences")
+@Language.factory("chemie_sentences", assigns=["token.is_sent_start"])
 def make_sentences(nlp: Language, name: str) -> SentenceSegmenter:
     """spaCy factory for :class:`SentenceSegmenter`."""
     return SentenceSegmenter()
 
 
-class SentenceSegmenter:
-    """Sets ``token.is_sent_start`` on every token from the rules."""
+class SentenceSegmenter(SavesTables):
+    """Sets ``token.is_sent_start`` on every token from the rules (``to_disk`` saves
+    their table, ``from_disk`` reads it back)."""
 
     def __init__(self) -> None:
+        self.rules = _rules()
+        self.table_files = {TABLE: rules_path(TABLE)}
         self._vocab: Vocab | None = None  # the vocabulary the tables below belong to
         self._words = WordTables()  # orth id -> token text
         self._terminators: frozenset[int] = frozenset()  # their orth ids
@@ -131,7 +152,7 @@ class SentenceSegmenter:
             i + 1 if ids[i] in terminators else i
             for i in compress(count(), map(self._keys.__contains__, ids))
         }
-        text = doc.user_data.get("chemie.text")  # doc.text when known (see doc_text)
+        text = doc.user_data.get(TEXT)  # doc.text when known (see doc_text)
         words: list[str] | dict[int, str]
         if text is None or "\n" in text:
             # line breaks are whitespace tokens: every token's text is looked at
@@ -146,15 +167,21 @@ class SentenceSegmenter:
             words = dict(zip(near, texts, strict=True))
         arr = numpy.full((n, 1), _NOT_START, dtype="uint64")
         column = arr[:, 0]
-        for i in _fire(words, n, marks | after_break, after_break):  # a few per snippet
+        # a few per snippet
+        for i in _fire(words, n, marks | after_break, after_break, self.rules):
             column[i] = 1
         doc.from_array([SENT_START], arr)
         return doc
 
     def _orth_tables(self, vocab: Vocab) -> None:
         """The orth id tables of the rules' words in ``vocab``."""
-        r = _rules()
+        r = self.rules
         orth = vocab.strings.__getitem__
         self._terminators = frozenset(map(orth, r["terminators"]))
         self._keys = self._terminators.union(map(orth, r["keywords_openers"]))
         self._vocab = vocab
+
+    def load_tables(self, files: dict[str, Path]) -> None:
+        """Use the rule table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
+        self.rules = compile_rules(load_rules(files[TABLE]))
+        self._vocab = None  # the orth id tables are made again from the new rules

@@ -6,9 +6,7 @@ from spacy.attrs import ORTH
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-# doc.user_data key: the Doc's orth ids (a list) as chemie_sentences read them; taken (popped)
-# by the next reader of token texts, which saves it a ``to_array`` when the Doc is unchanged
-ORTH_IDS = "chemie.orth_ids"
+from chemie.extensions import ORTH_IDS
 
 
 def cached_words(doc: Doc, texts: dict[int, str]) -> list[str]:

@@ -17,12 +17,6 @@ from chemie.rc.model import Pair
 from chemie.resources import load_rules
 
 OTHER = "OTHER"
-SCHEMES = ("scierc", "semeval", "unified")
-
-
-def unified_labels() -> list[str]:
-    """The five unified labels, sorted."""
-    return list(load_rules("rc_labels.yaml")["unified_labels"])
 
 
 def mapping(scheme: str) -> dict[str, dict | None]:
