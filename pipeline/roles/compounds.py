@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
+from itertools import compress
+
 import regex
 
 from chemie.model import Mention
 from chemie.roles.context import RoleContext
+from chemie.roles.decide import Decision, Facts
 from chemie.roles.found import Found
-from chemie.roles.table import NONE, CompoundRule, RoleTable
+from chemie.roles.table import NONE, RoleTable
 
 # "aqueous X", "aq. X": the prefix belongs to the name
 _AQUEOUS = regex.compile(r"(?i:\b(?:aqueous|aq\.?)\s)$")
@@ -39,6 +43,8 @@ _NAME_RUN = regex.compile(r"[Cb][C-]*(?<!-)|[C-]*C")
 _NAME_LIKE = regex.compile(r"(?=.*[a-z]{3})(?=.*[\d(\[])\S{6,}")
 # mixture names joined by a dash, slash or colon ("hexane-ethyl acetate", "water/MeCN")
 _JOINS = regex.compile(r"\s?[-/:]\s?")
+_LETTER = regex.compile(r"[^\W\d_]")
+_FIRST_WORD = regex.compile(r"[^\s-]+[\s-]")
 # a word right before / after a name
 _WORD_BEFORE = regex.compile(r"(\S+)\s$")
 _WORD_AFTER = regex.compile(r"\s(\w+)\b")
@@ -50,8 +56,7 @@ _RACEMATE = regex.compile(r"\s\((?:racemate|racemic|rac)\)")
 _CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?(?:pd(?:\(oh\)2)?/c|"
                           r"palladium(?:\s+hydroxide)?(?:/|\s+on\s+(?:activated\s+)?)"
                           r"(?:carbon|charcoal)|raney\s+nickel)\b")
-# "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a name glued to a ratio in one token
-_RATIO_NAME = regex.compile(r"(?<![\w)\]])([A-Za-z][A-Za-z0-9]*)(?==[\d.:]+)")
+_RATIO_CHARS = frozenset("0123456789.:")
 
 
 def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
@@ -59,71 +64,112 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     whole, "aqueous" kept before a name, an identifier after a name kept with it, a mixture
     "hexane-ethyl acetate" split into its names), the NER chemicals outside them, names
     glued to a ratio, and references to compounds."""
-    text = ctx.text
+    text, low = ctx.text, ctx.lower_text
     known = table.words["names"]
     strip = table.words["name_prefixes"]
+    not_compounds = table.words["not_compounds"]
     runs: list[Found] = []
     for f in _name_runs(ctx, table.words["reference_heads"]):
-        runs.extend(_split_mixture(text, _strip(text, f, strip), known))
-    runs = [f for f in runs if f.end > f.start and text[f.start : f.end].lower() not in
-            table.words["not_compounds"]]
-    covered = [(f.start, f.end) for f in runs]
-    for a, b in ctx.chemicals:
-        if not any(x < b and a < y for x, y in covered):
-            runs.append(Found(a, b, "compound"))
-    for m in _RATIO_NAME.finditer(text):
-        if m.group(1).lower() in known and not any(
-                x < m.end() and m.start() < y for x, y in covered):
-            runs.append(Found(m.start(1), m.end(1), "compound"))
-    for m in _CATALYST.finditer(text):
-        runs = [f for f in runs if not (f.start < m.end() and m.start() < f.end)]
-        runs.append(Found(m.start(), m.end(), "compound"))
-    runs.sort(key=lambda f: f.start)
-    out: list[Found] = []
-    kept_before, tails = table.words["kept_modifiers"], table.words["name_tails"]
+        for g in _split_mixture(text, _strip(text, f, strip), known):
+            if g.end > g.start and low[g.start : g.end] not in not_compounds:
+                runs.append(g)
+    covered = bytearray(len(text) + 1)
     for f in runs:
-        pre = _AQUEOUS.search(text, max(0, f.start - 9), f.start)
-        if pre is not None:
-            f.aqueous = f.start
-            f.start = pre.start()
-        else:
-            mod = _WORD_BEFORE.search(text, max(0, f.start - 14), f.start)
-            if mod and mod.group(1).lower() in kept_before:
-                f.start = mod.start(1)  # "concentrated sulfuric acid", "glacial acetic acid"
-        tail = _WORD_AFTER.match(text, f.end)
-        while tail and tail.group(1).lower() in tails:
-            f.end = tail.end(1)  # "mineral oil", "Burgess reagent", "zinc powder"
-            tail = _WORD_AFTER.match(text, f.end)
-        aq = _AQUEOUS_AFTER.match(text, f.end)
-        if aq and f.aqueous < 0:
-            f.aqueous_tail = f.end
-            f.end = aq.end(1)  # "NaHCO3 aqueous (solution)"
-        racemate = _RACEMATE.match(text, f.end)
-        if racemate:
-            f.end = racemate.end()
-        out.append(f)
-    for m in _AQUEOUS_ALONE.finditer(text):
-        if not any(f.start <= m.start() < f.end for f in out):
-            out.append(Found(m.start(), m.end(1), "compound"))
+        covered[f.start : f.end] = b"\x01" * (f.end - f.start)
+    for a, b in ctx.chemicals:
+        if 1 not in covered[a:b]:
+            runs.append(Found(a, b, "compound"))
+    p = text.find("=")
+    while p > 0:
+        # "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a known name glued to a ratio in one token
+        a = p
+        while a > 0 and text[a - 1].isalnum():
+            a -= 1
+        if (a < p and text[a].isalpha() and low[a:p] in known and not covered[a]
+                and (a == 0 or not (text[a - 1] in ")]_" or text[a - 1].isalnum()))
+                and p + 1 < len(text) and text[p + 1] in _RATIO_CHARS):
+            runs.append(Found(a, p, "compound"))
+        p = text.find("=", p + 1)
+    if "/c" in low or "palladium" in low or "raney" in low:
+        for m in _CATALYST.finditer(text):
+            runs = [f for f in runs if not (f.start < m.end() and m.start() < f.end)]
+            runs.append(Found(m.start(), m.end(), "compound"))
+    runs.sort(key=lambda f: f.start)
+    kept_before, tails = table.words["kept_modifiers"], table.words["name_tails"]
+    tail_starts = (*tails, "aqueous")  # the words that may follow a name
+    aqueous_text = "aq" in low
+    for f in runs:
+        start, end = f.start, f.end
+        if start and text[start - 1].isspace():
+            # the word before: "aqueous X" (kept, split off later in a reaction) or a kept
+            # modifier ("concentrated sulfuric acid", "glacial acetic acid")
+            w0 = low.rfind(" ", 0, start - 1) + 1
+            word = low[w0 : start - 1]
+            if aqueous_text and _is_aqueous(low, start):
+                f.aqueous = start
+                f.start = low.rindex("aq", 0, start)
+            elif word in kept_before:
+                f.start = w0
+        if low.startswith(tail_starts, end + 1):
+            tail = _WORD_AFTER.match(text, end)
+            while tail and tail.group(1).lower() in tails:
+                end = tail.end(1)  # "mineral oil", "Burgess reagent", "zinc powder"
+                tail = _WORD_AFTER.match(text, end)
+            if aqueous_text and tail and f.aqueous < 0 and tail.group(1).lower() == "aqueous" and (
+                    _AQUEOUS_AFTER.match(text, end)):
+                f.aqueous_tail = end
+                end = tail.end(1)  # "NaHCO3 aqueous (solution)"
+        if text.startswith(" (r", end):
+            racemate = _RACEMATE.match(text, end)
+            if racemate:
+                end = racemate.end()
+        f.end = end
+    out = runs
+    if "aqueous" in low:
+        for m in _AQUEOUS_ALONE.finditer(text):
+            if not any(f.start <= m.start() < f.end for f in out):
+                out.append(Found(m.start(), m.end(1), "compound"))
     titles = table.words["title_refs"]
+    taken = None
     for m in ctx.mentions:
         kind = m.attrs.get("kind")
-        if kind not in ("reference", "state") or "core" not in m.attrs:
+        if (kind != "reference" and kind != "state") or "core" not in m.attrs:
             continue
         ca, cb = _core_chars(ctx, m)
         ref = _reference_span(ctx, m, ca, cb) if kind == "reference" else _state_span(ctx, m)
         if ref is None:
             continue
-        title = _title_prefix(text[ref.start : ref.end], titles)
-        after = [f for f in out if f.kind == "compound" and
-                 f.start == ref.start + title + 1] if title else []
-        if after:
-            after[0].start = ref.start  # "the title compound NAME 4c": one span
-            after[0].kind = "reference"
-        elif not any(f.overlaps(ref) for f in out):
+        if taken is None:
+            taken = bytearray(len(text) + 1)
+            starts = {}
+            for f in out:
+                taken[f.start : f.end] = b"\x01" * (f.end - f.start)
+                if f.kind == "compound":
+                    starts.setdefault(f.start, f)
+        title = _title_prefix(low[ref.start : ref.end], titles)
+        after = starts.get(ref.start + title + 1) if title else None
+        if after is not None:
+            after.start = ref.start  # "the title compound NAME 4c": one span
+            after.kind = "reference"
+            taken[ref.start : after.end] = b"\x01" * (after.end - ref.start)
+        elif 1 not in taken[ref.start : ref.end]:
             out.append(ref)
+            taken[ref.start : ref.end] = b"\x01" * (ref.end - ref.start)
     out.sort(key=lambda f: f.start)
     return out
+
+
+def _is_aqueous(low: str, start: int) -> bool:
+    """Whether "aqueous " / "aq " / "aq. " (a whole word) stands right before ``start``."""
+    for word in ("aqueous", "aq.", "aq"):
+        a = start - 1 - len(word)
+        if a >= 0 and low.startswith(word, a) and (a == 0 or not _WORDCHAR(low[a - 1])):
+            return True
+    return False
+
+
+def _WORDCHAR(c: str) -> bool:
+    return c.isalnum() or c == "_"
 
 
 def _title_prefix(text: str, titles: frozenset[str]) -> int:
@@ -210,7 +256,7 @@ def _balanced(text: str) -> bool:
 def _strip(text: str, f: Found, prefixes: frozenset[str]) -> Found:
     """``f`` without a leading word of ``prefixes`` ("ice water", "ice-water", "DI water")."""
     while True:
-        word = regex.match(r"[^\s-]+[\s-]", text[f.start : f.end])
+        word = _FIRST_WORD.match(text, f.start, f.end)
         if word is None or word.group()[:-1].lower() not in prefixes:
             return f
         f.start += len(word.group())
@@ -248,8 +294,18 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
     """The runs of name tokens in the class string, as compound spans (tokens of a run are
     at most one space apart; reference heads such as "COMPOUND" are no name tokens)."""
     idx, ends, words, lower = ctx.tokens.idx, ctx.ends, ctx.tokens.text, ctx.tokens.lower
-    cs = "".join("C" if c == "X" and _NAME_LIKE.match(w) else "W" if low in heads else c
-                 for c, w, low in zip(ctx.classes, words, lower, strict=False))
+    cs = ctx.classes
+    if "X" in cs or not heads.isdisjoint(lower):
+        # "other" tokens that read as names are name tokens; reference heads are not
+        chars = list(cs)
+        i = cs.find("X")
+        while i >= 0:
+            if _NAME_LIKE.match(words[i]):
+                chars[i] = "C"
+            i = cs.find("X", i + 1)
+        for i in compress(range(len(lower)), map(heads.__contains__, lower)):
+            chars[i] = "W"
+        cs = "".join(chars)
     out: list[Found] = []
     if not cs:
         return out
@@ -270,7 +326,7 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
                     if end + 1 < len(cs) and cs[end + 1] == "Z" and idx[end + 1] - b == 1 and (
                             end + 2 >= len(cs) or cs[end + 2] not in "CZ"):
                         b = ends[end + 1]
-                    if any(c.isalpha() for c in words[start]):
+                    if _LETTER.search(words[start]):
                         out.append(Found(idx[start], b, "compound"))
                 start = i + 1
     return out
@@ -311,9 +367,10 @@ def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int) -> Found | N
     return Found(start, cb, "reference")
 
 
-def describe(ctx: RoleContext, f: Found, table: RoleTable, heading: int,
-             lexicon: dict[str, str]) -> dict[str, object]:
-    """The facts the compound rules test, for one compound span."""
+def facts_of(ctx: RoleContext, f: Found, table: RoleTable, heading: int,
+             lexicon: dict[str, str], stated: set[int]) -> Facts:
+    """The facts the compound rules test, for one compound span (its mention and the action
+    that names it are set on ``f``)."""
     for m in ctx.covering(f.start, f.end):
         if f.mention is None:
             f.mention = m.id
@@ -324,7 +381,7 @@ def describe(ctx: RoleContext, f: Found, table: RoleTable, heading: int,
             break
     phase = ctx.phase(f.action) if f.action is not None else _phase_near(ctx, f.start)
     end = f.aqueous_tail if f.aqueous_tail >= 0 else f.end
-    text = ctx.text[max(f.start, f.aqueous) : end].lower()
+    text = ctx.lower_text[max(f.start, f.aqueous) : end]
     place = "body"
     if f.start < heading:
         place = "heading"
@@ -332,33 +389,14 @@ def describe(ctx: RoleContext, f: Found, table: RoleTable, heading: int,
         step = _STEP_HEADING.search(rest)
         if step and text not in rest[step.end() :].lower():
             place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
-    return {
-        "place": place,
-        "phase": phase,
-        "reference": f.kind == "reference",
-        "state": f.kind == "state",
-        "text": text,
-        "lexicon": lexicon.get(" ".join(text.split())),
-        "after": _word_before(ctx, f.start, table.words["skipped_before"]),
-        "source": ctx.text,
-        "before": ctx.text[max(0, f.start - 40) : f.start],
-        "bracketed": _bracketed(ctx.text, f.start, f.end),
-    }
-
-
-def _bracketed(text: str, start: int, end: int) -> bool:
-    """Whether ``[start, end)`` stands alone in brackets ("( 27 )", "(Compound 27)")."""
-    before = text[max(0, start - 12) : start].rstrip()
-    after = text[end : end + 3].lstrip()
-    return (before.endswith("(") or bool(regex.search(r"\((?i:compound|cpd\.?)\s*$", before))
-            ) and after.startswith(")")
+    name = text if " " not in text else " ".join(text.split())
+    return Facts(ctx, f, table.words["skipped_before"], place, phase, text,
+                 lexicon.get(name), f.start in stated)
 
 
 def _phase_near(ctx: RoleContext, char: int) -> str:
     """The phase of the action nearest before ``char`` in its sentence, else the phase of the
     next action in the sentence, else of the last action before it, else "reaction"."""
-    import bisect
-
     k = bisect.bisect_right(ctx.action_starts, char)
     sentence = ctx.sentence_of_char(char)
     if k > 0 and ctx.actions[k - 1].sentence == sentence:
@@ -368,78 +406,16 @@ def _phase_near(ctx: RoleContext, char: int) -> str:
     return ctx.phase(ctx.actions[k - 1]) if k > 0 else "reaction"
 
 
-def _word_before(ctx: RoleContext, char: int, skipped: frozenset[str]) -> str:
-    """The lowercased word governing the compound at ``char``: the nearest token before it
-    that is not an amount, a unit, "of", a determiner or a modifier (up to 8 tokens)."""
-    tokens = ctx.tokens
-    i = ctx.token_at(char) - 1
-    for _ in range(8):
-        if i < 0:
-            return ""
-        low = tokens.lower[i]
-        if low in skipped or low.replace(".", "").replace(",", "").isdigit():
-            i -= 1
-            continue
-        return low
-    return ""
-
-
-def matches(rule: CompoundRule, facts: dict[str, object], f: Found,
-            table: RoleTable, yields: set[int]) -> bool:
-    """Whether compound ``f`` with ``facts`` meets every condition of ``rule``."""
-    for key, want in rule.when.items():
-        if key in ("place", "phase", "reference", "state"):
-            if facts[key] != want:
-                return False
-        elif key == "arg":
-            if not any(role in want for _, role in f.links):
-                return False
-        elif key == "action":
-            if not any(a.label in want for a, _ in f.links):
-                return False
-        elif key == "verb":
-            text = facts["source"]
-            if not any(text[a.start : a.end].lower() in want for a, _ in f.links):
-                return False
-        elif key == "bracketed":
-            if facts["bracketed"] != want:
-                return False
-        elif key == "after":
-            if facts["after"] not in want:
-                return False
-        elif key == "words":
-            if facts["text"] not in table.words[want]:
-                return False
-        elif key == "not_words":
-            if facts["text"] in table.words[want]:
-                return False
-        elif key == "yield_after":
-            if (f.start in yields) != want:
-                return False
-        elif key == "pattern":
-            if table.patterns[want].search(facts["text"]) is None:
-                return False
-        elif key == "before":
-            if table.patterns[want].search(facts["before"]) is None:
-                return False
-        elif key == "lexicon":
-            if facts["lexicon"] not in want:
-                return False
-    return True
-
-
 def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, heading: int,
-                 yields: set[int], lexicon: dict[str, str]) -> list[Found]:
-    """Label each compound by the first rule it meets; those labelled NONE are dropped."""
+                 stated: set[int], lexicon: dict[str, str], decide: Decision) -> list[Found]:
+    """Label each compound by the first rule it meets (``decide``: the table's compound
+    rules compiled); those labelled NONE are dropped."""
     out = []
     for f in compounds:
-        facts = describe(ctx, f, table, heading, lexicon)
-        for rule in table.compounds:
-            if matches(rule, facts, f, table, yields):
-                f.label, f.rule = rule.label, rule.name
-                break
-        if not f.label or f.label == NONE:
+        decision = decide(facts_of(ctx, f, table, heading, lexicon, stated))
+        if decision is None or decision[0] == NONE:
             continue
+        f.label, f.rule = decision
         if f.aqueous >= 0 and f.label != OTHER:
             # "2 M aqueous potassium carbonate" in a reaction: "aqueous" is the solvent
             word = _WORD.match(ctx.text, f.start)

@@ -3,11 +3,14 @@ percentages a yield is made of, and the end of the heading with its EXAMPLE_LABE
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+
 import regex
 
+from chemie.roles.anchors import Anchors
 from chemie.roles.context import RoleContext
 from chemie.roles.found import Found
-from chemie.roles.table import RoleTable
+from chemie.roles.table import PERCENT_WORDS, RoleTable
 
 # a mass or an amount of substance ("383 mg", "1.2 g", "5.48 mmol")
 AMOUNT = regex.compile(
@@ -18,6 +21,8 @@ QUANTITY = regex.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:mg|g|kg|µg|μg|mmol|mol|µmol|μmol|ml|mL|L|l|µL|μL|uL|"
     r"eq|equiv|M|N|%)(?![\w/])"
 )
+AMOUNT_UNITS = frozenset(("mg", "g", "kg", "µg", "μg", "mmol", "mol", "µmol", "μmol"))
+PERCENT_UNITS = frozenset(("%",))
 # a percentage ("42%", "88.5 %"), or a quantitative yield
 PERCENT = regex.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?%|\b(?i:quantitative|quant\.)")
 # a percentage that is a concentration or a gradient ("10% aqueous", "0-50% EtOAc")
@@ -28,16 +33,28 @@ _LABEL = regex.compile(r"[(\[]?([0-9A-Za-z]{1,5}(?:[.-][0-9A-Za-z]{1,4}){0,2})[)
 # a label opening the text: "16.8: NAME", "(4) Preparation of", "j. PREPARATION OF"
 _OPENING_LABEL = regex.compile(r"^\s*\(?(\d{1,4}(?:[.-]\d{1,4}){0,2}[A-Za-z]?|[a-z]{1,3})"
                                r"(?:\)\s?|[.:]\s|:)(?=\s*[A-Z0-9(\[])")
+_OPEN = regex.compile(r"\s*(\(?)\s*")
+_LABEL_OPEN = regex.compile(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*")
+# "70.0 mg (0.2 mmol) of X": an amount followed by "of"
+OF_AFTER = regex.compile(r"\s*(?:\([^()]*\)\s*)?of\b")
+_DIGITS = frozenset("0123456789")
 _HEADING_LABEL_WORDS = frozenset(("example", "step", "stage", "part", "intermediate",
                                   "embodiment", "method"))
 
 
-def find_conditions(ctx: RoleContext, table: RoleTable) -> list[Found]:
-    """TIME and TEMPERATURE spans of the table's condition rules (first rule first)."""
+def find_conditions(ctx: RoleContext, table: RoleTable, anchors: Anchors) -> list[Found]:
+    """TIME and TEMPERATURE spans of the table's condition rules (first rule first), each
+    pattern tried where it may start (see :mod:`chemie.roles.anchors`)."""
     text = ctx.text
     out: list[Found] = []
     for rule in table.conditions:
-        for m in rule.pattern.finditer(text):
+        if rule.units or rule.words:
+            pattern = rule.pattern
+            found = [m for m in map(pattern.match, repeat(text), anchors.starts(
+                rule.units, rule.words)) if m is not None]
+        else:
+            found = list(rule.pattern.finditer(text))
+        for m in found:
             if rule.not_after and _word_before(text, m.start()) in rule.not_after:
                 continue
             out.append(Found(m.start(), m.end(), "condition", rule.label, rule.name))
@@ -55,16 +72,20 @@ def _word_before(text: str, char: int) -> str:
     return words[-1].lower()
 
 
-def find_amounts(ctx: RoleContext) -> list[Found]:
+def find_amounts(ctx: RoleContext, anchors: Anchors) -> list[Found]:
     """Masses and amounts of substance (candidates for YIELD_OTHER)."""
-    return [Found(m.start(), m.end(), "amount") for m in AMOUNT.finditer(ctx.text)]
+    text = ctx.text
+    matches = map(AMOUNT.match, repeat(text), anchors.starts(AMOUNT_UNITS))
+    return [Found(m.start(), m.end(), "amount") for m in matches if m is not None]
 
 
-def find_percents(ctx: RoleContext) -> list[Found]:
+def find_percents(ctx: RoleContext, anchors: Anchors) -> list[Found]:
     """Percentages that can be a yield (not a concentration or a gradient)."""
     text = ctx.text
     out = []
-    for m in PERCENT.finditer(text):
+    for m in map(PERCENT.match, repeat(text), anchors.starts(PERCENT_UNITS, PERCENT_WORDS)):
+        if m is None:
+            continue
         if m.group().endswith("%"):
             after = text[m.end() : m.end() + 3]
             if _CONCENTRATION.match(after) and not after.lstrip().lower().startswith(
@@ -110,7 +131,7 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             named, skip_to = True, name.end
             continue
         low, word = tokens.lower[i], tokens.text[i]
-        if QUANTITY.match(text, start):
+        if word[0] in _DIGITS and QUANTITY.match(text, start):
             return start
         if i > 0 and tokens.lower[i - 1] in titles and _LABEL.match(word):
             continue  # "Step A:": the label of a step, not the article
@@ -130,16 +151,15 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
 def _quantity_after(ctx: RoleContext, end: int) -> bool:
     """Whether a quantity follows character ``end`` ("X (1.0 g", "X 5.0 g", "X (4a) (2 g")."""
     rest = ctx.text[end : end + 60]
-    m = regex.match(r"\s*(\(?)\s*", rest)
+    m = _OPEN.match(rest)
     q = QUANTITY.match(rest, m.end())
     if q is None:  # "X (4a) (2 g": a label bracket first; "X (CAS#64-17-5, 2 g"
-        m = regex.match(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*", rest)
+        m = _LABEL_OPEN.match(rest)
         q = QUANTITY.match(rest, m.end()) if m else None
     if q is None:
         return False
     # "NAME 70.0 mg of X": the amount of the next sentence's compound, not of the name
-    return bool(m and m.group(1)) or not regex.match(r"\s*(?:\([^()]*\)\s*)?of\b",
-                                                       rest[q.end() :])
+    return bool(m and m.group(1)) or not OF_AFTER.match(rest, q.end())
 
 
 def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:
@@ -152,9 +172,9 @@ def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:
                                                               "g", "h", "i", "j", "s")):
         out.append(Found(m.start(1), m.end(1), "label", "EXAMPLE_LABEL", "opening_label"))
     starts = set(tokens.starts)
-    for i, low in enumerate(tokens.lower[:-1]):
-        if low not in _HEADING_LABEL_WORDS:
-            continue
+    lower = tokens.lower
+    for i in compress(range(len(lower) - 1), map(_HEADING_LABEL_WORDS.__contains__, lower)):
+        low = lower[i]
         char = tokens.idx[i]
         if not (char < end or i in starts or (i > 0 and tokens.text[i - 1] in (".", ":"))):
             continue

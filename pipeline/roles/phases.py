@@ -9,6 +9,8 @@ added", "poured into ice") until a reagent is added again or a new step begins.
 
 from __future__ import annotations
 
+import bisect
+
 from chemie.model import Action
 from chemie.roles.context import RoleContext
 from chemie.roles.found import Found
@@ -23,16 +25,19 @@ def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
     ``roles``; a name after a work-up prefix ("saturated aqueous NaHCO3") comes as
     ``"aqueous"``."""
     out: list[str] = []
+    chemicals, low = ctx.chemicals, ctx.lower_text
     for role in roles:
         for mid in action.args.get(role, ()):
             m = ctx.mention_by_id.get(mid)
             if m is None:
                 continue
-            for a, b in ctx.chemicals:
-                if m.start <= a and b <= m.end:
-                    before = ctx.text[m.start : a].lower().split()[-2:]
-                    out.append("aqueous" if prefixes.intersection(before) else
-                               ctx.text[a:b].lower())
+            k = bisect.bisect_left(chemicals, (m.start, -1))
+            while k < len(chemicals) and chemicals[k][0] < m.end:
+                a, b = chemicals[k]
+                k += 1
+                if b <= m.end:
+                    before = low[m.start : a].split()[-2:]
+                    out.append("aqueous" if prefixes.intersection(before) else low[a:b])
     return out
 
 
@@ -51,7 +56,8 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     for n, a in enumerate(actions):
         stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
         _, send = ctx.sentence_chars(a.sentence)
-        timed.append(any(a.end <= t < min(stop, send) for t in times))
+        k = bisect.bisect_left(times, a.end)
+        timed.append(k < len(times) and times[k] < min(stop, send))
 
     def reaction_ahead(n: int) -> bool:
         """Whether the mixture reacts (stirred or heated for a time) before the next work-up

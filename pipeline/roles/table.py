@@ -25,6 +25,7 @@ from chemie.resources import rules_path
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 PHASES = ("reaction", "workup")
+PERCENT_WORDS = frozenset(("quantitative", "quant."))  # words a percentage may be
 NONE = "NONE"  # the label of a compound rule that makes no role entity
 YIELD = "YIELD"  # the label of a builtin rule giving YIELD_OTHER and YIELD_PERCENT
 COMPOUND = "COMPOUND"  # the label of a builtin rule giving the role of another compound
@@ -58,6 +59,10 @@ class ConditionRule:
     label: str
     pattern: regex.Pattern
     not_after: frozenset[str] = frozenset()
+    # where the pattern may start: a number with one of these units, or one of these words
+    # (a rule with neither is tried everywhere)
+    units: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,11 @@ class RoleTable:
     actions: dict[str, str] = field(default_factory=dict)  # extra action word -> class
     patterns: dict[str, regex.Pattern] = field(default_factory=dict)  # named name patterns
     path: str = ""
+
+    @property
+    def anchor_words(self) -> frozenset[str]:
+        """Every word a condition pattern or a percentage may start at."""
+        return frozenset().union(*(r.words for r in self.conditions), PERCENT_WORDS)
 
     def rule_names(self) -> list[str]:
         """The names of every rule, in table order."""
@@ -219,12 +229,14 @@ def parse_table(data: object, path: str) -> RoleTable:
     conditions = []
     for key, rule in _rules(check, top["conditions"], "conditions"):
         check.mapping(rule, key, {"name": str, "comment": str, "label": str, "pattern": str},
-                      {"not_after": list})
+                      {"not_after": list, "units": list, "words": list})
         conditions.append(ConditionRule(
             rule["name"], rule["comment"],
             check.label(rule["label"], f"{key}.label", labels[len(COMPOUND_ROLES):]),
             check.pattern(rule["pattern"], f"{key}.pattern"),
             check.words(rule.get("not_after", []), f"{key}.not_after"),
+            check.words(rule.get("units", []), f"{key}.units"),
+            check.words(rule.get("words", []), f"{key}.words"),
         ))
     triggers = []
     for key, rule in _rules(check, top["triggers"], "triggers"):
