@@ -63,6 +63,10 @@ CASES: dict[str, tuple[str, str, str]] = {
                       "4-bromoaniline", "REACTION_PRODUCT"),
     "quantified_product": ("The mixture was concentrated. 4-Bromoaniline (0.52 g, 61%) as a "
                            "brown solid.", "4-Bromoaniline", "REACTION_PRODUCT"),
+    "bath_medium": ("The flask was cooled in an ice-water bath and 4-bromoaniline (1.0 g) was "
+                    "added.", "water", "OTHER_COMPOUND"),
+    "analysis_compound": ("4-Bromoaniline (1.0 g) was stirred and monitored by TLC (hexane).",
+                          "hexane", "OTHER_COMPOUND"),
     "supports": ("The residue was purified on silica gel.", "silica gel", "OTHER_COMPOUND"),
     "workup_compound": ("The mixture was extracted with ethyl acetate.", "ethyl acetate",
                         "OTHER_COMPOUND"),

@@ -43,7 +43,7 @@ from chemie.roles.found import Found
 from chemie.roles.lexicon import load_role_lexicon
 from chemie.roles.phases import assign_phases
 from chemie.roles.table import load_table
-from chemie.roles.triggers import find_triggers, rules_by_class
+from chemie.roles.triggers import find_triggers, modifiers, rules_by_class
 from chemie.roles.yields import YieldFinder
 
 SPANS_KEY = "roles"
@@ -73,6 +73,7 @@ class RoleLabeller:
         table = self.table
         anchors = Anchors(ctx, table.anchor_words)
         conditions = find_conditions(ctx, table, anchors)
+        ctx.modifiers = modifiers(ctx, table)
         phases = assign_phases(ctx, table, conditions)
         ctx.phase_of = {id(a): p for a, p in zip(ctx.actions, phases, strict=True)}
         compounds = find_compounds(ctx, table)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import compress
 
+import regex
+
 from chemie.roles.context import RoleContext
 
 _DIGITS = frozenset("0123456789")
@@ -18,14 +20,12 @@ _SIGNS = frozenset("−–-")
 _RANGE = frozenset(("-", "–", "to", "~", "and"))
 
 
+_NUMBER = regex.compile(r"[−–-]?\d*(?:[.,\-–]\d+)*")
+
+
 def _numeric_end(word: str) -> int:
     """The length of the number that ``word`` starts with ("16h" -> 2, "−78" -> 3)."""
-    i = 1 if word[:1] in _SIGNS else 0
-    n = len(word)
-    while i < n and (word[i] in _DIGITS or (word[i] in ".,-–" and i + 1 < n
-                                             and word[i + 1] in _DIGITS)):
-        i += 1
-    return i
+    return _NUMBER.match(word).end()
 
 
 class Anchors:

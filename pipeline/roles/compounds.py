@@ -22,8 +22,10 @@ _IDENT = regex.compile(r"^[(\[]?([0-9]+[A-Za-z]?(?:[-.][0-9A-Za-z]+)*|[A-Z]{1,2}
                        r"[IVX]+-[0-9]+[a-z]?)[)\]]?$")
 _WORD = regex.compile(r"\w+\.?")
 # a step heading inside a heading: "Step 1", "Step A:", "[Step 1]", "(1) Preparation of"
-_STEP_HEADING = regex.compile(r"(?i)\b(?:step|stage)\s*[0-9A-Z]\b|\(\d{1,2}\)\s*(?:preparation|"
-                              r"synthesis)\b|\b(?:first|second|third)\s+step\b")
+_STEP_HEADING = regex.compile(
+    r"(?i)\b(?:step|stage)\s*[0-9A-Z]\b|\(\d{1,3}(?:-\d{1,3})?\)\s*(?:preparation|synthesis)\b"
+    r"|\b(?:first|second|third)\s+step\b|\b(?:synthesis|preparation)\s+of\b"
+    r"|\bintermediate\s+\w+|\b\d+\.\d+\s*:")
 OTHER, SOLVENT = "OTHER_COMPOUND", "SOLVENT"
 AQUEOUS_RULE = "aqueous_solvent"  # a builtin rule (rules/roles.yaml)
 _NUMBER_HEADS = frozenset(("compound", "compounds", "product", "products"))
@@ -367,14 +369,17 @@ def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int) -> Found | N
     return Found(start, cb, "reference")
 
 
-def facts_of(ctx: RoleContext, f: Found, table: RoleTable, heading: int,
-             lexicon: dict[str, str], stated: set[int]) -> Facts:
+def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
+             steps: list[int], lexicon: dict[str, str], stated: set[int]) -> Facts:
     """The facts the compound rules test, for one compound span (its mention and the action
-    that names it are set on ``f``)."""
+    that names it are set on ``f``; ``steps``: where the step headings of the heading end)."""
     for m in ctx.covering(f.start, f.end):
         if f.mention is None:
             f.mention = m.id
         hits = ctx.argument_of.get(m.id)
+        if hits and ctx.modifiers:
+            # "the residue obtained": a participle that names no step
+            hits = [h for h in hits if id(h[0]) not in ctx.modifiers]
         if hits:
             f.links = hits
             f.action, f.role = hits[-1]
@@ -385,13 +390,11 @@ def facts_of(ctx: RoleContext, f: Found, table: RoleTable, heading: int,
     place = "body"
     if f.start < heading:
         place = "heading"
-        rest = ctx.text[f.end : heading]
-        step = _STEP_HEADING.search(rest)
-        if step and text not in rest[step.end() :].lower():
+        k = bisect.bisect_left(steps, f.end)
+        if k < len(steps) and text not in ctx.lower_text[steps[k] : heading]:
             place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
     name = text if " " not in text else " ".join(text.split())
-    return Facts(ctx, f, table.words["skipped_before"], place, phase, text,
-                 lexicon.get(name), f.start in stated)
+    return Facts(ctx, f, skipped, place, phase, text, lexicon.get(name), f.start in stated)
 
 
 def _phase_near(ctx: RoleContext, char: int) -> str:
@@ -411,8 +414,11 @@ def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, hea
     """Label each compound by the first rule it meets (``decide``: the table's compound
     rules compiled); those labelled NONE are dropped."""
     out = []
+    skipped = table.words["skipped_before"]
+    # where each step heading inside the heading ends ("... Step A:")
+    steps = [m.end() for m in _STEP_HEADING.finditer(ctx.text, 0, heading)] if heading else []
     for f in compounds:
-        decision = decide(facts_of(ctx, f, table, heading, lexicon, stated))
+        decision = decide(facts_of(ctx, f, skipped, heading, steps, lexicon, stated))
         if decision is None or decision[0] == NONE:
             continue
         f.label, f.rule = decision

@@ -38,6 +38,8 @@ class RoleContext:
     mention_starts: list[int] = field(default_factory=list)  # of ``mentions``, in order
     mention_ends: list[int] = field(default_factory=list)
     longest: int = 0  # the length of the longest mention
+    # id() of the actions that are participles modifying a noun ("the residue obtained")
+    modifiers: set[int] = field(default_factory=set)
     # the ChEMU 2020 phase of each action, by id() of the action (chemie.roles.phases)
     phase_of: dict[int, str] = field(default_factory=dict)
 

@@ -71,6 +71,10 @@ class Facts:
             self._before = self.ctx.text[max(0, self.f.start - 40) : self.f.start]
         return self._before
 
+    def next(self) -> str:
+        """The 20 characters after the compound."""
+        return self.ctx.text[self.f.end : self.f.end + 20]
+
     def has_role(self, want: frozenset[str]) -> bool:
         return any(role in want for _, role in self.f.links)
 
@@ -121,6 +125,8 @@ def _condition(key: str, want: Any, table: RoleTable) -> tuple[str, Any]:
         return "{c}.search(F.text) is not None", table.patterns[want]
     if key == "before":
         return "{c}.search(F.before()) is not None", table.patterns[want]
+    if key == "next":
+        return "{c}.match(F.next()) is not None", table.patterns[want]
     raise KeyError(key)  # the table loader admits no other key
 
 

@@ -48,7 +48,16 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     react_classes, workup_classes = w["reaction_classes"], w["workup_classes"]
     ending, cooling_to = w["ending_classes"], w["workup_temperatures"]
     runs = w["run_classes"]
-    times = sorted(f.start for f in conditions if f.label == "TIME")
+    # a time in the clause of an action lets the mixture react ("stirred for 2 h",
+    # "stirred overnight")
+    times = [f.start for f in conditions if f.label == "TIME"]
+    low = ctx.lower_text
+    for word in w["run_words"]:
+        at = low.find(word)
+        while at >= 0:
+            times.append(at)
+            at = low.find(word, at + 1)
+    times.sort()
     heads = sorted(a.start for a in ctx.headings)
     actions = ctx.actions
     labels = [a.label.lower() for a in actions]

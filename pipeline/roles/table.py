@@ -45,6 +45,7 @@ WHEN: dict[str, type | tuple[type, ...]] = {
     "lexicon": list,  # its most frequent training role is one of these (lexicons/roles.tsv)
     "pattern": str,  # its text matches this named pattern of the table's ``patterns``
     "before": str,  # the 40 characters before it match this named pattern
+    "next": str,  # the 20 characters after it match this named pattern
     "yield_after": bool,  # a yield (mass, percentage) follows it
 }
 _PLACES = ("title", "heading", "body")
@@ -259,7 +260,7 @@ def parse_table(data: object, path: str) -> RoleTable:
         for cond in ("words", "not_words"):
             if cond in when and when[cond] not in words:
                 raise check.fail(f"{key}.when.{cond}", f"no word list {when[cond]!r}")
-        for cond in ("pattern", "before"):
+        for cond in ("pattern", "before", "next"):
             if cond in when and when[cond] not in patterns:
                 raise check.fail(f"{key}.when.{cond}", f"no pattern {when[cond]!r}")
         if when.get("place", "heading") not in _PLACES:

@@ -36,6 +36,16 @@ def _passive(low: str, start: int, aux: frozenset[str]) -> bool:
     return bool(words) and (words[-1] in aux or (len(words) == 2 and words[0] in aux))
 
 
+def modifiers(ctx: RoleContext, table: RoleTable) -> set[int]:
+    """The id() of each action that is a participle modifying a noun ("the residue
+    obtained", "X (prepared in step 1)"): a participle of ``passive_only`` without an
+    auxiliary before it."""
+    passive_only, aux = table.words["passive_only"], table.words["auxiliaries"]
+    low = ctx.lower_text
+    return {id(a) for a in ctx.actions
+            if low[a.start : a.end] in passive_only and not _passive(low, a.start, aux)}
+
+
 def find_triggers(ctx: RoleContext, table: RoleTable, entities: list[Found],
                   by_class: dict[tuple[str, str], TriggerRule]) -> list[Found]:
     """A trigger per action that a trigger rule labels. Its arguments are the labelled
@@ -46,7 +56,6 @@ def find_triggers(ctx: RoleContext, table: RoleTable, entities: list[Found],
     out = []
     skip, aux = table.words["non_triggers"], table.words["auxiliaries"]
     condition_verbs = table.words["condition_classes"]
-    passive_only = table.words["passive_only"]
     text, low = ctx.text, ctx.lower_text
     manner, by = table.words["manner_nouns"], table.words["manner_before"]
     ruled = []
@@ -58,13 +67,13 @@ def find_triggers(ctx: RoleContext, table: RoleTable, entities: list[Found],
             continue  # "quenched by dropwise addition of X": the manner of the quench
         rule = by_class.get((a.label, ctx.phase(a)))
         if rule is not None:
-            ruled.append((a, rule, word))
-    actions = [a for a, _, _ in ruled]  # only actions with a rule end a clause
+            ruled.append((a, rule))
+    actions = [a for a, _ in ruled]  # only actions with a rule end a clause
     starts = [e.start for e in entities]  # entities are in text order
-    for n, (action, rule, word) in enumerate(ruled):
-        passive = _passive(low, action.start, aux)
-        if word in passive_only and not passive:
+    for n, (action, rule) in enumerate(ruled):
+        if id(action) in ctx.modifiers:
             continue  # "the residue obtained", "X (prepared in step 1)": no step here
+        passive = _passive(low, action.start, aux)
         nxt = actions[n + 1].start if n + 1 < len(actions) else len(text)
         sstart, send = ctx.sentence_chars(action.sentence)
         stop = min(nxt, send)
