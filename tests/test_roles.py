@@ -37,6 +37,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     "reagent_by_name": ("Palladium(II) acetate (10 mg) was added to a solution of "
                         "4-bromoaniline (1.0 g) in THF (10 mL).", "Palladium(II) acetate",
                         "REAGENT_CATALYST"),
+    "reagent_formula": ("POCl3 (1.0 mL) was added to 4-bromoaniline (1.0 g).", "POCl3",
+                        "REAGENT_CATALYST"),
     "temperature_degrees": ("The mixture was heated at 85 °C for 3 h.", "85 °C", "TEMPERATURE"),
     "temperature_words": ("The mixture was stirred at room temperature.", "room temperature",
                           "TEMPERATURE"),
@@ -67,6 +69,8 @@ CASES: dict[str, tuple[str, str, str]] = {
                     "added.", "water", "OTHER_COMPOUND"),
     "analysis_compound": ("4-Bromoaniline (1.0 g) was stirred and monitored by TLC (hexane).",
                           "hexane", "OTHER_COMPOUND"),
+    "other_procedure": ("4-Chloroaniline was used instead of 4-bromoaniline in the same "
+                        "procedure.", "4-bromoaniline", "OTHER_COMPOUND"),
     "supports": ("The residue was purified on silica gel.", "silica gel", "OTHER_COMPOUND"),
     "workup_compound": ("The mixture was extracted with ethyl acetate.", "ethyl acetate",
                         "OTHER_COMPOUND"),

@@ -55,9 +55,9 @@ _AQUEOUS_AFTER = regex.compile(r"\s(aqueous)\b(?!\s+(?:layer|phase)s?\b)", regex
 # "NAME (racemate)": the descriptor belongs to the name
 _RACEMATE = regex.compile(r"\s\((?:racemate|racemic|rac)\)")
 # supported and named catalysts that the words of a name do not hold together
-_CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?(?:pd(?:\(oh\)2)?/c|"
+_CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?((?:pd(?:\(oh\)2)?/c|"
                           r"palladium(?:\s+hydroxide)?(?:/|\s+on\s+(?:activated\s+)?)"
-                          r"(?:carbon|charcoal)|raney\s+nickel)\b")
+                          r"(?:carbon|charcoal)|raney\s+nickel))\b")
 _RATIO_CHARS = frozenset("0123456789.:")
 
 
@@ -95,7 +95,7 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     if "/c" in low or "palladium" in low or "raney" in low:
         for m in _CATALYST.finditer(text):
             runs = [f for f in runs if not (f.start < m.end() and m.start() < f.end)]
-            runs.append(Found(m.start(), m.end(), "compound"))
+            runs.append(Found(m.start(), m.end(), "compound", core=m.start(1)))
     runs.sort(key=lambda f: f.start)
     kept_before, tails = table.words["kept_modifiers"], table.words["name_tails"]
     tail_starts = (*tails, "aqueous")  # the words that may follow a name
@@ -111,6 +111,7 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
                 f.aqueous = start
                 f.start = low.rindex("aq", 0, start)
             elif word in kept_before:
+                f.core = start  # the name itself, for the rules
                 f.start = w0
         if low.startswith(tail_starts, end + 1):
             tail = _WORD_AFTER.match(text, end)
@@ -206,7 +207,8 @@ _NAME_GAP = regex.compile(r"^(?:[\s\-\[\]0-9]|\b[A-Za-z]{1,3}\b)*$")
 # "NAME (8)", "NAME (Compound 39)", "NAME (LMT-891)": the label of the name before it
 _BRACKET_LABEL = regex.compile(
     r"\s?\((?:(?i:compound|cpd\.?)\s)?([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
-    r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)\)(?![-\w])")
+    r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)\)(?![-\w])"
+    r"|\s?\((CAS#?\s?\d+-\d+-\d)(?=[,;)])")
 BRACKET_RULE = "bracket_label"  # a builtin rule (rules/roles.yaml)
 
 
@@ -219,7 +221,8 @@ def bracket_labels(text: str, entities: list[Found]) -> list[Found]:
             continue
         m = _BRACKET_LABEL.match(text, f.end)
         if m:
-            labels.append(Found(m.start(1), m.end(1), "reference", f.label, BRACKET_RULE,
+            g = 1 if m.start(1) >= 0 else 2
+            labels.append(Found(m.start(g), m.end(g), "reference", f.label, BRACKET_RULE,
                                 f.mention, f.action, f.role, f.links))
     kept = [f for f in entities if not any(f.overlaps(x) for x in labels)]
     return sorted(kept + labels, key=lambda f: f.start)
@@ -386,7 +389,8 @@ def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
             break
     phase = ctx.phase(f.action) if f.action is not None else _phase_near(ctx, f.start)
     end = f.aqueous_tail if f.aqueous_tail >= 0 else f.end
-    text = ctx.lower_text[max(f.start, f.aqueous) : end]
+    start = max(f.start, f.aqueous, f.core)
+    text = ctx.lower_text[start:end]
     place = "body"
     if f.start < heading:
         place = "heading"
@@ -394,7 +398,8 @@ def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
         if k < len(steps) and text not in ctx.lower_text[steps[k] : heading]:
             place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
     name = text if " " not in text else " ".join(text.split())
-    return Facts(ctx, f, skipped, place, phase, text, lexicon.get(name), f.start in stated)
+    return Facts(ctx, f, skipped, place, phase, (start, end), text, lexicon.get(name),
+                 f.start in stated)
 
 
 def _phase_near(ctx: RoleContext, char: int) -> str:

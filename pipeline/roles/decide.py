@@ -24,11 +24,14 @@ class Facts:
     """What the compound rules test about one compound span."""
 
     __slots__ = ("ctx", "f", "skipped", "place", "phase", "reference", "state", "text",
-                 "lexicon", "stated", "_after", "_bracketed", "_before")
+                 "lexicon", "stated", "name_start", "name_end", "_after", "_bracketed",
+                 "_before")
 
     def __init__(self, ctx: RoleContext, f: Found, skipped: frozenset[str], place: str,
-                 phase: str, text: str, lexicon: str | None, stated: bool):
+                 phase: str, span: tuple[int, int], text: str, lexicon: str | None,
+                 stated: bool):
         self.ctx, self.f, self.skipped = ctx, f, skipped
+        self.name_start, self.name_end = span
         self.place, self.phase, self.text, self.lexicon = place, phase, text, lexicon
         self.reference = f.kind == "reference"
         self.state = f.kind == "state"
@@ -70,6 +73,10 @@ class Facts:
         if self._before is None:
             self._before = self.ctx.text[max(0, self.f.start - 40) : self.f.start]
         return self._before
+
+    def raw(self) -> str:
+        """The compound's name as written (without a modifier or "aqueous")."""
+        return self.ctx.text[self.name_start : self.name_end]
 
     def next(self) -> str:
         """The 20 characters after the compound."""
@@ -123,6 +130,8 @@ def _condition(key: str, want: Any, table: RoleTable) -> tuple[str, Any]:
         return "F.lexicon in {c}", frozenset(want)
     if key == "pattern":
         return "{c}.search(F.text) is not None", table.patterns[want]
+    if key == "raw_pattern":
+        return "{c}.search(F.raw()) is not None", table.patterns[want]
     if key == "before":
         return "{c}.search(F.before()) is not None", table.patterns[want]
     if key == "next":

@@ -25,6 +25,7 @@ class Found:
     args: Sequence[Found] = ()  # a trigger's arguments
     aqueous: int = -1  # "aqueous X": where X starts (split off in the reaction phase)
     aqueous_tail: int = -1  # "X aqueous (solution)": where X ends (split off likewise)
+    core: int = -1  # "concentrated sulfuric acid", "10% Pd/C": where the name itself starts
 
     def overlaps(self, other: Found) -> bool:
         return self.start < other.end and other.start < self.end

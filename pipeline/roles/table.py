@@ -44,6 +44,7 @@ WHEN: dict[str, type | tuple[type, ...]] = {
     "not_words": str,  # ... is not in this word list
     "lexicon": list,  # its most frequent training role is one of these (lexicons/roles.tsv)
     "pattern": str,  # its text matches this named pattern of the table's ``patterns``
+    "raw_pattern": str,  # ... its text as written (not lowercased) does
     "before": str,  # the 40 characters before it match this named pattern
     "next": str,  # the 20 characters after it match this named pattern
     "yield_after": bool,  # a yield (mass, percentage) follows it
@@ -260,7 +261,7 @@ def parse_table(data: object, path: str) -> RoleTable:
         for cond in ("words", "not_words"):
             if cond in when and when[cond] not in words:
                 raise check.fail(f"{key}.when.{cond}", f"no word list {when[cond]!r}")
-        for cond in ("pattern", "before", "next"):
+        for cond in ("pattern", "raw_pattern", "before", "next"):
             if cond in when and when[cond] not in patterns:
                 raise check.fail(f"{key}.when.{cond}", f"no pattern {when[cond]!r}")
         if when.get("place", "heading") not in _PLACES:
