@@ -45,6 +45,15 @@ _NAME_RUN = regex.compile(r"[Cb][C-]*(?<!-)|[C-]*C")
 _NAME_LIKE = regex.compile(r"(?=.*[a-z]{3})(?=.*[\d(\[])\S{6,}")
 # mixture names joined by a dash, slash or colon ("hexane-ethyl acetate", "water/MeCN")
 _JOINS = regex.compile(r"\s?[-/:]\s?")
+# a whole systematic name ends a token ("...propan-2-amine") and another starts the next
+# ("1-(benzofuran-3-yl)...", "(R)-..."): two names side by side, not one
+_COMPLETE = regex.compile(r"\S{6,}(?:ine|one|ane|ene|yne|ide|ate|ole|ol|oic|amide|amine|ite)$",
+                          regex.IGNORECASE)
+# ... unless the next token is a counter-ion, an oxide or a complex of the name before
+_NEXT_NAME = regex.compile(
+    r"(?!(?i:(?:\d+(?:,\d+)*-)?(?:di|tri|tetra|mono)?(?:oxide|hydrochloride|chloride|bromide|"
+    r"hydrate|complex|salt|\S*sulfonate|\S*sulphonate)\b))"
+    r"(?:\d+(?:,\d+)*-|[(\[]\S*\d|[A-Z][a-z]+-?\d*-?\(?)\S{5,}")
 _LETTER = regex.compile(r"[^\W\d_]")
 _FIRST_WORD = regex.compile(r"[^\s-]+[\s-]")
 # a word right before / after a name
@@ -319,7 +328,8 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
         # split where tokens are further apart than one space
         start = first
         for i in range(first, last + 1):
-            if i == last or idx[i + 1] - ends[i] > 1:
+            if i == last or idx[i + 1] - ends[i] > 1 or (
+                    _COMPLETE.search(words[i]) and _NEXT_NAME.match(words[i + 1])):
                 end = i
                 while end > start and cs[end] == "-":
                     end -= 1

@@ -19,7 +19,7 @@ AMOUNT = regex.compile(
 # any quantity (an amount, a volume, equivalents): after a name, it makes the name a reactant
 QUANTITY = regex.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:mg|g|kg|µg|μg|mmol|mol|µmol|μmol|ml|mL|L|l|µL|μL|uL|"
-    r"eq|equiv|M|N|%)(?![\w/])"
+    r"eq|equiv|M|N|%)(?![\w/(-])"
 )
 AMOUNT_UNITS = frozenset(("mg", "g", "kg", "µg", "μg", "mmol", "mol", "µmol", "μmol"))
 PERCENT_UNITS = frozenset(("%",))
@@ -131,10 +131,10 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             named, skip_to = True, name.end
             continue
         low, word = tokens.lower[i], tokens.text[i]
+        if i > 0 and tokens.lower[i - 1] in titles and _LABEL.match(word):
+            continue  # "Step A:", "Step 2": the label of a step, not an article or amount
         if word[0] in _DIGITS and QUANTITY.match(text, start):
             return start
-        if i > 0 and tokens.lower[i - 1] in titles and _LABEL.match(word):
-            continue  # "Step A:": the label of a step, not the article
         if low in stops and (word[:1].isupper() or named) and i > 0 and not (
                 low in words and i + 1 < n and _LABEL.match(tokens.text[i + 1])
                 and not named):
