@@ -37,7 +37,7 @@ _DROP_MODIFIERS = frozenset(("the", "a", "an", "this", "that", "white", "crude",
 # a run of name tokens: chemical words and the brackets inside a name (a name starting a
 # sentence after a heading, class b, starts a run of its own), with an identifier after it
 # ("... carboxamide I-1", "phenol 3b")
-_NAME_RUN = regex.compile(r"[Cb][C-]*(?<!-)|[C-]*C")
+_NAME_RUN = regex.compile(r"[Cb][C-]*(?<!-)V?|[C-]*CV?|V")
 
 
 # a token the mention classes leave as "other" (X) that reads as a name: letters, and
@@ -54,6 +54,9 @@ _NEXT_NAME = regex.compile(
     r"(?!(?i:(?:\d+(?:,\d+)*-)?(?:di|tri|tetra|mono)?(?:oxide|hydrochloride|chloride|bromide|"
     r"hydrate|complex|salt|\S*sulfonate|\S*sulphonate)\b))"
     r"(?:\d+(?:,\d+)*-|[(\[]\S*\d|[A-Z][a-z]+-?\d*-?\(?)\S{5,}")
+# "di-", "N,N-di-" left before a name by the tokenizer; a chemical word of a name before it
+_MULTIPLIER = regex.compile(r"(?<![\w-])(?:di|tri|tetra|bis|tris|mono|n,n-di)-$")
+_CHEMICAL_WORD = regex.compile(r"[a-z][a-z\d,()\[\]-]{3,}(?:yl|sulfur|amino|oxy)$")
 _LETTER = regex.compile(r"[^\W\d_]")
 _FIRST_WORD = regex.compile(r"[^\s-]+[\s-]")
 # a word right before / after a name
@@ -67,6 +70,8 @@ _RACEMATE = regex.compile(r"\s\((?:racemate|racemic|rac)\)")
 _CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?((?:pd(?:\(oh\)2)?/c|"
                           r"palladium(?:\s+hydroxide)?(?:/|\s+on\s+(?:activated\s+)?)"
                           r"(?:carbon|charcoal)|raney\s+nickel))\b")
+# patent numbers, formulas of a mass spectrum: no compound of the procedure
+_NOT_NAME = regex.compile(r"(?:wo|us|ep|jp|cn|kr)\d{6,}$|c\d+h\d+[a-z\d]*$")
 _RATIO_CHARS = frozenset("0123456789.:")
 
 
@@ -82,7 +87,8 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     runs: list[Found] = []
     for f in _name_runs(ctx, table.words["reference_heads"]):
         for g in _split_mixture(text, _strip(text, f, strip), known):
-            if g.end > g.start and low[g.start : g.end] not in not_compounds:
+            name = low[g.start : g.end]
+            if g.end > g.start and name not in not_compounds and not _NOT_NAME.match(name):
                 runs.append(g)
     covered = bytearray(len(text) + 1)
     for f in runs:
@@ -111,6 +117,9 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     aqueous_text = "aq" in low
     for f in runs:
         start, end = f.start, f.end
+        pre = _MULTIPLIER.search(low, max(0, start - 8), start)
+        if pre is not None:
+            f.start = start = pre.start()  # "di-" split off "di-tert-butyl dicarbonate"
         if start and text[start - 1].isspace():
             # the word before: "aqueous X" (kept, split off later in a reaction) or a kept
             # modifier ("concentrated sulfuric acid", "glacial acetic acid")
@@ -122,6 +131,8 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
             elif word in kept_before:
                 f.core = start  # the name itself, for the rules
                 f.start = w0
+            elif _CHEMICAL_WORD.match(word):
+                f.start = w0  # "diethylaminosulfur trifluoride"
         if low.startswith(tail_starts, end + 1):
             tail = _WORD_AFTER.match(text, end)
             while tail and tail.group(1).lower() in tails:
@@ -337,6 +348,8 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
                     start += 1  # a bracket before the name, not its "(E)-" or "[(4R)-"
                 if start <= end:
                     b = ends[end]
+                    if cs[end] == "V":  # "carbonate(24.4": the name before its bracket
+                        b = idx[end] + words[end].index("(")
                     # "... carboxamide I-1", "phenol 3b": the identifier after the name
                     if end + 1 < len(cs) and cs[end + 1] == "Z" and idx[end + 1] - b == 1 and (
                             end + 2 >= len(cs) or cs[end + 2] not in "CZ"):
