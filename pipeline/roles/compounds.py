@@ -57,6 +57,7 @@ _NEXT_NAME = regex.compile(
 # "di-", "N,N-di-" left before a name by the tokenizer; a chemical word of a name before it
 _MULTIPLIER = regex.compile(r"(?<![\w-])(?:di|tri|tetra|bis|tris|mono|n,n-di)-$")
 _CHEMICAL_WORD = regex.compile(r"[a-z][a-z\d,()\[\]-]{3,}(?:yl|sulfur|amino|oxy)$")
+_AMOUNT_WORD = regex.compile(r"\d+(?:\.\d+)?(?:mg|g|mmol|kg)$")
 _LETTER = regex.compile(r"[^\W\d_]")
 _FIRST_WORD = regex.compile(r"[^\s-]+[\s-]")
 # a word right before / after a name
@@ -153,13 +154,23 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
             if not any(f.start <= m.start() < f.end for f in out):
                 out.append(Found(m.start(), m.end(1), "compound"))
     titles = table.words["title_refs"]
+    if "compound" in low or "product" in low:
+        by_start = {f.start: f for f in out if f.kind == "compound"}
+        for phrase in titles:
+            at = low.find(phrase)
+            while at >= 0:
+                f = by_start.get(at + len(phrase) + 1)
+                if f is not None:  # "the title compound NAME 4c": one span
+                    f.start, f.kind = at, "reference"
+                at = low.find(phrase, at + 1)
     taken = None
     for m in ctx.mentions:
         kind = m.attrs.get("kind")
         if (kind != "reference" and kind != "state") or "core" not in m.attrs:
             continue
         ca, cb = _core_chars(ctx, m)
-        ref = _reference_span(ctx, m, ca, cb) if kind == "reference" else _state_span(ctx, m)
+        ref = (_reference_span(ctx, m, ca, cb, titles) if kind == "reference"
+               else _state_span(ctx, m))
         if ref is None:
             continue
         if taken is None:
@@ -365,7 +376,8 @@ def _core_chars(ctx: RoleContext, m: Mention) -> tuple[int, int]:
     return ctx.tokens.idx[first], ctx.ends[last]
 
 
-def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int) -> Found | None:
+def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int,
+                    titles: frozenset[str]) -> Found | None:
     """The span of a reference mention: the label of "compound 22", the whole "compound from
     Example 5", "Intermediate 3-a", or "title compound" without determiner or adjectives."""
     text = ctx.text
@@ -384,10 +396,16 @@ def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int) -> Found | N
         label = _IDENT.match(words[-1])
         start = cb - len(words[-1]) + label.start(1)
         return Found(start, start + len(label.group(1)), "reference")
-    # drop leading adjectives and determiners ("the white title compound")
+    # "a total of 7.42 g (77%) of the title compound": the reference at the end
+    low = ctx.lower_text[ca:cb]
+    for phrase in titles:
+        if low.endswith(phrase) and len(low) > len(phrase):
+            return Found(cb - len(phrase), cb, "reference")
+    # drop leading adjectives, determiners and amounts ("the white title compound",
+    # "694mg pure compound")
     start = ca
     for w in words[:-1]:
-        if w.lower() not in _DROP_MODIFIERS:
+        if w.lower() not in _DROP_MODIFIERS and not _AMOUNT_WORD.match(w):
             break
         start = text.index(w, start) + len(w)
         while start < cb and text[start].isspace():

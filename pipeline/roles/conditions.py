@@ -178,8 +178,9 @@ def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:
         char = tokens.idx[i]
         if not (char < end or i in starts or (i > 0 and tokens.text[i - 1] in (".", ":"))):
             continue
-        if low == "intermediate" and char >= end:
-            continue
+        if low == "intermediate" and (char >= end or (i and tokens.text[i - 1] not in
+                                                      ("(", "[", ":", "."))):
+            continue  # "Intermediate 5: NAME" opens the text; "of Intermediate 5" names it
         nxt = tokens.text[i + 1]
         lm = _LABEL.match(nxt)
         if lm is None or not any(c.isdigit() for c in nxt) and len(lm.group(1)) > 2:
