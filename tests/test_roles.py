@@ -90,6 +90,9 @@ CASES: dict[str, tuple[str, str, str]] = {
 # rules whose spans are not entities (a reference that is no product): snippet and span text
 NOT_LABELLED: dict[str, tuple[str, str]] = {
     "other_reference": ("The crude product was purified by chromatography.", "crude product"),
+    "generic_reference": ("The resultant crude product was purified by chromatography.",
+                          "resultant crude product"),
+    "layer": ("The water layer was extracted with ether.", "water"),
     "other_state": ("The solid was filtered and dried.", "solid"),
     "described_state": ("The mixture was concentrated to give 4-bromoaniline as a white solid "
                         "(0.52 g, 61%).", "solid"),

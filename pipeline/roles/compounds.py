@@ -16,7 +16,7 @@ from chemie.roles.table import NONE, RoleTable
 # "aqueous X", "aq. X": the prefix belongs to the name
 _AQUEOUS = regex.compile(r"(?i:\b(?:aqueous|aq\.?)\s)$")
 # "an aqueous solution of X", "2 M aqueous sodium hydroxide solution": "aqueous" alone
-_AQUEOUS_ALONE = regex.compile(r"(?i:\b(aqueous)\s(?=solution|mixture|suspension))")
+_AQUEOUS_ALONE = regex.compile(r"(?i:\b(aqueous)\s(?=solution|suspension))")
 # a compound label: "22", "38-h", "1-a", "I-305", "A5b", "(4)"
 _IDENT = regex.compile(r"^[(\[]?([0-9]+[A-Za-z]?(?:[-.][0-9A-Za-z]+)*|[A-Z]{1,2}-?[0-9]*[a-z]?|"
                        r"[IVX]+-[0-9]+[a-z]?)[)\]]?$")
@@ -72,7 +72,7 @@ _CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?((?:pd(?:\(o
                           r"palladium(?:\s+hydroxide)?(?:/|\s+on\s+(?:activated\s+)?)"
                           r"(?:carbon|charcoal)|raney\s+nickel))\b")
 # patent numbers, formulas of a mass spectrum: no compound of the procedure
-_NOT_NAME = regex.compile(r"(?:wo|us|ep|jp|cn|kr)\d{6,}$|c\d+h\d+[a-z\d]*$")
+_NOT_NAME = regex.compile(r"(?:wo|us|ep|jp|cn|kr)\d{6,}$|c\d+h\d+[a-z\d]*[+-]?$")
 _RATIO_CHARS = frozenset("0123456789.:")
 
 
@@ -143,6 +143,10 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
                     _AQUEOUS_AFTER.match(text, end)):
                 f.aqueous_tail = end
                 end = tail.end(1)  # "NaHCO3 aqueous (solution)"
+        if text.startswith(("™", "®"), end):  # "Celite®", "Celite™ 545"
+            end += 1
+            if text[end : end + 4].startswith(" ") and text[end + 1 : end + 4].isdigit():
+                end += 4
         if text.startswith(" (r", end):
             racemate = _RACEMATE.match(text, end)
             if racemate:
@@ -195,7 +199,7 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
 
 def _is_aqueous(low: str, start: int) -> bool:
     """Whether "aqueous " / "aq " / "aq. " (a whole word) stands right before ``start``."""
-    for word in ("aqueous", "aq.", "aq"):
+    for word in ("aqueous", "aq"):
         a = start - 1 - len(word)
         if a >= 0 and low.startswith(word, a) and (a == 0 or not _WORDCHAR(low[a - 1])):
             return True
