@@ -90,14 +90,16 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     purposes = table.patterns.get("workup_purpose")
     phases: list[str] = []
     phase, reacted, ended = REACTION, False, False
+    quenched = False
     h = 0
     for n, a in enumerate(actions):
         while h < len(heads) and heads[h] < a.start:
-            phase, reacted, ended = REACTION, False, False  # a new step
+            phase, reacted, ended, quenched = REACTION, False, False, False  # a new step
             h += 1
         label = labels[n]
         if label in workup_classes:
             phase = WORKUP
+            quenched = label in w["quench_classes"]
         elif label in w["completion_classes"]:
             reacted = ended = phase == REACTION
         elif label in ending:
@@ -105,24 +107,29 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
         elif label in react_classes:
             objects = _chemicals(ctx, a, ("object", "reagent"), prefixes)
             worked_up = bool(objects) and set(objects) <= materials
-            if phase == REACTION and reacted:
-                stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
-                _, send = ctx.sentence_chars(a.sentence)
-                nxt = ctx.text[a.end : min(stop, send)].lower()
+            stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
+            _, send = ctx.sentence_chars(a.sentence)
+            nxt = low[a.end : min(stop, send)]
+            if phase == REACTION and purposes is not None and label == "add" and (
+                    purposes.search(nxt)):
+                phase = WORKUP  # "X was added to quench the reaction"
+            elif phase == REACTION and reacted:
                 word = ctx.text[a.start : a.end].lower()
                 if label == "cool" and (any(t in nxt for t in cooling_to) or workup_ahead(n)):
                     phase = WORKUP
                 elif (label == "dilute" or worked_up or word in w["workup_verbs"]
-                      or (ended and label == "add")
-                      or (purposes is not None and purposes.search(nxt))):
+                      or (ended and label == "add")):
                     phase = WORKUP
                 elif objects:
                     reacted = False  # another reagent: the reaction goes on
-            elif phase == WORKUP and not worked_up and reaction_ahead(n):
+            elif (phase == WORKUP and not worked_up and reaction_ahead(n)
+                  and not (quenched and not objects)):
                 # "The residue was dissolved in DCM, TFA was added and the mixture was
                 # stirred for 2 h": a new reaction on the worked-up material
                 phase, reacted = REACTION, False
             if phase == REACTION and timed[n]:
                 reacted = True
+            # a work-up material was just added: stirring it is still work-up
+            quenched = phase == WORKUP and (worked_up or (quenched and not objects))
         phases.append(phase)
     return phases
