@@ -157,6 +157,8 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
         for m in _AQUEOUS_ALONE.finditer(text):
             if not any(f.start <= m.start() < f.end for f in out):
                 out.append(Found(m.start(), m.end(1), "compound"))
+    if "compound" in low or "intermediate" in low or "macrocy" in low:
+        _labelled_references(text, low, out)
     titles = table.words["title_refs"]
     if "compound" in low or "product" in low:
         by_start = {f.start: f for f in out if f.kind == "compound"}
@@ -220,6 +222,34 @@ def _title_prefix(text: str, titles: frozenset[str]) -> int:
     return 0
 
 
+# "compound 38-c", "Compound No. 5": the label; "Intermediate E", "macrocycle C": whole
+_COMPOUND_LABEL = regex.compile(
+    r"(?i:\b(compounds?\s+(?:no\.\s*)?)|\b(?:intermediate|macrocycle|macrocyle)\s+)"
+    r"(?-i:([0-9]{1,4}[A-Za-z]?(?:-[0-9A-Za-z]{1,4})?|[A-Z]{1,3}[0-9]{0,3}[a-z]?|[a-z]))"
+    r"(?![\w-])")
+# "the compound from Ex. 164A": two entities, "compound from Ex." and the label
+_FROM_EX = regex.compile(r"(?i)\b(compounds?\s+from\s+ex\.)\s+([0-9]{1,4}[A-Z]?)\b")
+
+
+def _labelled_references(text: str, low: str, out: list[Found]) -> None:
+    """Add the references by label the mentions leave out ("a solution of compound 38-c",
+    "Intermediate E"), where no other span is."""
+    taken = bytearray(len(text) + 1)
+    for f in out:
+        taken[f.start : f.end] = b"\x01" * (f.end - f.start)
+    found = []
+    for m in _FROM_EX.finditer(text):
+        found += [Found(m.start(1), m.end(1), "reference"), Found(m.start(2), m.end(2),
+                                                                  "reference")]
+    for m in _COMPOUND_LABEL.finditer(text):
+        a = m.start(2) if m.group(1) else m.start()
+        found.append(Found(a, m.end(2), "reference"))
+    for f in found:
+        if 1 not in taken[f.start : f.end]:
+            out.append(f)
+            taken[f.start : f.end] = b"\x01" * (f.end - f.start)
+
+
 def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
     """The head word of a physical state ("a pale brown solid" -> "solid"), a candidate
     product of the step that gives it."""
@@ -241,8 +271,8 @@ _NAME_GAP = regex.compile(r"^(?:[\s\-\[\]0-9]|\b[A-Za-z]{1,3}\b)*$")
 
 # "NAME (8)", "NAME (Compound 39)", "NAME (LMT-891)": the label of the name before it
 _BRACKET_LABEL = regex.compile(
-    r"\s?\((?:(?i:compound|cpd\.?)\s)?([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
-    r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)\)(?![-\w])"
+    r"\s?\((?:(?i:compound|cpd\.?|intermediate)\s)?([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
+    r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)(?:\)(?![-\w])|(?=,\s))"
     r"|\s?\((CAS#?\s?\d+-\d+-\d)(?=[,;)])")
 BRACKET_RULE = "bracket_label"  # a builtin rule (rules/roles.yaml)
 
