@@ -264,12 +264,10 @@ def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
     return Found(start, end, "state")
 
 
-# the gap between two pieces of one name in a heading: spaces, dashes, square brackets,
-# digits and words of one to three letters ("and"), no round bracket or comma
-_NAME_GAP = regex.compile(r"^(?:[\s\-\[\]0-9]|\b[A-Za-z]{1,3}\b)*$")
-
-
-# "NAME (8)", "NAME (Compound 39)", "NAME (LMT-891)": the label of the name before it
+# a word between two pieces of one name in a heading: with a digit, bracket, comma or dash
+# ("ethylamino)", "[4,3", "d]", ",9-tetrahydro"), a substituent ("ethyl"), or one to three
+# letters ("and", "d"); an English word of four letters or more ends the name
+_NAME_GAP_WORD = regex.compile(r"(?:.*[\d()\[\],'\-].*|[A-Za-z]{1,3}|[a-z]+(?:yl|o|amino|oxy))$")
 _BRACKET_LABEL = regex.compile(
     r"\s?\((?:(?i:compound|cpd\.?|intermediate)\s)?([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
     r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)(?:\)(?![-\w])|(?=,\s))"
@@ -296,18 +294,28 @@ def bracket_labels(text: str, entities: list[Found]) -> list[Found]:
 def merge_heading_names(text: str, compounds: list[Found], heading: int,
                         known: frozenset[str]) -> list[Found]:
     """Join the pieces of a name the heading holds split by odd spaces ("tert butyl
-    (2S,4S)-...", "...isoquinolin-1 -yl)-3,5 -difluorophenyl)acrylate"); a known name after
-    it ("... Isopropanol") starts the procedure."""
+    (2S,4S)-...", "...-3-yl) ethylamino) pyrimidine", "pyrazolo [4,3 - d]pyrimidine"); a
+    known name after it ("... Isopropanol") starts the procedure."""
     out: list[Found] = []
     for f in compounds:
         prev = out[-1] if out else None
         if (prev is not None and f.end <= heading and prev.kind == f.kind == "compound"
-                and f.start - prev.end <= 6 and _NAME_GAP.match(text[prev.end : f.start])
+                and f.start - prev.end <= 40 and _name_gap(text[prev.end : f.start])
                 and text[f.start : f.end].lower() not in known):
             prev.end = f.end
             continue
         out.append(f)
     return out
+
+
+def _name_gap(gap: str) -> bool:
+    """Whether ``gap`` can sit inside one name (no round bracket of a label, no sentence)."""
+    words = gap.split()
+    if not words:
+        return True
+    if gap.lstrip().startswith("(") and not any(c.isdigit() for c in gap):
+        return False  # "NAME (racemate)", "NAME (Compound 2)"
+    return all(_NAME_GAP_WORD.match(w) for w in words)
 
 
 def _balanced(text: str) -> bool:
