@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import operator
 from itertools import compress
 
 import regex
@@ -47,8 +48,8 @@ _NAME_LIKE = regex.compile(r"(?=.*[a-z]{3})(?=.*[\d(\[])\S{6,}")
 _JOINS = regex.compile(r"\s?[-/:]\s?")
 # a whole systematic name ends a token ("...propan-2-amine") and another starts the next
 # ("1-(benzofuran-3-yl)...", "(R)-..."): two names side by side, not one
-_COMPLETE = regex.compile(r"\S{6,}(?:ine|one|ane|ene|yne|ide|ate|ole|ol|oic|amide|amine|ite)$",
-                          regex.IGNORECASE)
+_COMPLETE = ("ine", "one", "ane", "ene", "yne", "ide", "ate", "ole", "ol", "oic", "amide",
+             "amine", "ite")
 # ... unless the next token is a counter-ion, an oxide or a complex of the name before
 _NEXT_NAME = regex.compile(
     r"(?!(?i:(?:\d+(?:,\d+)*-)?(?:di|tri|tetra|mono)?(?:oxide|hydrochloride|chloride|bromide|"
@@ -228,6 +229,7 @@ _COMPOUND_LABEL = regex.compile(
     r"(?-i:([0-9]{1,4}[A-Za-z]?(?:-[0-9A-Za-z]{1,4})?|[A-Z]{1,3}[0-9]{0,3}[a-z]?|[a-z]))"
     r"(?![\w-])")
 # "the compound from Ex. 164A": two entities, "compound from Ex." and the label
+_START = operator.attrgetter("start")
 _FROM_EX = regex.compile(r"(?i)\b(compounds?\s+from\s+ex\.)\s+([0-9]{1,4}[A-Z]?)\b")
 
 
@@ -238,12 +240,19 @@ def _labelled_references(text: str, low: str, out: list[Found]) -> None:
     for f in out:
         taken[f.start : f.end] = b"\x01" * (f.end - f.start)
     found = []
-    for m in _FROM_EX.finditer(text):
-        found += [Found(m.start(1), m.end(1), "reference"), Found(m.start(2), m.end(2),
-                                                                  "reference")]
-    for m in _COMPOUND_LABEL.finditer(text):
-        a = m.start(2) if m.group(1) else m.start()
-        found.append(Found(a, m.end(2), "reference"))
+    if "from ex." in low:
+        for m in _FROM_EX.finditer(text):
+            found += [Found(m.start(1), m.end(1), "reference"),
+                      Found(m.start(2), m.end(2), "reference")]
+    for word in ("compound", "intermediate", "macrocy"):
+        at = low.find(word)
+        while at >= 0:
+            m = _COMPOUND_LABEL.match(text, at)
+            if m is not None:
+                a = m.start(2) if m.group(1) else m.start()
+                found.append(Found(a, m.end(2), "reference"))
+            at = low.find(word, at + 1)
+    found.sort(key=_START)
     for f in found:
         if 1 not in taken[f.start : f.end]:
             out.append(f)
@@ -393,7 +402,8 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
         start = first
         for i in range(first, last + 1):
             if i == last or idx[i + 1] - ends[i] > 1 or (
-                    _COMPLETE.search(words[i]) and _NEXT_NAME.match(words[i + 1])):
+                    len(words[i]) > 8 and lower[i].endswith(_COMPLETE)
+                    and _NEXT_NAME.match(words[i + 1])):
                 end = i
                 while end > start and cs[end] == "-":
                     end -= 1
