@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import operator
 from itertools import compress
 
@@ -362,11 +363,20 @@ def _pieces(part: str, known: frozenset[str]) -> list[str] | None:
     return None
 
 
+@functools.cache
+def _prefixes(known: frozenset[str]) -> tuple[str, ...]:
+    """``known`` as a tuple, for ``str.startswith``."""
+    return tuple(sorted(known))
+
+
 def _split_mixture(text: str, f: Found, known: frozenset[str]) -> list[Found]:
     """A run naming a mixture of known names ("hexane-ethyl acetate", "n-hexane/ethyl
     acetate") as one span per name."""
     part = text[f.start : f.end]
-    pieces = _pieces(part, known) if _JOINS.search(part) else None
+    low = part.lower()
+    if not low.startswith(_prefixes(known)) or not _JOINS.search(part):
+        return [f]  # a mixture starts with a known name
+    pieces = _pieces(part, known)
     if pieces is None or len(pieces) < 2:
         return [f]
     out, at = [], f.start
