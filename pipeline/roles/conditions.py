@@ -33,13 +33,19 @@ _LABEL = regex.compile(r"[(\[]?([0-9A-Za-z]{1,5}(?:[.-][0-9A-Za-z]{1,4}){0,2})[)
 # a label opening the text: "16.8: NAME", "(4) Preparation of", "j. PREPARATION OF"
 _OPENING_LABEL = regex.compile(r"^\s*\(?(\d{1,4}(?:[.-]\d{1,4}){0,2}[A-Za-z]?|[a-z]{1,3})"
                                r"(?:\)\s?|[.:]\s|:)(?=\s*[A-Z0-9(\[])")
+# a sub-heading label inside a heading: "... compound 164) 164.1: NAME", "(64-1) Synthesis of"
+_SUB_LABEL = regex.compile(r"(?<=[)\]]\s)(\d{1,4}\.\d{1,2})(?=:)|\((\d{1,4}-\d{1,2})\)(?=\s*"
+                           r"(?i:synthesis|preparation))")
+_ORDINALS = frozenset(("first", "second", "third", "fourth", "fifth", "sixth"))
+# heading words whose label counts only where the text opens ("Intermediate 5:", "Core 39")
+_OPENING_ONLY = frozenset(("intermediate", "core", "preparation"))
 _OPEN = regex.compile(r"\s*(\(?)\s*")
 _LABEL_OPEN = regex.compile(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*")
 # "70.0 mg (0.2 mmol) of X": an amount followed by "of"
 OF_AFTER = regex.compile(r"\s*(?:\([^()]*\)\s*)?of\b")
 _DIGITS = frozenset("0123456789")
 _HEADING_LABEL_WORDS = frozenset(("example", "step", "stage", "part", "intermediate",
-                                  "embodiment", "method"))
+                                  "embodiment", "method", "core", "preparation"))
 
 
 def find_conditions(ctx: RoleContext, table: RoleTable, anchors: Anchors) -> list[Found]:
@@ -164,27 +170,43 @@ def _quantity_after(ctx: RoleContext, end: int) -> bool:
 
 def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:
     """EXAMPLE_LABEL spans: the label after a heading word ("Example 194", "Step 6") in the
-    heading or at a sentence start, and a label that opens the text ("16.8:", "(4)")."""
+    heading or at a sentence start, the ordinal of "The second step", a sub-heading label
+    ("164.1:", "(64-1) Synthesis of"), and a label that opens the text ("16.8:", "(4)",
+    "k. PREPARATION OF")."""
     tokens = ctx.tokens
+    text = ctx.text
     out: list[Found] = []
-    m = _OPENING_LABEL.match(ctx.text)
-    if m and not (m.group(1).isalpha() and m.group(1) not in ("a", "b", "c", "d", "e", "f",
-                                                              "g", "h", "i", "j", "s")):
+    m = _OPENING_LABEL.match(text)
+    if m:
         out.append(Found(m.start(1), m.end(1), "label", "EXAMPLE_LABEL", "opening_label"))
     starts = set(tokens.starts)
-    lower = tokens.lower
+    lower, words = tokens.lower, tokens.text
     for i in compress(range(len(lower) - 1), map(_HEADING_LABEL_WORDS.__contains__, lower)):
         low = lower[i]
         char = tokens.idx[i]
-        if not (char < end or i in starts or (i > 0 and tokens.text[i - 1] in (".", ":"))):
+        prev = words[i - 1] if i else ""
+        if not (char < end or i in starts or prev in (".", ":")):
             continue
-        if low == "intermediate" and (char >= end or (i and tokens.text[i - 1] not in
-                                                      ("(", "[", ":", "."))):
-            continue  # "Intermediate 5: NAME" opens the text; "of Intermediate 5" names it
-        nxt = tokens.text[i + 1]
+        if prev in ("[", "(") and char:
+            continue  # "[Example 9, Step 1]", "(Example 3)": a reference, not a heading
+        if i and lower[i - 1] in _ORDINALS:
+            if low == "step":  # "The second step": the ordinal is the label
+                out.append(Found(tokens.idx[i - 1], ctx.ends[i - 1], "label",
+                                 "EXAMPLE_LABEL", "heading_label"))
+            continue
+        if low in _OPENING_ONLY and char >= end:
+            continue  # "Intermediate 5: NAME", "Core 39 NAME" open a heading
+        if low == "intermediate" and i and lower[i - 1] in ("of", "to", "from"):
+            continue  # "Synthesis of Intermediate 1-k": the product, not a label
+        nxt = words[i + 1]
         lm = _LABEL.match(nxt)
-        if lm is None or not any(c.isdigit() for c in nxt) and len(lm.group(1)) > 2:
+        digit = any(c.isdigit() for c in nxt)
+        if lm is None or (not digit and (len(lm.group(1)) > 2 or low in _OPENING_ONLY)):
             continue
         a = tokens.idx[i + 1] + lm.start(1)
         out.append(Found(a, a + len(lm.group(1)), "label", "EXAMPLE_LABEL", "heading_label"))
+    for m in _SUB_LABEL.finditer(text, 0, end):
+        g = 1 if m.start(1) >= 0 else 2
+        out.append(Found(m.start(g), m.end(g), "label", "EXAMPLE_LABEL", "heading_label"))
+    out.sort(key=lambda f: f.start)
     return out
