@@ -25,6 +25,7 @@ from chemie.roles.anchors import Anchors
 from chemie.roles.compounds import (
     AQUEOUS_RULE,
     BRACKET_RULE,
+    COREF_RULE,
     assign_roles,
     bracket_labels,
     find_compounds,
@@ -50,7 +51,7 @@ SPANS_KEY = "roles"
 PRODUCT = "REACTION_PRODUCT"
 # the rules written in code: each must be named in the table's ``builtin`` section
 BUILTIN = ("heading_label", "opening_label", "product_yield", "yield_bracket", "yield_word",
-           "yield_amount", AQUEOUS_RULE, BRACKET_RULE)
+           "yield_amount", AQUEOUS_RULE, BRACKET_RULE, COREF_RULE)
 
 
 class RoleLabeller:

@@ -28,7 +28,8 @@ _STEP_HEADING = regex.compile(
     r"(?i)\b(?:step|stage)\s*[0-9A-Z]\b|\(\d{1,3}(?:-\d{1,3})?\)\s*(?:preparation|synthesis)\b"
     r"|\b(?:first|second|third)\s+step\b|\b(?:synthesis|preparation)\s+of\b"
     r"|\bintermediate\s+\w+|\b\d+\.\d+\s*:")
-OTHER, SOLVENT = "OTHER_COMPOUND", "SOLVENT"
+OTHER, SOLVENT, PRODUCT = "OTHER_COMPOUND", "SOLVENT", "REACTION_PRODUCT"
+COREF_RULE = "coreferent_product"  # a builtin rule (rules/roles.yaml)
 AQUEOUS_RULE = "aqueous_solvent"  # a builtin rule (rules/roles.yaml)
 _NUMBER_HEADS = frozenset(("compound", "compounds", "product", "products"))
 _EXAMPLE_REF = regex.compile(r"(?i)^(?:the\s+)?(compounds?\s+(?:from|of)\s+(?:ex\.|example)\s*\S+)")
@@ -479,9 +480,11 @@ def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
              steps: list[int], lexicon: dict[str, str], stated: set[int]) -> Facts:
     """The facts the compound rules test, for one compound span (its mention and the action
     that names it are set on ``f``; ``steps``: where the step headings of the heading end)."""
+    linked: set[str] = set()
     for m in ctx.covering(f.start, f.end):
         if f.mention is None:
             f.mention = m.id
+            linked = ctx.linked.get(m.id, linked)
         hits = ctx.argument_of.get(m.id)
         if hits and ctx.modifiers:
             # "the residue obtained": a participle that names no step
@@ -501,8 +504,10 @@ def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
         if k < len(steps) and text not in ctx.lower_text[steps[k] : heading]:
             place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
     name = text if " " not in text else " ".join(text.split())
-    return Facts(ctx, f, skipped, place, phase, (start, end), text, lexicon.get(name),
-                 f.start in stated)
+    facts = Facts(ctx, f, skipped, place, phase, (start, end), text, lexicon.get(name),
+                  f.start in stated)
+    facts.linked = linked
+    return facts
 
 
 def _phase_near(ctx: RoleContext, char: int) -> str:
@@ -542,4 +547,22 @@ def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, hea
                              f.mention, f.action, f.role, f.links))
             f.end = f.aqueous_tail
         out.append(f)
+    _coreferent_products(ctx, out)
     return out
+
+
+def _coreferent_products(ctx: RoleContext, entities: list[Found]) -> None:
+    """A starting material whose mention corefers (chemie_coref) with a mention that holds a
+    product of the heading is that product named again: a product (``coreferent_product``)."""
+    products = [f for f in entities if f.label == PRODUCT and f.rule == "heading_product"]
+    if not products or not ctx.antecedents:
+        return
+    for f in entities:
+        if f.label != "STARTING_MATERIAL" or f.mention is None:
+            continue
+        for mid in ctx.antecedents.get(f.mention, ()):
+            m = ctx.mention_by_id.get(mid)
+            if m is not None and any(m.start <= p.start and p.end <= m.end for p in products):
+                f.label, f.rule = PRODUCT, COREF_RULE
+                break
+

@@ -12,7 +12,7 @@ from spacy.tokens import Doc
 
 from chemie.components.actions import HEADING, TokenTable, token_table
 from chemie.components.mentions import doc_text
-from chemie.extensions import actions_of, mentions_of
+from chemie.extensions import actions_of, mentions_of, relations_of
 from chemie.model import Action, Mention
 
 
@@ -38,6 +38,10 @@ class RoleContext:
     mention_starts: list[int] = field(default_factory=list)  # of ``mentions``, in order
     mention_ends: list[int] = field(default_factory=list)
     longest: int = 0  # the length of the longest mention
+    # mention id -> the mentions it corefers with as an anaphor (chemie_coref)
+    antecedents: dict[str, list[str]] = field(default_factory=dict)
+    # mention id -> the labels of the relations (coreference, bridging) that point to it
+    linked: dict[str, set[str]] = field(default_factory=dict)
     # id() of the actions that are participles modifying a noun ("the residue obtained")
     modifiers: set[int] = field(default_factory=set)
     # the ChEMU 2020 phase of each action, by id() of the action (chemie.roles.phases)
@@ -138,6 +142,10 @@ def role_context(doc: Doc, extra: dict[str, str] | None = None) -> RoleContext:
     ctx.mention_starts = starts
     ctx.mention_ends = [m.end for m in mentions]
     ctx.longest = max(map(operator.sub, ctx.mention_ends, ctx.mention_starts), default=0)
+    for r in relations_of(doc):
+        ctx.linked.setdefault(r.tail, set()).add(r.label)
+        if r.label == "COREFERENCE":
+            ctx.antecedents.setdefault(r.head, []).append(r.tail)
     for a in actions:
         for role, ids in a.args.items():
             for mid in ids:

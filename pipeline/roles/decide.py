@@ -24,8 +24,8 @@ class Facts:
     """What the compound rules test about one compound span."""
 
     __slots__ = ("ctx", "f", "skipped", "place", "phase", "reference", "state", "text",
-                 "lexicon", "stated", "name_start", "name_end", "_after", "_bracketed",
-                 "_before")
+                 "lexicon", "stated", "name_start", "name_end", "linked", "_after",
+                 "_bracketed", "_before")
 
     def __init__(self, ctx: RoleContext, f: Found, skipped: frozenset[str], place: str,
                  phase: str, span: tuple[int, int], text: str, lexicon: str | None,
@@ -36,6 +36,7 @@ class Facts:
         self.reference = f.kind == "reference"
         self.state = f.kind == "state"
         self.stated = stated
+        self.linked: set[str] = set()  # labels of the relations pointing to its mention
         self._after: str | None = None
         self._bracketed: bool | None = None
         self._before: str | None = None
@@ -126,6 +127,8 @@ def _condition(key: str, want: Any, table: RoleTable) -> tuple[str, Any]:
         return "F.text in {c}", table.words[want]
     if key == "not_words":
         return "F.text not in {c}", table.words[want]
+    if key == "linked":
+        return "not F.linked.isdisjoint({c})", frozenset(want)
     if key == "lexicon":
         return "F.lexicon in {c}", frozenset(want)
     if key == "pattern":

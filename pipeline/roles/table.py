@@ -43,6 +43,7 @@ WHEN: dict[str, type | tuple[type, ...]] = {
     "words": str,  # the compound's lowercased text is in this word list
     "not_words": str,  # ... is not in this word list
     "lexicon": list,  # its most frequent training role is one of these (lexicons/roles.tsv)
+    "linked": list,  # its mention is the antecedent of a relation with one of these labels
     "pattern": str,  # its text matches this named pattern of the table's ``patterns``
     "raw_pattern": str,  # ... its text as written (not lowercased) does
     "before": str,  # the 40 characters before it match this named pattern
