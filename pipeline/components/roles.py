@@ -129,12 +129,12 @@ class _LabelIds:
     with the id costs a quarter of one made with the string)."""
 
     def __init__(self) -> None:
-        self.strings: object = None
+        self.vocab: object = None
         self.ids: dict[str, int] = {}
 
     def of(self, doc: Doc) -> dict[str, int]:
-        if self.strings is not doc.vocab.strings:
-            self.strings, self.ids = doc.vocab.strings, {}
+        if self.vocab is not doc.vocab:
+            self.vocab, self.ids = doc.vocab, {}
         return self.ids
 
 
