@@ -6,7 +6,14 @@ default is a required key. Field types may be ``str``, ``int``, ``float``, ``boo
 ``Literal[...]``, ``Any`` (taken as it is) or another schema dataclass, nested freely.
 Unknown keys, missing keys and values of the wrong type are rejected with one line
 ``rules/NAME.yaml: path.to.key: what is wrong``, so a misspelt key never silently becomes
-an empty list.
+an empty list. In a path, an item of a list is named by its ``name`` key when it has one
+(``rules.as_eluent.heads``), else by its position (``limits.0``).
+
+A field may read a key that is no Python name: ``label: str = field(metadata={"key":
+"class"})``. A schema with a class attribute ``table_variants`` (a mapping, e.g. filled by a
+registry) is a family of records told apart by one key (``table_tag``, default ``name``):
+each mapping is read with the dataclass that ``table_variants`` gives for that key's value
+(the rules of ``coref.yaml``, each with its own parameters).
 
 Shared vocabularies live once, in ``rules/vocabularies.yaml`` (named word lists). In any
 word list of a table, an item ``"@name"`` (quoted: YAML reserves a plain ``@``) stands for
@@ -69,6 +76,10 @@ def vocabulary(name: str) -> tuple[str, ...]:
 def _suggest(key: str, known: typing.Iterable[str]) -> str:
     close = difflib.get_close_matches(key, list(known), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _named(name: object) -> bool:
+    return isinstance(name, str) and name != "" and "." not in name
 
 
 def _join(path: str, key: object) -> str:
@@ -139,7 +150,8 @@ class _Parser:
                 except TableError as e:
                     raise self.fail(_join(path, i), str(e)) from None
             else:
-                items.append(self.value(x, item, _join(path, i)))
+                name = x.get("name") if isinstance(x, Mapping) else None
+                items.append(self.value(x, item, _join(path, name if _named(name) else i)))
         return origin(items)
 
     def mapping(self, data: object, item: Any, path: str) -> dict:
@@ -150,15 +162,34 @@ class _Parser:
     def record(self, data: object, schema: type, path: str) -> object:
         if not isinstance(data, Mapping):
             raise self.fail(path, f"expected a mapping, got {type(data).__name__}")
-        fields = {f.name: f for f in dataclasses.fields(schema) if f.init}
+        variants = getattr(schema, "table_variants", None)
+        if variants is not None:
+            schema = self.variant(data, schema, variants, path)
+        # YAML key -> field (a field's metadata may name another key: "class" -> label)
+        fields = {
+            f.metadata.get("key", f.name): f for f in dataclasses.fields(schema) if f.init
+        }
         hints = typing.get_type_hints(schema)
         for key in data:
             if key not in fields:
                 raise self.fail(_join(path, key), f"unknown key{_suggest(str(key), fields)}")
         values = {}
-        for name, f in fields.items():
-            if name in data:
-                values[name] = self.value(data[name], hints[name], _join(path, name))
+        for key, f in fields.items():
+            if key in data:
+                values[f.name] = self.value(data[key], hints[f.name], _join(path, key))
             elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise self.fail(_join(path, name), "missing key")
+                raise self.fail(_join(path, key), "missing key")
         return schema(**values)
+
+    def variant(
+        self, data: Mapping, schema: type, variants: Mapping[str, type], path: str
+    ) -> type:
+        """The dataclass of ``variants`` that the tag key of ``data`` names."""
+        tag = getattr(schema, "table_tag", "name")
+        value = data.get(tag)
+        if value is None:
+            raise self.fail(_join(path, tag), "missing key")
+        if not isinstance(value, str) or value not in variants:
+            known = _suggest(str(value), variants)
+            raise self.fail(_join(path, tag), f"unknown {tag} {value!r}{known}")
+        return variants[value]
