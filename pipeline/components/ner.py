@@ -108,15 +108,15 @@ _start, _end, _confidence = itemgetter(0), itemgetter(1), itemgetter(4)
 def _word_lists() -> dict[str, object]:
     table, _ = load_rule_table()
     return {
-        "salt": frozenset(w.lower() for w in table["salt_words"]),
-        "cation": frozenset(table["cation_words"]),
-        "anion_end": tuple(table["anion_endings"]),
+        "salt": frozenset(w.lower() for w in table.salt_words),
+        "cation": table.cation_words,
+        "anion_end": table.anion_endings,
         "head_any_case": frozenset(
-            v for w in table["head_words"] for v in (w, w.lower(), w.capitalize(), w.upper())
+            v for w in table.head_words for v in (w, w.lower(), w.capitalize(), w.upper())
         ),
-        "head_letter": regex.compile(table["head_letters"]),
-        "veto_after": {k: frozenset(v) for k, v in table["veto_after"].items()},
-        "veto_before": {k: frozenset(v) for k, v in table["veto_before"].items()},
+        "head_letter": regex.compile(table.head_letters),
+        "veto_after": table.veto_after,
+        "veto_before": table.veto_before,
     }
 
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
 
 import regex
 
 from chemie.components.ner_lexicon import read_table
 from chemie.language import bracket_partners
-from chemie.resources import load_rules
+from chemie.tables import load_table
 
 _ALPHA_SEG = regex.compile(r"[A-Za-z]+")
 _JOINER = regex.compile(r"[\-‐(),\[\]'′]")
@@ -27,6 +28,42 @@ _ISOTOPE = regex.compile(r"[A-Z][a-z]?[-‐]")  # "(3)H-": an isotope mass befor
 _LOCANT_GROUP = regex.compile(r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-")
 _DIGIT_OR_BRACKET = regex.compile(r"\d|[(\[]")
 _BRACKET_END = regex.compile(r"[IVX]+|\d*[+\-−]|\d|[RSEZ]")
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """One rule as ``rules/ner.yaml`` writes it (the kinds and keys are described there)."""
+
+    name: str
+    kind: Literal["token", "glued", "sequence", "context"]
+    label: str = field(metadata={"key": "class"})  # the CHEMDNER class
+    confidence: float
+    comment: str
+    example: str
+    pattern: str | None = None
+    flags: str = ""  # "i": case-insensitive
+    letters_only: bool = False
+    requires: tuple[str, ...] = ()
+    anchored: bool = False
+    prefilter: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class NerTable:
+    """``rules/ner.yaml``: the rules, their placeholders and the context rules' word lists."""
+
+    placeholders: dict[str, str]
+    rules: tuple[RuleSpec, ...]
+    name_prefixes: str  # words separated by white space
+    bare_suffixes: str  # words separated by white space
+    adjective_endings: tuple[str, ...]
+    veto_after: dict[str, frozenset[str]]
+    veto_before: dict[str, frozenset[str]]
+    salt_words: tuple[str, ...]
+    cation_words: frozenset[str]
+    anion_endings: tuple[str, ...]
+    head_words: tuple[str, ...]
+    head_letters: str
 
 
 @dataclass(frozen=True)
@@ -56,22 +93,19 @@ def element_symbols() -> tuple[str, ...]:
 
 
 @functools.cache
-def load_rule_table(name: str = "ner.yaml") -> tuple[dict, tuple[Rule, ...]]:
-    """The raw table and its compiled rules."""
-    table = load_rules(name)
-    placeholders = {k: "".join(v.split()) for k, v in table["placeholders"].items()}
+def load_rule_table(name: str = "ner.yaml") -> tuple[NerTable, tuple[Rule, ...]]:
+    """The typed table and its compiled rules."""
+    table = load_table(name, NerTable)
+    placeholders = {k: "".join(v.split()) for k, v in table.placeholders.items()}
     placeholders["E"] = "(?:" + "|".join(element_symbols()) + ")"
     rules = []
-    for r in table["rules"]:
+    for r in table.rules:
         pattern = None
-        if "pattern" in r:
-            flags = regex.IGNORECASE if "i" in r.get("flags", "") else 0
-            pattern = regex.compile(_expand(r["pattern"], placeholders), flags)
+        if r.pattern is not None:
+            flags = regex.IGNORECASE if "i" in r.flags else 0
+            pattern = regex.compile(_expand(r.pattern, placeholders), flags)
         rules.append(
-            Rule(
-                r["name"], r["kind"], r["class"], float(r["confidence"]),
-                r["comment"], r["example"], pattern,
-            )
+            Rule(r.name, r.kind, r.label, r.confidence, r.comment, r.example, pattern)
         )
     return table, tuple(rules)
 
@@ -117,7 +151,7 @@ def letter_rules_regex() -> regex.Pattern:
 def _letters_only() -> frozenset[str]:
     """Names of the token rules that can only match a word made of letters."""
     table, _ = load_rule_table()
-    return frozenset(r["name"] for r in table["rules"] if r.get("letters_only"))
+    return frozenset(r.name for r in table.rules if r.letters_only)
 
 
 def rules_of_kind(kind: str) -> tuple[Rule, ...]:
@@ -170,9 +204,9 @@ class TokenClassifier:
         self._shape_rules = combined_token_regex(labels=("FORMULA", "IDENTIFIER"))
         self.glued_rule = rule("locant_name")
         table = load_rule_table()[0]
-        self.name_prefixes = frozenset(table["name_prefixes"].split())
-        self.bare_suffixes = frozenset(table["bare_suffixes"].split())
-        self.adjective_endings = tuple(table["adjective_endings"])
+        self.name_prefixes = frozenset(table.name_prefixes.split())
+        self.bare_suffixes = frozenset(table.bare_suffixes.split())
+        self.adjective_endings = table.adjective_endings
         self.cache: dict[str, Verdict | bool] = {}  # False: not a chemical
         self.glued_verdicts: dict[str, Verdict | None] = {}  # cache of glued()
 
@@ -294,7 +328,7 @@ class TokenClassifier:
 @functools.cache
 def _morph_regex() -> regex.Pattern:
     table, _ = load_rule_table()
-    return regex.compile("".join(table["placeholders"]["MORPH"].split()))
+    return regex.compile("".join(table.placeholders["MORPH"].split()))
 
 
 def _has_morph(word: str) -> bool:
@@ -309,16 +343,16 @@ def _sequence_rules() -> tuple[
     ``anchored`` rules the pattern compiled for matching backwards from such a word, and
     the rule's ``prefilter`` (regexes every match contains)."""
     table, _ = load_rule_table()
-    raw = {r["name"]: r for r in table["rules"]}
+    raw = {r.name: r for r in table.rules}
     out = []
     for r in rules_of_kind("sequence"):
         backwards = None
-        if raw[r.name].get("anchored"):
+        if raw[r.name].anchored:
             backwards = regex.compile(
                 f"(?P<rule>{r.pattern.pattern})(?s:.{{0,3}}?)", r.pattern.flags | regex.REVERSE
             )
-        prefilter = tuple(re.compile(p) for p in raw[r.name].get("prefilter", ()))
-        out.append((r, tuple(raw[r.name].get("requires", ())), backwards, prefilter))
+        prefilter = tuple(re.compile(p) for p in raw[r.name].prefilter)
+        out.append((r, raw[r.name].requires, backwards, prefilter))
     return tuple(out)
 
 

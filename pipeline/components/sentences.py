@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import compress, count
 
 import numpy
@@ -21,22 +22,42 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from chemie.components.words import ORTH_IDS, WordTables
-from chemie.resources import load_rules
+from chemie.tables import load_table
 
 _HEADING_NUMBER = re.compile(r"^(?:[0-9]+[A-Za-z]?|[IVX]+|[A-Z]|\(?[0-9a-z]{1,3}\))[.:]?$")
 _HEADING_SPAN = 60  # tokens after a heading keyword in which its body text may start
 _NOT_START = numpy.uint64(-1 % 2**64)  # SENT_START -1 (not a sentence start) as uint64
 
 
+@dataclass(frozen=True)
+class SentenceRule:
+    """A named sentence-start rule with the example its test fires on."""
+
+    name: str
+    comment: str
+    example: str
+
+
+@dataclass(frozen=True)
+class SentenceTable:
+    """``rules/tokenizer_sentences.yaml`` (each key is described there)."""
+
+    terminators: frozenset[str]
+    rules: tuple[SentenceRule, ...]
+    heading_keywords: frozenset[str]
+    heading_blockers: frozenset[str]
+    openers: frozenset[str]
+
+
 @functools.cache
 def _rules() -> dict[str, frozenset[str]]:
-    r = load_rules("tokenizer_sentences.yaml")
+    r = load_table("tokenizer_sentences.yaml", SentenceTable)
     return {
-        "terminators": frozenset(r["terminators"]),
-        "keywords": frozenset(r["heading_keywords"]),
-        "blockers": frozenset(r["heading_blockers"]),
-        "openers": frozenset(r["openers"]),
-        "keywords_openers": frozenset(r["heading_keywords"]) | frozenset(r["openers"]),
+        "terminators": r.terminators,
+        "keywords": r.heading_keywords,
+        "blockers": r.heading_blockers,
+        "openers": r.openers,
+        "keywords_openers": r.heading_keywords | r.openers,
     }
 
 

@@ -13,21 +13,47 @@ gold pair is kept, so it counts as a wrong prediction.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from chemie.rc.model import Pair
-from chemie.resources import load_rules
+from chemie.tables import load_table
 
 OTHER = "OTHER"
 SCHEMES = ("scierc", "semeval", "unified")
 
 
+@dataclass(frozen=True)
+class Unified:
+    """Where a source label goes: its unified label, and whether the arguments swap."""
+
+    label: str
+    swap: bool
+
+
+@dataclass(frozen=True)
+class LabelTable:
+    """``rules/rc_labels.yaml``: per scheme, source label -> unified label (None: dropped)."""
+
+    unified_labels: tuple[str, ...]
+    scierc: dict[str, Unified | None]
+    semeval: dict[str, Unified | None]
+    unified: dict[str, Unified | None]
+
+
+def _table() -> LabelTable:
+    return load_table("rc_labels.yaml", LabelTable)
+
+
 def unified_labels() -> list[str]:
     """The five unified labels, sorted."""
-    return list(load_rules("rc_labels.yaml")["unified_labels"])
+    return list(_table().unified_labels)
 
 
-def mapping(scheme: str) -> dict[str, dict | None]:
-    """Source label -> ``{label, swap}`` or None (dropped) for one scheme."""
-    return load_rules("rc_labels.yaml")[scheme]
+def mapping(scheme: str) -> dict[str, Unified | None]:
+    """Source label -> :class:`Unified` or None (dropped) for one scheme."""
+    if scheme not in SCHEMES:
+        raise KeyError(scheme)
+    return getattr(_table(), scheme)
 
 
 def to_unified(pair: Pair, scheme: str) -> Pair | None:
@@ -41,14 +67,14 @@ def to_unified(pair: Pair, scheme: str) -> Pair | None:
     entry = table[pair.label]
     if entry is None:
         return None
-    head, tail = (pair.tail, pair.head) if entry["swap"] else (pair.head, pair.tail)
-    return Pair(head, tail, entry["label"], pair.line, pair.rule)
+    head, tail = (pair.tail, pair.head) if entry.swap else (pair.head, pair.tail)
+    return Pair(head, tail, entry.label, pair.line, pair.rule)
 
 
 def from_unified(pair: Pair, scheme: str) -> Pair:
     """A unified-label pair expressed in ``scheme``'s labels (first source label that maps)."""
     for source, entry in mapping(scheme).items():
-        if entry is not None and entry["label"] == pair.label:
-            head, tail = (pair.tail, pair.head) if entry["swap"] else (pair.head, pair.tail)
+        if entry is not None and entry.label == pair.label:
+            head, tail = (pair.tail, pair.head) if entry.swap else (pair.head, pair.tail)
             return Pair(head, tail, source, pair.line, pair.rule)
     return pair
