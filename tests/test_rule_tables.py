@@ -9,6 +9,7 @@ import pytest
 
 from chemie.components.actions import ActionTable
 from chemie.components.bridging import BridgingTable
+from chemie.components.coref_rules import CorefTable
 from chemie.components.ner_rules import NerTable
 from chemie.components.sentences import SentenceTable
 from chemie.language import TokenizerTable
@@ -20,6 +21,7 @@ from chemie.tables import TableError, load_table, parse_table
 SCHEMAS = {
     "actions.yaml": ActionTable,
     "bridging.yaml": BridgingTable,
+    "coref.yaml": CorefTable,
     "ner.yaml": NerTable,
     "rc.yaml": RcTable,
     "rc_labels.yaml": LabelTable,
@@ -27,7 +29,7 @@ SCHEMAS = {
     "tokenizer_sentences.yaml": SentenceTable,
 }
 # read by chemie_mentions itself (being split into a package); the vocabularies are the lists
-UNTYPED = {"mentions.yaml", "vocabularies.yaml", "coref.yaml"}  # coref: next commit
+UNTYPED = {"mentions.yaml", "vocabularies.yaml"}
 
 
 def _item(items: list, name: str) -> dict:
@@ -46,6 +48,14 @@ CASES = [
      "rules/bridging.yaml: state_haeds: unknown key (did you mean 'state_heads'?)"),
     ("bridging.yaml", lambda t: _rename(t["rules"]["ra_previous_state"], "label", "lable"),
      "rules/bridging.yaml: rules.ra_previous_state.lable: unknown key (did you mean 'label'?)"),
+    ("coref.yaml", lambda t: _rename(_item(t["rules"], "as_eluent"), "heads", "haeds"),
+     "rules/coref.yaml: rules.as_eluent.haeds: unknown key (did you mean 'heads'?)"),
+    ("coref.yaml", lambda t: _item(t["rules"], "as_eluent").update(name="as_elent"),
+     "rules/coref.yaml: rules.as_elent.name: unknown name 'as_elent' (did you mean 'as_eluent'?)"),
+    ("coref.yaml", lambda t: _item(t["rules"], "repeated_name").pop("removed"),
+     "rules/coref.yaml: rules.repeated_name.removed: missing key"),
+    ("coref.yaml", lambda t: _item(t["rules"], "repeated_name").update(min_length="eight"),
+     "rules/coref.yaml: rules.repeated_name.min_length: expected int, got str 'eight'"),
     ("ner.yaml", lambda t: _rename(_item(t["rules"], "formula"), "class", "clas"),
      "rules/ner.yaml: rules.formula.clas: unknown key (did you mean 'class'?)"),
     ("rc.yaml", lambda t: _rename(_item(t["rules"], "compare_correlation"), "before", "befor"),
