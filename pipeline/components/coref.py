@@ -279,7 +279,8 @@ class CorefResolver:
                 core[-1:].isdigit() and material_role(table, core),
                 title_word in core or target_word in core or desired_word in core,
                 ident != "" and not ident.startswith("example"),
-                bracketed or bool(attrs.get("abbreviation")), before == "as",
+                bracketed or ("abbreviation" in attrs and bool(attrs["abbreviation"])),
+                before == "as",
                 before in (":", "."), after_label, following, n > 0 and first < heading_end,
                 label or "%" in m.text,
             )

@@ -58,8 +58,8 @@ Found = CorefMention | list[CorefMention] | None
 class Features(NamedTuple):
     """What a gate sees of an anaphor (computed once per mention by
     ``CorefResolver._views``: a new feature is a field here and its value there). ``head``
-    and ``core`` are kept only when a word list of ``rules/coref.yaml`` holds them or they
-    end a phrase of one (else ""): a gate compares them with its rule's lists, and the
+    and ``core`` are kept only when a word list of a rule with a gate holds them or they end
+    a phrase of one (else ""): a gate compares them with its rule's lists, and the
     resolver's cache of rules per features stays small."""
 
     kind: str  # chemical, reference, generic, state, equipment
@@ -117,10 +117,13 @@ class CorefTable:
         return frozenset()
 
     def words(self) -> frozenset[str]:
-        """Every word and phrase of the table's word lists, and the words that end a phrase
-        ("product" of "the product"): the heads and cores that :class:`Features` keeps."""
+        """Every word and phrase of the word lists of the rules that have a gate (what a gate
+        compares), and the words that end a phrase ("product" of "the product"): the heads
+        and cores that :class:`Features` keeps."""
         out: set[str] = set()
-        for record in (self, *self.rules):
+        for record in self.rules:
+            if RULES[record.name].gate is None:
+                continue
             for f in dataclasses.fields(record):
                 value = getattr(record, f.name)
                 if isinstance(value, Collection) and not isinstance(value, str):
