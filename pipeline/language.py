@@ -16,6 +16,8 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal
 
 try:  # the parser of Python's re module: widths of the suffix patterns
     from re import _parser as sre_parse  # Python 3.11+
@@ -41,7 +43,7 @@ from chemie.brackets import (
     partner_of_last,
 )
 from chemie.errors import InputError
-from chemie.resources import load_rules
+from chemie.tables import load_table
 
 _END_PUNCT = frozenset(".,;:!?")
 
@@ -52,13 +54,42 @@ def _attached_after(text: str, close: int) -> bool:
     return bool(nxt) and (nxt.isalnum() or nxt in "-‐([{'′+")
 
 
+@dataclass(frozen=True)
+class SplitRule:
+    """A named pattern of ``rules/tokenizer.yaml`` with the example its test fires on."""
+
+    name: str
+    comment: str
+    pattern: str
+    example: str
+
+
+@dataclass(frozen=True)
+class KeepWholeRule(SplitRule):
+    """A chunk that matches stays one token: ``full`` patterns match the whole chunk,
+    ``shape`` patterns anywhere in it."""
+
+    kind: Literal["full", "shape"]
+
+
+@dataclass(frozen=True)
+class TokenizerTable:
+    """``rules/tokenizer.yaml``."""
+
+    keep_whole: tuple[KeepWholeRule, ...]
+    prefixes: tuple[SplitRule, ...]
+    suffixes: tuple[SplitRule, ...]
+    infixes: tuple[SplitRule, ...]
+    special_cases: tuple[str, ...]
+
+
 @functools.cache
 def _compiled() -> dict[str, object]:
-    rules = load_rules("tokenizer.yaml")
-    full = [r["pattern"] for r in rules["keep_whole"] if r["kind"] == "full"]
-    shape = [r["pattern"] for r in rules["keep_whole"] if r["kind"] == "shape"]
-    extra_pre = [r["pattern"] for r in rules["prefixes"]]
-    extra_suf = [r["pattern"] for r in rules["suffixes"]]
+    rules = load_table("tokenizer.yaml", TokenizerTable)
+    full = [r.pattern for r in rules.keep_whole if r.kind == "full"]
+    shape = [r.pattern for r in rules.keep_whole if r.kind == "shape"]
+    extra_pre = [r.pattern for r in rules.prefixes]
+    extra_suf = [r.pattern for r in rules.suffixes]
     suffixes = extra_suf + list(TOKENIZER_SUFFIXES)
     return {
         "full": regex.compile("(?:" + "|".join(f"(?:{p})" for p in full) + ")"),
@@ -68,8 +99,8 @@ def _compiled() -> dict[str, object]:
         ),
         "suffix": regex.compile("(?:" + "|".join(f"(?:{p})" for p in suffixes) + ")$"),
         "suffix_width": _suffix_width(suffixes),
-        "infix": compile_infix_regex([r["pattern"] for r in rules["infixes"]]),
-        "special": tuple(dict.fromkeys(rules["special_cases"])),
+        "infix": compile_infix_regex([r.pattern for r in rules.infixes]),
+        "special": tuple(dict.fromkeys(rules.special_cases)),
     }
 
 

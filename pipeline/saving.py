@@ -14,6 +14,18 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from chemie.errors import InputError
+from chemie.resources import rules_path
+from chemie.tables import VOCABULARIES
+
+
+def table_sources(*tables: str | Path) -> dict[str, Path]:
+    """The files a component built from the rule tables ``tables`` (names in ``rules/`` or
+    files) saves: each table, and the vocabularies file their ``"@name"`` references read
+    (the one beside a table file, else the shipped one)."""
+    files = {Path(t).name: rules_path(t) for t in tables}
+    beside = [Path(t).parent / VOCABULARIES for t in tables if isinstance(t, Path)]
+    files[VOCABULARIES] = next((v for v in beside if v.is_file()), rules_path(VOCABULARIES))
+    return files
 
 
 class SavesTables:

@@ -6,7 +6,14 @@ default is a required key. Field types may be ``str``, ``int``, ``float``, ``boo
 ``Literal[...]``, ``Any`` (taken as it is) or another schema dataclass, nested freely.
 Unknown keys, missing keys and values of the wrong type are rejected with one line
 ``rules/NAME.yaml: path.to.key: what is wrong``, so a misspelt key never silently becomes
-an empty list.
+an empty list. In a path, an item of a list is named by its ``name`` key when it has one
+(``rules.as_eluent.heads``), else by its position (``limits.0``).
+
+A field may read a key that is no Python name: ``label: str = field(metadata={"key":
+"class"})``. A schema with a class attribute ``table_variants`` (a mapping, e.g. filled by a
+registry) is a family of records told apart by one key (``table_tag``, default ``name``):
+each mapping is read with the dataclass that ``table_variants`` gives for that key's value
+(the rules of ``coref.yaml``, each with its own parameters).
 
 Shared vocabularies live once, in ``rules/vocabularies.yaml`` (named word lists). In any
 word list of a table, an item ``"@name"`` (quoted: YAML reserves a plain ``@``) stands for
@@ -20,7 +27,8 @@ import difflib
 import functools
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, Literal, TypeVar, Union
 
 from chemie.resources import load_rules
@@ -31,44 +39,68 @@ _SEQUENCES = (list, tuple, frozenset)
 
 
 class TableError(ValueError):
-    """A rule table that does not match its schema: ``FILE: key.path: what is wrong``."""
+    """A rule table that does not match its schema: ``FILE: key.path: what is wrong``.
 
-    def __init__(self, table: str, path: str, message: str):
-        self.table = table
+    ``table`` is a shipped table's file name in ``rules/`` (shown as ``rules/NAME``) or the
+    path of a table file elsewhere (a saved pipeline's copy, shown as it is)."""
+
+    def __init__(self, table: str | Path, path: str, message: str):
+        self.table = str(table)
         self.path = path
         self.message = message
-        where = f"rules/{table}: {path}" if path else f"rules/{table}"
+        shown = str(table) if isinstance(table, Path) else f"rules/{table}"
+        where = f"{shown}: {path}" if path else shown
         super().__init__(f"{where}: {message}")
 
 
+def load_table(name: str | Path, schema: type[T]) -> T:
+    """The rule table ``rules/<name>`` (cached; treat as read-only) or the table file at the
+    path ``name`` (a saved pipeline's copy: its ``"@name"`` references read the
+    ``vocabularies.yaml`` beside it, else the shipped one) parsed into ``schema``."""
+    if isinstance(name, Path):
+        beside = name.parent / VOCABULARIES
+        words = functools.partial(_vocabulary, beside) if beside.is_file() else vocabulary
+        return _Parser(name, words).value(load_rules(name), schema, "")
+    return _load_shipped(name, schema)
+
+
 @functools.cache
-def load_table(name: str, schema: type[T]) -> T:
-    """The rule table ``rules/<name>`` parsed into ``schema`` (cached; treat as read-only)."""
+def _load_shipped(name: str, schema: type[T]) -> T:
     return parse_table(load_rules(name), schema, name)
 
 
 def parse_table(data: object, schema: type[T], name: str) -> T:
     """``data`` (a parsed YAML document) checked against ``schema``; ``name`` is the table's
-    file name, used in error messages."""
-    return _Parser(name).value(data, schema, "")
+    file name in ``rules/``, used in error messages."""
+    return _Parser(name, vocabulary).value(data, schema, "")
 
 
 @functools.cache
 def vocabulary(name: str) -> tuple[str, ...]:
     """The words of the shared vocabulary ``name`` (``rules/vocabularies.yaml``)."""
-    table = load_rules(VOCABULARIES)
+    return _vocabulary(VOCABULARIES, name)
+
+
+def _vocabulary(source: str | Path, name: str) -> tuple[str, ...]:
+    """The words of vocabulary ``name`` in the vocabularies file ``source`` (a shipped name or
+    a path)."""
+    table = load_rules(source)
     if not isinstance(table, Mapping) or name not in table:
         known = sorted(table) if isinstance(table, Mapping) else []
-        raise TableError(VOCABULARIES, name, f"no such vocabulary{_suggest(name, known)}")
+        raise TableError(source, name, f"no such vocabulary{_suggest(name, known)}")
     words = table[name]
     if not isinstance(words, list) or not all(isinstance(w, str | int | float) for w in words):
-        raise TableError(VOCABULARIES, name, "a vocabulary is a list of words")
+        raise TableError(source, name, "a vocabulary is a list of words")
     return tuple(str(w) for w in words)
 
 
 def _suggest(key: str, known: typing.Iterable[str]) -> str:
     close = difflib.get_close_matches(key, list(known), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _named(name: object) -> bool:
+    return isinstance(name, str) and name != "" and "." not in name
 
 
 def _join(path: str, key: object) -> str:
@@ -82,8 +114,9 @@ def _type_name(tp: object) -> str:
 class _Parser:
     """Walks a parsed YAML value and a type together (one per table, for error messages)."""
 
-    def __init__(self, table: str):
+    def __init__(self, table: str | Path, words: Callable[[str], tuple[str, ...]]):
         self.table = table
+        self.words = words  # vocabulary name -> its words
 
     def fail(self, path: str, message: str) -> TableError:
         return TableError(self.table, path, message)
@@ -135,11 +168,12 @@ class _Parser:
         for i, x in enumerate(data):
             if isinstance(x, str) and x.startswith("@") and len(x) > 1 and item in (str, Any):
                 try:
-                    items.extend(vocabulary(x[1:]))
+                    items.extend(self.words(x[1:]))
                 except TableError as e:
                     raise self.fail(_join(path, i), str(e)) from None
             else:
-                items.append(self.value(x, item, _join(path, i)))
+                name = x.get("name") if isinstance(x, Mapping) else None
+                items.append(self.value(x, item, _join(path, name if _named(name) else i)))
         return origin(items)
 
     def mapping(self, data: object, item: Any, path: str) -> dict:
@@ -150,15 +184,34 @@ class _Parser:
     def record(self, data: object, schema: type, path: str) -> object:
         if not isinstance(data, Mapping):
             raise self.fail(path, f"expected a mapping, got {type(data).__name__}")
-        fields = {f.name: f for f in dataclasses.fields(schema) if f.init}
+        variants = getattr(schema, "table_variants", None)
+        if variants is not None:
+            schema = self.variant(data, schema, variants, path)
+        # YAML key -> field (a field's metadata may name another key: "class" -> label)
+        fields = {
+            f.metadata.get("key", f.name): f for f in dataclasses.fields(schema) if f.init
+        }
         hints = typing.get_type_hints(schema)
         for key in data:
             if key not in fields:
                 raise self.fail(_join(path, key), f"unknown key{_suggest(str(key), fields)}")
         values = {}
-        for name, f in fields.items():
-            if name in data:
-                values[name] = self.value(data[name], hints[name], _join(path, name))
+        for key, f in fields.items():
+            if key in data:
+                values[f.name] = self.value(data[key], hints[f.name], _join(path, key))
             elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise self.fail(_join(path, name), "missing key")
+                raise self.fail(_join(path, key), "missing key")
         return schema(**values)
+
+    def variant(
+        self, data: Mapping, schema: type, variants: Mapping[str, type], path: str
+    ) -> type:
+        """The dataclass of ``variants`` that the tag key of ``data`` names."""
+        tag = getattr(schema, "table_tag", "name")
+        value = data.get(tag)
+        if value is None:
+            raise self.fail(_join(path, tag), "missing key")
+        if not isinstance(value, str) or value not in variants:
+            known = _suggest(str(value), variants)
+            raise self.fail(_join(path, tag), f"unknown {tag} {value!r}{known}")
+        return variants[value]

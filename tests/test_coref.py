@@ -6,7 +6,8 @@ from itertools import islice
 
 import pytest
 
-from chemie.components.coref import _M, _RULE_KINDS, CorefResolver
+from chemie.components.coref import CorefResolver, coref_table
+from chemie.components.coref_rules import RULES, Context, CorefMention, Features
 from chemie.extensions import relations_of
 from chemie.formats.chemu import iter_chemu
 from chemie.model import Document, Mention, tokens_from_words
@@ -369,35 +370,40 @@ def test_an_amount_is_no_part_of_a_repeated_name(nlp):
 def test_rules_left_out_for_a_kind_reject_that_kind():
     """The resolver skips a rule for anaphor kinds it lists; each such rule itself refuses a
     mention of another kind (so skipping it changes nothing)."""
-    resolver = CorefResolver(load_rules("coref.yaml"))
-    assert set(_RULE_KINDS) <= set(resolver.rules)
+    resolver = CorefResolver(coref_table())
+    kinds_of = {name: spec.kinds for name, spec in RULES.items() if spec.kinds is not None}
+    assert set(kinds_of) <= {name for name, _, _ in resolver.order}
+    params = {name: p for name, _, p in resolver.order}
     ante = Mention("T1", ((0, 4),), text="NAME", attrs={"quantity": "1 g"})
     anaphor = Mention("T2", ((10, 14),), text="NAME 5%", attrs={"quantity": "1 g"})
 
     def view(m, i, kind):
-        return _M(m, i, i * 3, i * 3 + 1, "the name", kind, "solvent", "the", 0,
-                  "5", "name", [(i * 3, i * 3 + 1)], "as", True, "name")
+        return CorefMention(m, i, i * 3, i * 3 + 1, "the name", kind, "solvent", "the", 0,
+                            "5", "name", [(i * 3, i * 3 + 1)], "as", True, "name")
 
-    for name, kinds in _RULE_KINDS.items():
-        rule = getattr(resolver, f"_rule_{name}")
+    for name, kinds in kinds_of.items():
+        rule = RULES[name].fn
         for kind in ("equipment", "generic", "state", "reference", "chemical"):
             if kind in kinds:
                 continue
             ms = [view(ante, 0, "chemical"), view(anaphor, 1, kind)]
-            resolver._words = ["x"] * 10
-            resolver._heading_end = 10
-            assert not rule(None, ms, ms[1], ms[0]), (name, kind)
-    featureless = [n for n, _ in resolver._rules_for("equipment", "", *[False] * 15)]
+            c = Context(resolver.table, ["x"] * 10, ["x"] * 10, ms, ms[0], 10)
+            assert not rule(c, params[name], ms[1]), (name, kind)
+    featureless = [n for n, _, _ in resolver.rules_for(Features("equipment", "", "", "",
+                                                                 *[False] * 11))]
     assert featureless == []
-    everything = [n for n, _ in resolver._rules_for("chemical", "the", *[True] * 15)]
+    everything = [
+        n for head in ("solid", "solvent")
+        for n, _, _ in resolver.rules_for(Features("chemical", "the", head, "", *[True] * 11))
+    ]
     assert "definite_repeat" in everything and "the_solvent" in everything
 
 
 def test_the_rule_dispatch_changes_no_link(nlp, corpus):
     """Trying every rule on every anaphor gives the links of the dispatch by features (which
     leaves out the rules whose first tests reject the anaphor)."""
-    plain = CorefResolver(load_rules("coref.yaml"))
-    plain._rules_for = lambda *features: list(plain.order)  # every rule, in order
+    plain = CorefResolver(coref_table())
+    plain.rules_for = lambda features: list(plain.order)  # every rule, in order
     resolver = nlp.get_pipe("chemie_coref")
     tried = 0
     for document in islice(iter_chemu(corpus("chemu-ref/train.jsonl")), 80):

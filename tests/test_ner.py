@@ -159,7 +159,7 @@ def test_substituent_before_functional_class_word_is_one_name(text, name):
 
 
 FUNCTIONAL_CLASS_WORDS = next(
-    r["requires"] for r in default_rules().table["rules"] if r["name"] == "functional_class_name"
+    r.requires for r in default_rules().table.rules if r.name == "functional_class_name"
 )
 
 

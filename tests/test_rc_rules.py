@@ -11,6 +11,7 @@ from chemie.rc import rules
 from chemie.rc.classifier import DEFAULT_RULE, RuleClassifier
 from chemie.rc.model import Entity, RCExample
 from chemie.resources import load_rules
+from chemie.tables import parse_table
 
 FIXTURES = Path(__file__).parent / "fixtures"
 _ENT = re.compile(r"\[\[(.+?)\]\]")
@@ -133,10 +134,10 @@ def test_bad_tables_are_refused():
     table = {"rules": [{"name": "x", "comment": "c", "label": "USAGE", "between": "{nope}"}],
              "default": {"label": "USAGE"}}
     with pytest.raises(ValueError, match="unknown cue list"):
-        rules.build(table)
+        rules.build(parse_table(table, rules.RcTable, "rc.yaml"))
     table["rules"][0].update(between="for", direction="sideways")
     with pytest.raises(ValueError, match="direction"):
-        rules.build(table)
+        rules.build(parse_table(table, rules.RcTable, "rc.yaml"))
 
 
 def test_not_schemes_keeps_a_rule_away_from_a_scheme():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 import pytest
 
@@ -65,3 +65,52 @@ def test_an_unknown_vocabulary_is_an_error():
     with pytest.raises(TableError, match=r"^rules/toy.yaml: heads.0: rules/vocabularies.yaml: "
                                          r"no_such_list: no such vocabulary"):
         parse_table({"rules": {}, "heads": ["@no_such_list"]}, Table, "toy.yaml")
+
+
+@dataclass(frozen=True)
+class Named:
+    name: str
+    label: str = field(default="", metadata={"key": "class"})  # a key that is no Python name
+
+
+@dataclass(frozen=True, kw_only=True)
+class Step:
+    table_variants: ClassVar[dict[str, type]] = {}
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Wait(Step):
+    minutes: int
+
+
+Step.table_variants.update(wait=Wait, stop=Step)
+
+
+@dataclass(frozen=True)
+class Program:
+    items: tuple[Named, ...] = ()
+    steps: tuple[Step, ...] = ()
+
+
+def test_a_list_item_with_a_name_is_named_in_the_path_and_a_field_may_read_another_key():
+    t = parse_table({"items": [{"name": "a", "class": "X"}]}, Program, "toy.yaml")
+    assert t.items == (Named("a", "X"),)
+    with pytest.raises(TableError, match=r"^rules/toy.yaml: items.b.clas: unknown key "
+                                         r"\(did you mean 'class'\?\)$"):
+        parse_table({"items": [{"name": "a"}, {"name": "b", "clas": "X"}]}, Program, "toy.yaml")
+
+
+def test_a_family_of_records_is_read_with_the_variant_its_tag_names():
+    t = parse_table({"steps": [{"name": "wait", "minutes": 5}, {"name": "stop"}]},
+                    Program, "toy.yaml")
+    assert t.steps == (Wait(name="wait", minutes=5), Step(name="stop"))
+    for steps, message in (
+        ([{"name": "stop", "minutes": 5}], "steps.stop.minutes: unknown key"),
+        ([{"name": "wait"}], "steps.wait.minutes: missing key"),
+        ([{"name": "wiat"}], "steps.wiat.name: unknown name 'wiat' (did you mean 'wait'?)"),
+        ([{"minutes": 5}], "steps.0.name: missing key"),
+    ):
+        with pytest.raises(TableError) as e:
+            parse_table({"steps": steps}, Program, "toy.yaml")
+        assert str(e.value) == f"rules/toy.yaml: {message}"

@@ -20,6 +20,7 @@ import operator
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy
 import regex
@@ -29,18 +30,52 @@ from spacy.tokens import Doc
 
 from chemie.extensions import SENTENCE_STARTS, TOKEN_INFO, actions_of, mentions_of
 from chemie.model import Action
-from chemie.resources import load_rules, rules_path
-from chemie.saving import SavesTables
+from chemie.saving import SavesTables, table_sources
+from chemie.tables import VOCABULARIES, load_table
+
+
+@dataclass(frozen=True)
+class ActionClass:
+    """One verb class of ``rules/actions.yaml``: ``pattern`` matches its trigger words."""
+
+    comment: str
+    phase: Literal["reaction", "workup", "any"]
+    pattern: str  # case-insensitive, matched against whole tokens
+    near: frozenset[str] = frozenset()  # fires only with one of these words near it
+
+
+@dataclass(frozen=True)
+class ActionTable:
+    """``rules/actions.yaml`` (each key is described there)."""
+
+    classes: dict[str, ActionClass]
+    reaction_end: frozenset[str]
+    after_end: frozenset[str]
+    post_modifiers: frozenset[str]
+    partitives: frozenset[str]
+    step_heading: str
+    auxiliaries: frozenset[str]
+    roles: dict[str, str]
+    apparatus: frozenset[str]
+    containers: frozenset[str]
+    manner_before: frozenset[str]
+    reference_before: frozenset[str]
+
+
+def action_table(name: str | Path = "actions.yaml") -> ActionTable:
+    """The action classes and word lists of ``rules/<name>`` (read once) or of a table file."""
+    return load_table(name, ActionTable)
+
 
 HEADING = "Heading"
 _PREPOSITIONS = frozenset({"(", ",", "of", "in", "with", "from", "containing", "[", "was", "were"})
 _DIGIT = regex.compile(r"\d")
 # Words after a head noun that do not head the phrase ("the residue obtained thereby", "the
 # organic layer thus obtained"): rules/actions.yaml, post_modifiers.
-_POST_MODIFIERS = frozenset(load_rules("actions.yaml")["post_modifiers"])
+_POST_MODIFIERS = action_table().post_modifiers
 # Nouns of quantity before "of" that give the head to what follows ("a large number of white
 # solid", "a second crop of the product"): rules/actions.yaml, partitives.
-_PARTITIVES = frozenset(load_rules("actions.yaml")["partitives"])
+_PARTITIVES = action_table().partitives
 # without any of these words, the head of a phrase is its last word (head_word's fast path)
 _HEAD_STOPS = _PREPOSITIONS | _POST_MODIFIERS
 
@@ -258,35 +293,27 @@ class ActionParser(SavesTables):
     ``partitives`` of the mention views stay those of ``rules/actions.yaml``)."""
 
     def __init__(self, rules: str | Path) -> None:
-        self.table_files = {Path(rules).name: rules_path(rules)}
-        self._build(load_rules(rules))
+        self.table_files = table_sources(rules)
+        self._build(action_table(rules))
 
     def load_tables(self, files: dict[str, Path]) -> None:
         """Use the rule table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
-        (table,) = files.values()
-        self._build(load_rules(table))
+        table = next(path for name, path in files.items() if name != VOCABULARIES)
+        self._build(action_table(table))
 
-    def _build(self, table: dict) -> None:
+    def _build(self, table: ActionTable) -> None:
         """Compile the rule table ``table``."""
+        self.table = table
         self.classes: list[tuple[str, regex.Pattern]] = [
-            (label, regex.compile(rf"(?:{spec['pattern']})", regex.IGNORECASE))
-            for label, spec in table["classes"].items()
+            (label, regex.compile(rf"(?:{spec.pattern})", regex.IGNORECASE))
+            for label, spec in table.classes.items()
         ]
-        self.phase = {label: spec["phase"] for label, spec in table["classes"].items()}
-        self.heading = regex.compile(rf"(?:{table['step_heading']})", regex.IGNORECASE)
-        self.auxiliaries = frozenset(table["auxiliaries"])
-        self.roles: dict[str, str] = table["roles"]
-        self.apparatus = frozenset(table["apparatus"])
-        self.manner_before = frozenset(table["manner_before"])
-        self.reference_before = frozenset(table["reference_before"])
-        self.containers = frozenset(table["containers"])
+        self.phase = {label: spec.phase for label, spec in table.classes.items()}
+        self.heading = regex.compile(rf"(?:{table.step_heading})", regex.IGNORECASE)
         # classes that fire only near one of their words ("completion of the reaction")
         self.near: dict[str, frozenset[str]] = {
-            label: frozenset(spec["near"]) for label, spec in table["classes"].items()
-            if spec.get("near")
+            label: spec.near for label, spec in table.classes.items() if spec.near
         }
-        self.reaction_end = frozenset(table["reaction_end"])
-        self.after_end = frozenset(table["after_end"])
         self._cache: dict[str, object] = {}
         # the class of each word as written (None: no class), filled as words are met; keyed
         # by the doc's own word strings (hash already known), a lookup per token stays cheap
@@ -309,9 +336,9 @@ class ActionParser(SavesTables):
         word = table.text[i]
         if not word[:1].isupper():
             return False
-        if i > 0 and table.lower[i - 1] in self.reference_before:
+        if i > 0 and table.lower[i - 1] in self.table.reference_before:
             return False  # "the compound from Example 8A": a reference, not a new step
-        if i + 2 < len(table.text) and table.lower[i + 2] in self.auxiliaries:
+        if i + 2 < len(table.text) and table.lower[i + 2] in self.table.auxiliaries:
             return False  # "... propan-1-ol Example 20A were then added": a compound's label
         nxt = table.text[i + 1] if i + 1 < len(table.text) else ""
         return bool(_DIGIT.match(nxt)) or (len(nxt) <= 3 and nxt.isalnum() and nxt.isupper())
@@ -332,10 +359,10 @@ class ActionParser(SavesTables):
         step, phase = 0, "reaction"
         ended = False  # the reaction was declared over (complete, quenched): additions are work-up
         classify, sents, starts = self.classify, table.sents, table.starts
-        idx, near_words, phases = table.idx, self.near, self.phase
-        after_end, reaction_end = self.after_end, self.reaction_end
-        apparatus, manner_before = self.apparatus, self.manner_before
-        auxiliaries, roles, containers = self.auxiliaries, self.roles, self.containers
+        idx, near_words, phases, t = table.idx, self.near, self.phase, self.table
+        after_end, reaction_end = t.after_end, t.reaction_end
+        apparatus, manner_before = t.apparatus, t.manner_before
+        auxiliaries, roles, containers = t.auxiliaries, t.roles, t.containers
         rules, n_views = self._rules, len(views)
         bisect_right, bisect_left = bisect.bisect_right, bisect.bisect_left
         for i in hits:

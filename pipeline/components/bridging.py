@@ -17,6 +17,8 @@ from __future__ import annotations
 import bisect
 import operator
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
 
 import regex
 from spacy.language import Language
@@ -24,8 +26,10 @@ from spacy.tokens import Doc
 
 from chemie.components.actions import (
     HEADING,
+    ActionTable,
     MentionView,
     TokenTable,
+    action_table,
     head_word,
     mention_views,
     token_table,
@@ -34,9 +38,91 @@ from chemie.components.coref import number_relations
 from chemie.components.mentions import doc_text
 from chemie.extensions import actions_of, relations_of
 from chemie.model import Action, Relation
-from chemie.resources import load_rules
+from chemie.saving import SavesTables, table_sources
+from chemie.tables import load_table
 
 STATE, INPUT, EQUIPMENT, SKIP = "state", "input", "equipment", "skip"
+
+
+@dataclass(frozen=True)
+class BridgingRule:
+    """One named rule: the label of the links it makes."""
+
+    label: Literal["REACTION_ASSOCIATED", "TRANSFORMED", "WORK_UP", "CONTAINED"]
+    comment: str
+    confidence: float | None = None  # Relation.confidence (python -m chemie.rule_precision)
+
+
+@dataclass(frozen=True)
+class BridgingTable:
+    """``rules/bridging.yaml``: the rules and the word lists they read (each described
+    there)."""
+
+    rules: dict[str, BridgingRule]
+    state_pronouns: frozenset[str]
+    state_heads: frozenset[str]
+    bare_state_heads: frozenset[str]
+    bare_mixture_heads: frozenset[str]
+    bare_state_qualifiers: frozenset[str]
+    determiners: frozenset[str]
+    restating: frozenset[str]
+    apposition_marks: frozenset[str]
+    role_nouns: frozenset[str]
+    role_modifiers: frozenset[str]
+    yield_words: frozenset[str]
+    product_units: frozenset[str]
+    input_units: frozenset[str]
+    indefinite: frozenset[str]
+    equipment_heads: frozenset[str]
+    other_vessel_words: frozenset[str]
+    appositive_before: frozenset[str]
+    appositive_nouns: frozenset[str]
+    add_target_before: frozenset[str]
+    physical_states: frozenset[str]
+    continuation: frozenset[str]
+    quantity: str
+    workup_heads: frozenset[str]
+    event_heads: frozenset[str]
+    event_before: frozenset[str]
+    event_after: frozenset[str]
+    coreferent_heads: frozenset[str]
+    solvent_layers: frozenset[str]
+    material_heads: frozenset[str]
+    coreferent_modifiers: frozenset[str]
+    state_adjectives: frozenset[str]
+    target_before_of: frozenset[str]
+    not_used_before: dict[str, frozenset[str]]
+    procedure_words: frozenset[str]
+    non_compounds: frozenset[str]
+    apparatus_after: frozenset[str]
+    removing_actions: frozenset[str]
+    target_actions: frozenset[str]
+    adding_actions: frozenset[str]
+    discarding_triggers: frozenset[str]
+    workup_subject_actions: frozenset[str]
+    funnel_heads: frozenset[str]
+    holding_funnels: frozenset[str]
+    empty_atmosphere: frozenset[str]
+    extracting_actions: frozenset[str]
+    gathering_words: frozenset[str]
+    layer_heads: frozenset[str]
+    filtrate_heads: frozenset[str]
+    filtered_heads: frozenset[str]
+    layer_sides: dict[str, frozenset[str]]
+    discarded: frozenset[str]
+    quench_words: frozenset[str]
+    event_venue_before: frozenset[str]
+    reference_words: frozenset[str]
+    workup_participles: frozenset[str]
+    infinitives: frozenset[str]
+    heading_anaphors: frozenset[str]
+
+
+def bridging_table(name: str | Path = "bridging.yaml") -> BridgingTable:
+    """The bridging rules and word lists of ``rules/<name>`` (read once) or of a table
+    file."""
+    return load_table(name, BridgingTable)
+
 _START = operator.attrgetter("start")  # text order of actions
 
 
@@ -53,105 +139,53 @@ class _Walk:
     inputs: list[MentionView] = field(default_factory=list)  # compounds the state was made with
 
 
-class BridgingResolver:
-    """Applies the bridging rules of a rule table to one doc."""
+class BridgingResolver(SavesTables):
+    """Applies the bridging rules of a rule table to one doc (``to_disk`` saves its rule
+    table and the action table, ``from_disk`` reads them back)."""
 
-    def __init__(self, rules: str, actions: str) -> None:
-        table = load_rules(rules)
-        self.rules: dict[str, dict] = table["rules"]
-        # rule -> Relation.confidence: its dev precision (python -m chemie.rule_precision)
-        self.confidence: dict[str, float | None] = {
-            name: None if r.get("confidence") is None else float(r["confidence"])
-            for name, r in self.rules.items()
-        }
-        self.state_heads = frozenset(table["state_heads"])
-        self.state_pronouns = frozenset(table["state_pronouns"])
-        self.bare_state_heads = frozenset(table["bare_state_heads"])
-        self.bare_mixture_heads = frozenset(table["bare_mixture_heads"])
-        self.bare_state_qualifiers = frozenset(table["bare_state_qualifiers"])
-        self.determiners = frozenset(table["determiners"])
-        self.indefinite = frozenset(table["indefinite"])
-        self.restating = frozenset(table["restating"])
-        self.yield_words = frozenset(table["yield_words"])
-        self.product_units = frozenset(table["product_units"])
-        self.input_units = frozenset(table["input_units"])
-        self.apposition_marks = frozenset(table["apposition_marks"])
-        self.role_nouns = frozenset(table["role_nouns"])
-        self.solvent_layers = frozenset(table["solvent_layers"])
-        self.extracting_actions = frozenset(table["extracting_actions"])
-        self.gathering = frozenset(table["gathering_words"])
-        self.replaced_before: dict[str, frozenset[str]] = {
-            last: frozenset(words) for last, words in table["not_used_before"].items()
-        }
-        self.role_modifiers = frozenset(table["role_modifiers"])
-        self.target_before_of = frozenset(table["target_before_of"])
-        self.material_heads = frozenset(table["material_heads"])
-        self.coreferent_modifiers = frozenset(table["coreferent_modifiers"])
-        self.appositive_nouns = frozenset(table["appositive_nouns"])
-        self.discarding_triggers = frozenset(table["discarding_triggers"])
-        self.equipment_heads = frozenset(table["equipment_heads"])
-        self.other_vessel_words = frozenset(table["other_vessel_words"])
-        self.appositive_before = frozenset(table["appositive_before"])
-        self.add_target_before = frozenset(table["add_target_before"])
-        self.physical_states = frozenset(table["physical_states"])
-        self.removing_actions = frozenset(table["removing_actions"])
-        self.target_actions = frozenset(table["target_actions"])
-        self.adding_actions = frozenset(table["adding_actions"])
-        self.workup_subject_actions = frozenset(table["workup_subject_actions"])
-        self.state_adjectives = frozenset(table["state_adjectives"])
-        self.workup_heads = frozenset(table["workup_heads"])
-        self.layer_heads = frozenset(table["layer_heads"])
-        self.filtrate_heads = frozenset(table["filtrate_heads"])
-        self.filtered_heads = frozenset(table["filtered_heads"])
-        self.unrelated_words = frozenset(table["discarded"]) | frozenset(table["reference_words"])
-        self.infinitives = frozenset(table["infinitives"])
-        self.heading_anaphors = frozenset(table["heading_anaphors"])
-        self.quench_words = frozenset(table["quench_words"])
-        self.workup_participles = frozenset(table["workup_participles"])
-        self.event_venue_before = frozenset(table["event_venue_before"])
+    table_names = ("bridging.yaml", "actions.yaml")  # file names of (rules, actions)
+
+    def __init__(self, table: BridgingTable, actions: ActionTable) -> None:
+        self.t = t = table  # the typed rule table (rules/bridging.yaml)
+        # action classes that set the phase
+        self.phase_setters = frozenset(k for k, v in actions.classes.items() if v.phase != "any")
+        self.unrelated_words = t.discarded | t.reference_words
         self.layer_sides: dict[str, str] = {
-            w: side for side, words in table["layer_sides"].items() for w in words
+            w: side for side, words in t.layer_sides.items() for w in words
         }
-        self.event_heads = frozenset(table["event_heads"])
-        self.coreferent_heads = frozenset(table["coreferent_heads"])
-        self.procedure_words = frozenset(table["procedure_words"])
-        self.non_compounds = frozenset(table["non_compounds"])
-        self.apparatus_after = frozenset(table["apparatus_after"])
-        self.funnel_heads = frozenset(table["funnel_heads"])
-        self.holding_funnels = frozenset(table["holding_funnels"])
-        self.empty_atmosphere = frozenset(table["empty_atmosphere"])
-        classes = load_rules(actions)["classes"]
-        self.phase_setters = frozenset(k for k, v in classes.items() if v["phase"] != "any")
-        self.event_before = frozenset(table["event_before"])
-        self.event_after = frozenset(table["event_after"])
-        self.continuation = frozenset(table["continuation"])
         # action classes whose object some rule reads (_Context skips the other actions)
-        self.object_actions = (self.target_actions | self.removing_actions
-                               | self.workup_subject_actions | self.extracting_actions)
-        self.quantity = regex.compile(table["quantity"], regex.IGNORECASE)
+        self.object_actions = (t.target_actions | t.removing_actions
+                               | t.workup_subject_actions | t.extracting_actions)
+        self.quantity = regex.compile(t.quantity, regex.IGNORECASE)
         self._amounts: dict[str, bool] = {}
         # the words in a mention (any word, or its head) with which a check of _early may fire
-        self._early_words = (self.role_modifiers | self.unrelated_words | self.procedure_words
-                             | self.infinitives)
-        self._early_heads = (self.role_nouns | self.non_compounds | {"atmosphere"}
-                             | self.material_heads | self.coreferent_heads | self.event_heads)
+        self._early_words = (t.role_modifiers | self.unrelated_words | t.procedure_words
+                             | t.infinitives)
+        self._early_heads = (t.role_nouns | t.non_compounds | {"atmosphere"}
+                             | t.material_heads | t.coreferent_heads | t.event_heads)
         # the heads of the checks of _state_head
-        self._state_like_heads = (self.funnel_heads | self.equipment_heads | self.state_heads
-                                  | self.bare_state_heads | self.bare_mixture_heads)
+        self._state_like_heads = (t.funnel_heads | t.equipment_heads | t.state_heads
+                                  | t.bare_state_heads | t.bare_mixture_heads)
         # every word that a check of classify looks for in a mention
-        self._rule_words = (self._early_words | self._early_heads | {"title"} | self.yield_words
-                            | self.state_pronouns | self._state_like_heads
-                            | self.bare_state_qualifiers | self.physical_states)
+        self._rule_words = (self._early_words | self._early_heads | {"title"} | t.yield_words
+                            | t.state_pronouns | self._state_like_heads
+                            | t.bare_state_qualifiers | t.physical_states)
         # the words around a mention near which a check of _early may fire
-        self._of_nouns = (self.appositive_nouns | self.target_before_of
-                          | frozenset().union(*self.replaced_before.values()))  # two before
-        self._apparatus_marks = self.apparatus_after | {"-"}  # the word after
+        self._of_nouns = (t.appositive_nouns | t.target_before_of
+                          | frozenset().union(*t.not_used_before.values()))  # two before
+        self._apparatus_marks = t.apparatus_after | {"-"}  # the word after
         # every suffix of a heading anaphor: the last word of one is among them
-        self._anaphor_ends = frozenset(a[i:] for a in self.heading_anaphors for i in range(len(a)))
+        self._anaphor_ends = frozenset(a[i:] for a in t.heading_anaphors for i in range(len(a)))
         # rule -> (relation label, confidence), read once per link
         self._made: dict[str, tuple[str, float | None]] = {
-            name: (r["label"], self.confidence[name]) for name, r in self.rules.items()
+            name: (r.label, r.confidence) for name, r in t.rules.items()
         }
+
+    def load_tables(self, files: dict[str, Path]) -> None:
+        """Use the bridging and action tables in ``files`` (see
+        :class:`~chemie.saving.SavesTables`)."""
+        rules, actions = self.table_names
+        self.__init__(bridging_table(files[rules]), action_table(files[actions]))
 
     def _link(self, out: list[Relation], rule: str, head: MentionView, tail: MentionView) -> None:
         label, confidence = self._made[rule]
@@ -162,7 +196,7 @@ class BridgingResolver:
         """:meth:`classify` for a mention without a word of the rule tables (most compound
         names): only the checks that look around the mention can fire."""
         first, last, around = m.first, m.last, ctx.around
-        if (around[first + 1] in self.appositive_before or around[first] in self._of_nouns
+        if (around[first + 1] in self.t.appositive_before or around[first] in self._of_nouns
                 or around[last + 3] in self._apparatus_marks):
             return self.classify(m, ctx)  # (rare) a word around it counts
         if m.id in ctx.products or (
@@ -178,11 +212,12 @@ class BridgingResolver:
 
     def classify(self, m: MentionView, ctx: _Context) -> str:
         """The mention's part in the walk: state, input, equipment or skip."""
+        t = self.t
         words, head, first, around = m.words, m.head, m.first, ctx.around
         low = ctx.table.lower
         # the checks that fire only near particular words: skipped unless one is there
         if (head in self._early_heads or not self._early_words.isdisjoint(words)
-                or around[first + 1] in self.appositive_before or around[first] in self._of_nouns
+                or around[first + 1] in t.appositive_before or around[first] in self._of_nouns
                 or around[m.last + 3] in self._apparatus_marks
                 or words[-1] in self._anaphor_ends):
             kind = self._early(m, ctx)
@@ -190,20 +225,20 @@ class BridgingResolver:
                 return kind
         if m.id in ctx.products or "title" in words[:4] or (
                 # the test _yielded starts with, inlined (most mentions fail it)
-                (not self.yield_words.isdisjoint(words)
+                (not t.yield_words.isdisjoint(words)
                  or (ctx.percent and "%" in " ".join(words)))
                 and self._yielded(low, m)):
             return STATE
-        if len(words) == 1 and words[0] in self.state_pronouns:
+        if len(words) == 1 and words[0] in t.state_pronouns:
             return STATE  # "The mixture was stirred at reflux. It was cooled ...": the system
         if head in self._state_like_heads:
             kind = self._state_head(m, ctx)
             if kind is not None:
                 return kind
-        if words[0] in self.bare_state_qualifiers and not self.workup_heads.isdisjoint(words):
+        if words[0] in t.bare_state_qualifiers and not t.workup_heads.isdisjoint(words):
             return STATE  # "organic phase was separated", "Product containing fractions were ..."
         quantity = None  # has_quantity, computed only when a check needs it
-        if head in self.physical_states:
+        if head in t.physical_states:
             quantity = self.has_quantity(ctx.table, m)
             if quantity and self._described(words, head):
                 return STATE  # "Yellow amorphous solid (8 mg, 32%)", not "zinc powder (2.4 g)"
@@ -221,62 +256,63 @@ class BridgingResolver:
         """The checks of :meth:`classify` that need a particular word in or around the
         mention (a role, a preposition before it, an apparatus after it …); None when none
         fires."""
+        t = self.t
         words, head, first = m.words, m.head, m.first
         low = ctx.table.lower
         before = low[first - 1] if first > 0 else ""
-        if before == "of" and first > 1 and low[first - 2] in self.appositive_nouns:
+        if before == "of" and first > 1 and low[first - 2] in t.appositive_nouns:
             return SKIP  # "obtained in the form of a white solid": a description
-        role = head in self.role_nouns or not self.role_modifiers.isdisjoint(words)
-        if before in self.appositive_before:
+        role = head in t.role_nouns or not t.role_modifiers.isdisjoint(words)
+        if before in t.appositive_before:
             # "X as the elution solvent": the role noun re-names X and stands for it
             if role:
                 return INPUT
             named = ctx.ending(first - 2)  # the mention before "as"
-            if (head in self.physical_states and self.has_quantity(ctx.table, m)
+            if (head in t.physical_states and self.has_quantity(ctx.table, m)
                     and named is not None and named.id not in ctx.products
                     and "title" not in named.words and not self._yielded(low, named)
                     and any(w.endswith("%") for w in low[first : m.last + 1])):
                 return STATE  # "Compound 24 was synthesized from X and Y as a white solid (34.8
                 # mg, 31%)": the product, named by its appearance
             return SKIP
-        if role and head not in self.role_nouns:
+        if role and head not in t.role_nouns:
             return INPUT  # "mobile phase": a role, not a layer
         after = low[m.last + 1] if m.last + 1 < len(low) else ""
-        if after in self.apparatus_after or (
-            after == "-" and m.last + 2 < len(low) and low[m.last + 2] in self.apparatus_after
+        if after in t.apparatus_after or (
+            after == "-" and m.last + 2 < len(low) and low[m.last + 2] in t.apparatus_after
         ):
             return SKIP  # "ice" in "an ice bath", "under ice - cooling": part of the apparatus
-        if head in self.non_compounds:
+        if head in t.non_compounds:
             return SKIP  # "inert atmosphere", "a period of": no compound
-        if head == "atmosphere" and self.empty_atmosphere.issuperset(words):
+        if head == "atmosphere" and t.empty_atmosphere.issuperset(words):
             return SKIP  # "the atmosphere in the flask was replaced": no gas named
-        if before == "to" and len(words) == 1 and words[0] in self.infinitives:
+        if before == "to" and len(words) == 1 and words[0] in t.infinitives:
             return SKIP  # "evaporated ... to concentrate": a verb taken for a name
         if not self.unrelated_words.isdisjoint(words):
             # reference_words: "the following Reaction Scheme" (a reference, not a material);
             # discarded: "the insoluble matter was filtered off" (not the system)
             return SKIP
-        if before == "of" and first > 1 and low[first - 2] in self.target_before_of:
+        if before == "of" and first > 1 and low[first - 2] in t.target_before_of:
             return SKIP  # "Synthesis of X is depicted in FIG. 9": the target, named as a title
-        if words[0] in self.procedure_words or (
-                len(words) > 2 and words[1] == "of" and words[2] in self.procedure_words):
+        if words[0] in t.procedure_words or (
+                len(words) > 2 and words[1] == "of" and words[2] in t.procedure_words):
             return SKIP  # "Example 12", "step 2 of Example 1": a reference to a procedure
-        if (before in self.replaced_before and first > 1 and head not in self.state_heads
-                and low[first - 2] in self.replaced_before[before]):
+        if (before in t.not_used_before and first > 1 and head not in t.state_heads
+                and low[first - 2] in t.not_used_before[before]):
             # "using X instead of Y": Y is not used; "analogous to the process for preparing
             # Compound 1": a reference to another procedure's product
             return SKIP
-        if head in self.material_heads and not self.coreferent_modifiers.isdisjoint(words):
+        if head in t.material_heads and not t.coreferent_modifiers.isdisjoint(words):
             return SKIP  # "the starting material was consumed": the inputs again (coreference)
-        if head in self.coreferent_heads and words[0] in self.determiners:
-            if not self.solvent_layers.isdisjoint(words):
+        if head in t.coreferent_heads and words[0] in t.determiners:
+            if not t.solvent_layers.isdisjoint(words):
                 return STATE  # "The organic solvent was dried over MgSO4": the organic layer
             return SKIP  # "the solvent" names a compound already in the system (coreference)
-        if head in self.event_heads and (
-            before in self.event_before or self._event_predicate(low, m.last + 1)
+        if head in t.event_heads and (
+            before in t.event_before or self._event_predicate(low, m.last + 1)
         ):
             return SKIP  # "after completion of the reaction": the event, not the material
-        if " ".join(words) in self.heading_anaphors and ctx.before_first_action(
+        if " ".join(words) in t.heading_anaphors and ctx.before_first_action(
                 ctx.table.idx[first]):
             return SKIP  # "This compound was prepared from X": the heading compound (coreference)
         return None
@@ -284,16 +320,17 @@ class BridgingResolver:
     def _state_head(self, m: MentionView, ctx: _Context) -> str | None:
         """The checks of :meth:`classify` for a vessel or state head ("the mixture", "a flask",
         "residue"); None when none fires."""
+        t = self.t
         words, head, first = m.words, m.head, m.first
-        if head in self.funnel_heads and self.holding_funnels.isdisjoint(words):
+        if head in t.funnel_heads and t.holding_funnels.isdisjoint(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
-        if head in self.equipment_heads:
+        if head in t.equipment_heads:
             around = ctx.around
             if (around[first + 1] == "in" and first > 1
-                    and around[first] in self.event_venue_before):
+                    and around[first] in t.event_venue_before):
                 return SKIP  # "a reaction ... was performed in a Parr autoclave": a venue
             return EQUIPMENT
-        if head in self.state_heads:
+        if head in t.state_heads:
             named = words
             of = words.index("of") if "of" in words else -1
             if of > 0:
@@ -301,33 +338,35 @@ class BridgingResolver:
                     # a partitive ("A large amount of white precipitates") names what
                     # follows "of"
                     named = words[of + 1 :]
-                elif (words[0] in self.indefinite
-                      or head_word(words[of + 1 :]) not in self.state_heads):
+                elif (words[0] in t.indefinite
+                      or head_word(words[of + 1 :]) not in t.state_heads):
                     return INPUT  # "a solution of X in Y", "the THF solution of the compound 28"
-            if words[0] in self.indefinite:
-                if head in self.workup_heads:
+            if words[0] in t.indefinite:
+                if head in t.workup_heads:
                     return STATE  # "to collect an organic phase"
                 if self._described(named, head) and words[-1] in (head, ")"):
                     return STATE  # "A white hazy solution formed", "to remove a solid"
-            if words[0] in self.determiners or not self.determiners.isdisjoint(words[1:3]):
+            if words[0] in t.determiners or not t.determiners.isdisjoint(words[1:3]):
                 return STATE
-        if head in self.bare_state_heads or (
-                head in self.bare_mixture_heads and "/" not in words and ":" not in words):
+        if head in t.bare_state_heads or (
+                head in t.bare_mixture_heads and "/" not in words and ":" not in words):
             return STATE
         return None
 
     def _role(self, m: MentionView) -> bool:
         """True for a noun naming a compound by its role ("eluent", "the mobile phase")."""
-        return m.head in self.role_nouns or not self.role_modifiers.isdisjoint(m.words)
+        t = self.t
+        return m.head in t.role_nouns or not t.role_modifiers.isdisjoint(m.words)
 
     def _yielded(self, low: list[str], m: MentionView) -> bool:
         """True for a product named with its yield ("1.35 g ( 90% of theory )", "Yield : 0.9 g")
         or a yield alone after a sentence ("were used . ( 92% )")."""
+        t = self.t
         words = m.words
-        named = not self.yield_words.isdisjoint(words)
+        named = not t.yield_words.isdisjoint(words)
         if not named and "%" not in " ".join(words):
             return False  # neither a yield word nor a percentage (most mentions)
-        if not self.procedure_words.isdisjoint(words):
+        if not t.procedure_words.isdisjoint(words):
             return False  # "step 5 of Example 34 ( yield : 68% )": a procedure reference
         if named:
             return True
@@ -337,8 +376,8 @@ class BridgingResolver:
             if (any(w[:1].isdigit() and w.endswith("%") and nxt in (")", ",", ";")
                     for w, nxt in zip(inside, (*inside[1:], ")"), strict=True))
                     # (not "NaH ( 60% mineral oil dispersion , 75 mg )": a content)
-                    and not self.product_units.isdisjoint(inside)
-                    and self.input_units.isdisjoint(inside)):
+                    and not t.product_units.isdisjoint(inside)
+                    and t.input_units.isdisjoint(inside)):
                 return True
         k = m.first - 1 if words[0] == "(" else m.first - 2
         return (k >= 0 and low[k] == "." and low[k + 1] == "(" and words[-1] != "("
@@ -350,12 +389,12 @@ class BridgingResolver:
             i += 1
             if i < len(low) and low[i] in ("then", "been", "further"):
                 i += 1
-        return i < len(low) and low[i] in self.event_after
+        return i < len(low) and low[i] in self.t.event_after
 
     def _described(self, words: tuple[str, ...], head: str) -> bool:
         """True when only describing adjectives precede the head ("pale yellow solid")."""
         k = words.index(head)
-        return all(w in self.state_adjectives for w in words[:k])
+        return all(w in self.t.state_adjectives for w in words[:k])
 
     def has_quantity(self, table: TokenTable, m: MentionView) -> bool:
         """True when the mention or a bracket right after it holds an amount."""
@@ -388,9 +427,10 @@ class BridgingResolver:
         if m.last + 1 >= len(table.text):
             return True
         after = table.text[m.last + 1]
-        return after[:1].isupper() or after.lower() not in self.continuation
+        return after[:1].isupper() or after.lower() not in self.t.continuation
 
     def __call__(self, doc: Doc) -> Doc:
+        t = self.t
         views = mention_views(doc)
         if not views:
             return doc
@@ -432,8 +472,8 @@ class BridgingResolver:
                     # "diisopropylethylamine ( DIPEA )": the alias (not "silica gel ( hexane / EtOAc
                     # 4 : 1 )": an eluent of several words)
                     (low[m.first - 1] == "(" and m.last - m.first < 2)
-                    or low[m.first - 1] in self.appositive_before  # "X as eluent"
-                    or (low[m.first - 1] in self.apposition_marks
+                    or low[m.first - 1] in t.appositive_before  # "X as eluent"
+                    or (low[m.first - 1] in t.apposition_marks
                         and self._role(last))  # "eluent : X"
                 )) or (last.last == m.first - 1 and self._role(last))):  # "mobile phase X"
                     walk.pending[-1] = m  # the later name of the same compound is used
@@ -458,10 +498,10 @@ class BridgingResolver:
             in_workup = (
                 ctx.workup_active(step, idx[m.first], walk.since)
                 or (m.id in ctx.workup_objects and bool(walk.pending))
-                or m.head in self.workup_heads
-                or not self.workup_participles.isdisjoint(m.words)
+                or m.head in t.workup_heads
+                or not t.workup_participles.isdisjoint(m.words)
             )
-            product = m.id in ctx.products or m.head not in self.state_heads
+            product = m.id in ctx.products or m.head not in t.state_heads
             if m.id in ctx.thrown_away:
                 # "filtered to remove a solid", "the water layer was removed": linked, but the
                 # system goes on from the state before it
@@ -470,7 +510,7 @@ class BridgingResolver:
                 walk.state, walk.parent, walk.inputs = kept
                 continue
             in_workup = self._state(ctx, m, walk, in_workup, product, out)
-            if product and in_workup and m.head not in self.state_heads:
+            if product and in_workup and m.head not in t.state_heads:
                 walk, reuse = _Walk(since=idx[m.last]), -1  # a named product ends the procedure
         number_relations(out, first, "B")  # B1, B2 … in the order made (coreference: C1 …)
         return doc
@@ -485,15 +525,16 @@ class BridgingResolver:
         ("the sealed tube") links to nothing and keeps what the first one stood for. A vessel
         named before anything was put into it (fronted) neither links nor stands for contents.
         """
+        t = self.t
         if walk.state is None and not walk.pending:
             return  # "Into a 200 mL flask were added X, Y ...": a fronted vessel
         held = ([walk.state] if walk.state else []) + walk.pending
-        if not self.other_vessel_words.isdisjoint(m.words):
+        if not t.other_vessel_words.isdisjoint(m.words):
             # "In a separate flask", "X in another reaction vessel": not the system so far,
             # only what its sentence puts in it ("The residue was added to a separate flask")
             held = [s for s in held if s.sentence == m.sentence]
         sources = [s for s in held
-                   if s.head not in self.equipment_heads and not ctx.is_target(s)]
+                   if s.head not in t.equipment_heads and not ctx.is_target(s)]
         for s in sources:
             self._link(out, "contained_contents", m, s)
         state = walk.state
@@ -513,9 +554,10 @@ class BridgingResolver:
     ) -> bool:
         """Link a state expression to the previous state and the pending compounds; True when
         it is a work-up output."""
+        t = self.t
         before = ctx.around[m.first + 1]
         pending, deferred = walk.pending, []
-        if before in self.add_target_before and pending and pending[-1].sentence == m.sentence:
+        if before in t.add_target_before and pending and pending[-1].sentence == m.sentence:
             # "X was added to the mixture": X (the compounds of this clause: no other action
             # between them and the mixture) enters the system after this state
             here = ctx.table.idx[m.first]
@@ -532,13 +574,14 @@ class BridgingResolver:
         in_workup = in_workup or self._quenched(prev, pending)
         parent, sibling = walk.parent, walk.sibling
         combined = prev is not None and prev.id in ctx.extracted and (
-            not self.gathering.isdisjoint(m.words) or self._gathered(ctx.table.lower, m.last + 1))
+            not t.gathering_words.isdisjoint(m.words)
+            or self._gathered(ctx.table.lower, m.last + 1))
         if (in_workup and prev is not None and parent is not None and self._parallel(m, prev)
                 and (prev.id not in ctx.extracted or combined)):
             # (not "the water layer was extracted with DCM. The organic phase ...": made from
             # that layer, unless the organic phases are combined with the first one)
             earlier = sibling or parent
-            if combined and earlier.head in self.layer_heads and not self._opposite(m, earlier):
+            if combined and earlier.head in t.layer_heads and not self._opposite(m, earlier):
                 # "The organic layer was separated and the aqueous layer was extracted with
                 # EtOAc. The combined organic layers": the first organic layer joins them
                 self._link(out, "workup_combined_layers", m, earlier)
@@ -553,13 +596,13 @@ class BridgingResolver:
                 walk.state, walk.pending, walk.sibling = m, deferred, prev
                 return in_workup
         if (in_workup and prev is not None and not pending and prev.head == m.head
-                and m.head in self.workup_heads):
+                and m.head in t.workup_heads):
             walk.state, walk.pending = m, deferred
             return in_workup  # "an amber residue. The residue was ...": the same (coreference)
         if prev is not None and not pending and (
-            (m.words[0] in self.restating
+            (m.words[0] in t.restating
              and not ctx.actions_between(ctx.table.idx[prev.last], ctx.table.idx[m.first]))
-            or (prev.last == m.first - 2 and before in self.apposition_marks)
+            or (prev.last == m.first - 2 and before in t.apposition_marks)
         ):
             # "to give a yellow solid. The solid was ...": named again, nothing done to it;
             # "to produce Compound q : t-butyl ... ( 0.6 g )": the same product in apposition
@@ -592,14 +635,14 @@ class BridgingResolver:
         if prev is None:
             return False
         for p in pending:  # (a loop, not any() over a generator: pending is short)
-            if not self.quench_words.isdisjoint(p.words):
+            if not self.t.quench_words.isdisjoint(p.words):
                 return True
         return False
 
     def _gathered(self, low: list[str], i: int) -> bool:
         """True for "(The organic layers) were combined" from token ``i`` on."""
         return (i + 1 < len(low) and low[i] in ("was", "were", "are", "is")
-                and low[i + 1] in self.gathering)
+                and low[i + 1] in self.t.gathering_words)
 
     def _opposite(self, m: MentionView, other: MentionView) -> bool:
         """True when the two layers are named with sides, and the sides differ."""
@@ -612,9 +655,10 @@ class BridgingResolver:
         """True for two layers of opposite sides ("the aqueous layer" / "the organic layer") or
         the filtrate after the solid filtered off ("The precipitated solid was filtered and the
         filtrate was ...")."""
-        if m.head in self.filtrate_heads and prev.head in self.filtered_heads:
+        t = self.t
+        if m.head in t.filtrate_heads and prev.head in t.filtered_heads:
             return True
-        if m.head not in self.layer_heads or prev.head not in self.layer_heads:
+        if m.head not in t.layer_heads or prev.head not in t.layer_heads:
             return False
         sides = self.layer_sides
         mine = {sides[w] for w in m.words if w in sides}
@@ -636,7 +680,7 @@ class _Context:
         self.views: list[MentionView] = []
         self._ending: dict[int, MentionView] | None = None
         self.setters = resolver.phase_setters  # action classes that set the phase
-        self.adding = resolver.adding_actions
+        self.adding = resolver.t.adding_actions
         self.step_start: int | None = None  # the first action of the walk's step
         body = [a for a in actions if a.label != HEADING]
         self.headings = ([a.start for a in actions if a.label == HEADING]
@@ -665,16 +709,16 @@ class _Context:
             label = a.label
             if label not in special:
                 continue  # (most actions) no rule reads this action's object
-            if label in resolver.target_actions:
+            if label in resolver.t.target_actions:
                 self.targets.update(args.get("object", ()))
-            if label in resolver.removing_actions:
+            if label in resolver.t.removing_actions:
                 self.removed.update(args.get("object", ()))
                 k = table.starting_at(a.start)
-                if k is not None and table.lower[k] in resolver.discarding_triggers:
+                if k is not None and table.lower[k] in resolver.t.discarding_triggers:
                     self.thrown_away.update(args.get("object", ()))
-            if a.phase == "workup" and label in resolver.workup_subject_actions:
+            if a.phase == "workup" and label in resolver.t.workup_subject_actions:
                 self.workup_objects.update(args.get("object", ()))
-            if label in resolver.extracting_actions:
+            if label in resolver.t.extracting_actions:
                 self.extracted.update(args.get("object", ()))
 
     def workup_active(self, step: int, char: int, since: int = -1) -> bool:
@@ -724,4 +768,7 @@ class _Context:
 def make_bridging(nlp: Language, name: str, rules: str, actions: str) -> BridgingResolver:
     """The bridging resolver configured from rule tables in ``rules/`` (its own and the
     action classes, to know which actions set the phase)."""
-    return BridgingResolver(rules, actions)
+    resolver = BridgingResolver(bridging_table(rules), action_table(actions))
+    resolver.table_files = table_sources(rules, actions)
+    resolver.table_names = (Path(rules).name, Path(actions).name)
+    return resolver

@@ -47,11 +47,12 @@ from chemie.components.ner_rules import (
     TokenClassifier,
     Verdict,
     default_rules,
+    ner_table,
     symbols_of,
 )
 from chemie.components.words import cached_words
 from chemie.extensions import CHEMICAL_SPANS, NER_STORE
-from chemie.resources import lexicon_path, load_lexicon, load_rules, read_table, rules_path
+from chemie.resources import lexicon_path, load_lexicon, read_table, rules_path
 from chemie.saving import SavesTables
 
 SPANS_KEY = CHEMICAL_SPANS
@@ -105,15 +106,15 @@ def shipped_files(derived: bool = True) -> dict[str, Path]:
 def _word_lists(rules: NerRules) -> dict[str, object]:
     table = rules.table
     return {
-        "salt": frozenset(w.lower() for w in table["salt_words"]),
-        "cation": frozenset(table["cation_words"]),
-        "anion_end": tuple(table["anion_endings"]),
+        "salt": frozenset(w.lower() for w in table.salt_words),
+        "cation": table.cation_words,
+        "anion_end": table.anion_endings,
         "head_any_case": frozenset(
-            v for w in table["head_words"] for v in (w, w.lower(), w.capitalize(), w.upper())
+            v for w in table.head_words for v in (w, w.lower(), w.capitalize(), w.upper())
         ),
-        "head_letter": regex.compile(table["head_letters"]),
-        "veto_after": {k: frozenset(v) for k, v in table["veto_after"].items()},
-        "veto_before": {k: frozenset(v) for k, v in table["veto_before"].items()},
+        "head_letter": regex.compile(table.head_letters),
+        "veto_after": table.veto_after,
+        "veto_before": table.veto_before,
     }
 
 
@@ -169,7 +170,7 @@ class ChemicalNER(SavesTables):
         e.g. a saved pipeline's copies), keeping its settings."""
         if not files:
             return
-        rules = NerRules(load_rules(files[TABLE]), symbols_of(read_table(files[ELEMENTS])))
+        rules = NerRules(ner_table(files[TABLE]), symbols_of(read_table(files[ELEMENTS])))
         self.__init__(
             index=default_index(derived=DERIVED in files, files=files, guess=rules.guess_class),
             nonchemical=load_lexicon(files[NONCHEMICAL]),

@@ -8,12 +8,15 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
 
 import regex
 
 from chemie.brackets import bracket_partners
-from chemie.resources import load_rules, read_table
+from chemie.resources import read_table
+from chemie.tables import load_table
 
 _ALPHA_SEG = regex.compile(r"[A-Za-z]+")
 _JOINER = regex.compile(r"[\-‐(),\[\]'′]")
@@ -34,6 +37,47 @@ _LOCANT_GROUP = regex.compile(
 )
 _DIGIT_OR_BRACKET = regex.compile(r"\d|[(\[]")
 _BRACKET_END = regex.compile(r"[IVX]+|\d*[+\-−]|\d|[RSEZ]")
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """One rule as ``rules/ner.yaml`` writes it (the kinds and keys are described there)."""
+
+    name: str
+    kind: Literal["token", "glued", "sequence", "context"]
+    label: str = field(metadata={"key": "class"})  # the CHEMDNER class
+    confidence: float
+    comment: str
+    example: str
+    pattern: str | None = None
+    flags: str = ""  # "i": case-insensitive
+    letters_only: bool = False
+    requires: tuple[str, ...] = ()
+    anchored: bool = False
+    prefilter: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class NerTable:
+    """``rules/ner.yaml``: the rules, their placeholders and the context rules' word lists."""
+
+    placeholders: dict[str, str]
+    rules: tuple[RuleSpec, ...]
+    name_prefixes: str  # words separated by white space
+    bare_suffixes: str  # words separated by white space
+    adjective_endings: tuple[str, ...]
+    veto_after: dict[str, frozenset[str]]
+    veto_before: dict[str, frozenset[str]]
+    salt_words: tuple[str, ...]
+    cation_words: frozenset[str]
+    anion_endings: tuple[str, ...]
+    head_words: tuple[str, ...]
+    head_letters: str
+
+
+def ner_table(name: str | Path = TABLE) -> NerTable:
+    """The typed NER table ``rules/<name>`` (read once) or a table file."""
+    return load_table(name, NerTable)
 
 
 @dataclass(frozen=True)
@@ -71,26 +115,23 @@ class NerRules:
     """The compiled rules of one NER rule table (``rules/ner.yaml`` or a saved copy), with
     the element symbols its ``{E}`` placeholder stands for."""
 
-    def __init__(self, table: dict, symbols: Sequence[str]) -> None:
+    def __init__(self, table: NerTable, symbols: Sequence[str]) -> None:
         self.table = table
-        placeholders = {k: "".join(v.split()) for k, v in table["placeholders"].items()}
+        placeholders = {k: "".join(v.split()) for k, v in table.placeholders.items()}
         placeholders["E"] = "(?:" + "|".join(symbols) + ")"
         rules = []
-        for r in table["rules"]:
+        for r in table.rules:
             pattern = None
-            if "pattern" in r:
-                flags = regex.IGNORECASE if "i" in r.get("flags", "") else 0
-                pattern = regex.compile(_expand(r["pattern"], placeholders), flags)
+            if r.pattern is not None:
+                flags = regex.IGNORECASE if "i" in r.flags else 0
+                pattern = regex.compile(_expand(r.pattern, placeholders), flags)
             rules.append(
-                Rule(
-                    r["name"], r["kind"], r["class"], float(r["confidence"]),
-                    r["comment"], r["example"], pattern,
-                )
+                Rule(r.name, r.kind, r.label, r.confidence, r.comment, r.example, pattern)
             )
         self.rules: tuple[Rule, ...] = tuple(rules)
         # names of the token rules that can only match a word made of letters
-        self.letters_only = frozenset(r["name"] for r in table["rules"] if r.get("letters_only"))
-        self.morph = regex.compile("".join(table["placeholders"]["MORPH"].split()))
+        self.letters_only = frozenset(r.name for r in table.rules if r.letters_only)
+        self.morph = regex.compile("".join(table.placeholders["MORPH"].split()))
         self.sequence: tuple[SequenceRule, ...] = self._sequence_rules()
         self._token_regexes: dict[tuple, re.Pattern | regex.Pattern] = {}
         self.letter_regex = regex.compile(
@@ -157,17 +198,17 @@ class NerRules:
         return self.morph.search(word) is not None
 
     def _sequence_rules(self) -> tuple[SequenceRule, ...]:
-        raw = {r["name"]: r for r in self.table["rules"]}
+        raw = {r.name: r for r in self.table.rules}
         out = []
         for r in self.of_kind("sequence"):
             backwards = None
-            if raw[r.name].get("anchored"):
+            if raw[r.name].anchored:
                 backwards = regex.compile(
                     f"(?P<rule>{r.pattern.pattern})(?s:.{{0,3}}?)",
                     r.pattern.flags | regex.REVERSE,
                 )
-            prefilter = tuple(re.compile(p) for p in raw[r.name].get("prefilter", ()))
-            out.append((r, tuple(raw[r.name].get("requires", ())), backwards, prefilter))
+            prefilter = tuple(re.compile(p) for p in raw[r.name].prefilter)
+            out.append((r, raw[r.name].requires, backwards, prefilter))
         return tuple(out)
 
     def sequence_matches(self, text: str) -> list[tuple[int, int, Rule]]:
@@ -199,7 +240,7 @@ class NerRules:
 @functools.cache
 def default_rules() -> NerRules:
     """The rules of ``rules/ner.yaml`` with the symbols of ``lexicons/elements.tsv``."""
-    return NerRules(load_rules(TABLE), symbols_of(read_table(ELEMENTS)))
+    return NerRules(ner_table(), symbols_of(read_table(ELEMENTS)))
 
 
 def guess_class(text: str) -> str:
@@ -235,9 +276,9 @@ class TokenClassifier:
         self.glued_rule = rules.rule("locant_name")
         self.protected_rule = rules.rule("protected_name")
         table = rules.table
-        self.name_prefixes = frozenset(table["name_prefixes"].split())
-        self.bare_suffixes = frozenset(table["bare_suffixes"].split())
-        self.adjective_endings = tuple(table["adjective_endings"])
+        self.name_prefixes = frozenset(table.name_prefixes.split())
+        self.bare_suffixes = frozenset(table.bare_suffixes.split())
+        self.adjective_endings = table.adjective_endings
         self.cache: dict[str, Verdict | bool] = {}  # False: not a chemical
         self.glued_verdicts: dict[str, Verdict | None] = {}  # cache of glued()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import compress, count
 from pathlib import Path
 
@@ -23,8 +24,8 @@ from spacy.vocab import Vocab
 
 from chemie.components.words import WordTables
 from chemie.extensions import ORTH_IDS, TEXT
-from chemie.resources import load_rules, rules_path
-from chemie.saving import SavesTables
+from chemie.saving import SavesTables, table_sources
+from chemie.tables import load_table
 
 _HEADING_NUMBER = re.compile(r"^(?:[0-9]+[A-Za-z]?|[IVX]+|[A-Z]|\(?[0-9a-z]{1,3}\))[.:]?$")
 _HEADING_SPAN = 60  # tokens after a heading keyword in which its body text may start
@@ -35,20 +36,40 @@ TABLE = "tokenizer_sentences.yaml"
 Rules = dict[str, frozenset[str]]
 
 
-def compile_rules(r: dict) -> Rules:
+@dataclass(frozen=True)
+class SentenceRule:
+    """A named sentence-start rule with the example its test fires on."""
+
+    name: str
+    comment: str
+    example: str
+
+
+@dataclass(frozen=True)
+class SentenceTable:
+    """``rules/tokenizer_sentences.yaml`` (each key is described there)."""
+
+    terminators: frozenset[str]
+    rules: tuple[SentenceRule, ...]
+    heading_keywords: frozenset[str]
+    heading_blockers: frozenset[str]
+    openers: frozenset[str]
+
+
+def compile_rules(r: SentenceTable) -> Rules:
     """The word sets of a sentence rule table."""
     return {
-        "terminators": frozenset(r["terminators"]),
-        "keywords": frozenset(r["heading_keywords"]),
-        "blockers": frozenset(r["heading_blockers"]),
-        "openers": frozenset(r["openers"]),
-        "keywords_openers": frozenset(r["heading_keywords"]) | frozenset(r["openers"]),
+        "terminators": r.terminators,
+        "keywords": r.heading_keywords,
+        "blockers": r.heading_blockers,
+        "openers": r.openers,
+        "keywords_openers": r.heading_keywords | r.openers,
     }
 
 
 @functools.cache
 def _rules() -> Rules:
-    return compile_rules(load_rules(TABLE))
+    return compile_rules(load_table(TABLE, SentenceTable))
 
 
 def _opens_sentence(text: str) -> bool:
@@ -132,7 +153,7 @@ class SentenceSegmenter(SavesTables):
 
     def __init__(self) -> None:
         self.rules = _rules()
-        self.table_files = {TABLE: rules_path(TABLE)}
+        self.table_files = table_sources(TABLE)
         self._vocab: Vocab | None = None  # the vocabulary the tables below belong to
         self._words = WordTables()  # orth id -> token text
         self._terminators: frozenset[int] = frozenset()  # their orth ids
@@ -183,5 +204,5 @@ class SentenceSegmenter(SavesTables):
 
     def load_tables(self, files: dict[str, Path]) -> None:
         """Use the rule table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
-        self.rules = compile_rules(load_rules(files[TABLE]))
+        self.rules = compile_rules(load_table(files[TABLE], SentenceTable))
         self._vocab = None  # the orth id tables are made again from the new rules

@@ -37,8 +37,8 @@ class RuleClassifier:
         if rule.schemes:
             return (rule.label, reverse) if self.scheme in rule.schemes else None
         for source, entry in self.table.items():
-            if entry is not None and entry["label"] == rule.label:
-                return source, reverse != bool(entry["swap"])
+            if entry is not None and entry.label == rule.label:
+                return source, reverse != entry.swap
         return None
 
     def _default_reverse(self, label: str) -> bool:

@@ -13,15 +13,40 @@ gold pair is kept, so it counts as a wrong prediction.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from chemie.rc.model import Pair
-from chemie.resources import load_rules
+from chemie.tables import load_table
 
 OTHER = "OTHER"
 
 
-def mapping(scheme: str) -> dict[str, dict | None]:
-    """Source label -> ``{label, swap}`` or None (dropped) for one scheme."""
-    return load_rules("rc_labels.yaml")[scheme]
+@dataclass(frozen=True)
+class Unified:
+    """Where a source label goes: its unified label, and whether the arguments swap."""
+
+    label: str
+    swap: bool
+
+
+@dataclass(frozen=True)
+class LabelTable:
+    """``rules/rc_labels.yaml``: per scheme, source label -> unified label (None: dropped)."""
+
+    scierc: dict[str, Unified | None]
+    semeval: dict[str, Unified | None]
+    unified: dict[str, Unified | None]
+
+
+def _table() -> LabelTable:
+    return load_table("rc_labels.yaml", LabelTable)
+
+
+def mapping(scheme: str) -> dict[str, Unified | None]:
+    """Source label -> :class:`Unified` or None (dropped) for one scheme."""
+    if scheme not in ("scierc", "semeval", "unified"):
+        raise KeyError(scheme)
+    return getattr(_table(), scheme)
 
 
 def to_unified(pair: Pair, scheme: str) -> Pair | None:
@@ -35,14 +60,14 @@ def to_unified(pair: Pair, scheme: str) -> Pair | None:
     entry = table[pair.label]
     if entry is None:
         return None
-    head, tail = (pair.tail, pair.head) if entry["swap"] else (pair.head, pair.tail)
-    return Pair(head, tail, entry["label"], pair.line, pair.rule)
+    head, tail = (pair.tail, pair.head) if entry.swap else (pair.head, pair.tail)
+    return Pair(head, tail, entry.label, pair.line, pair.rule)
 
 
 def from_unified(pair: Pair, scheme: str) -> Pair:
     """A unified-label pair expressed in ``scheme``'s labels (first source label that maps)."""
     for source, entry in mapping(scheme).items():
-        if entry is not None and entry["label"] == pair.label:
-            head, tail = (pair.tail, pair.head) if entry["swap"] else (pair.head, pair.tail)
+        if entry is not None and entry.label == pair.label:
+            head, tail = (pair.tail, pair.head) if entry.swap else (pair.head, pair.tail)
             return Pair(head, tail, source, pair.line, pair.rule)
     return pair

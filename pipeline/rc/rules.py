@@ -17,12 +17,62 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from chemie.rc.features import Context
-from chemie.resources import load_rules
+from chemie.tables import load_table
 
 FIELDS = ("between", "before", "after", "e1", "e2", "sentence")
-DIRECTIONS = ("forward", "reverse", "any")
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """One rule as ``rules/rc.yaml`` writes it: conditions are regexes over the fields of
+    :class:`~chemie.rc.features.Context` (``<field>`` searched, ``<field>_full`` matching the
+    whole field, ``not_<field>`` not found)."""
+
+    name: str
+    comment: str
+    label: str
+    direction: Literal["forward", "reverse", "any"] = "any"
+    max_gap: int | None = None
+    schemes: tuple[str, ...] = ()
+    not_schemes: tuple[str, ...] = ()
+    between: str | None = None
+    before: str | None = None
+    after: str | None = None
+    e1: str | None = None
+    e2: str | None = None
+    sentence: str | None = None
+    between_full: str | None = None
+    before_full: str | None = None
+    after_full: str | None = None
+    e1_full: str | None = None
+    e2_full: str | None = None
+    sentence_full: str | None = None
+    not_between: str | None = None
+    not_before: str | None = None
+    not_after: str | None = None
+    not_e1: str | None = None
+    not_e2: str | None = None
+    not_sentence: str | None = None
+
+
+@dataclass(frozen=True)
+class Default:
+    """The label of a pair no rule decides, and the usual direction of each label."""
+
+    label: str
+    directions: dict[str, Literal["forward", "reverse"]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RcTable:
+    """``rules/rc.yaml``: cue lists (``{name}`` in a pattern), rules in order, the default."""
+
+    rules: tuple[RuleSpec, ...]
+    default: Default
+    cues: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -85,52 +135,42 @@ def _compile(pattern: str, cues: dict[str, str], where: str) -> re.Pattern:
         raise ValueError(f"{where}: bad pattern {pattern!r}: {e}") from None
 
 
-def build(table: dict) -> RuleSet:
-    """Compile a rule table (the parsed YAML)."""
-    cues = {k: "(?:" + "|".join(v) + ")" for k, v in (table.get("cues") or {}).items()}
+def build(table: RcTable) -> RuleSet:
+    """Compile a rule table."""
+    cues = {k: "(?:" + "|".join(v) + ")" for k, v in table.cues.items()}
     rules = []
-    for spec in table["rules"]:
-        name = spec["name"]
-        direction = spec.get("direction", "any")
-        if direction not in DIRECTIONS:
-            raise ValueError(f"rule {name}: direction must be one of {DIRECTIONS}")
+    for spec in table.rules:
+        name = spec.name
         search, full, negative = [], [], []
-        for key, pattern in spec.items():
-            for prefix, bucket in (("not_", negative), ("", search)):
-                base = key[len(prefix) :] if key.startswith(prefix) else None
-                if base is None:
-                    continue
-                if base in FIELDS:
-                    bucket.append((base, _compile(pattern, cues, name)))
-                    break
-                if base.endswith("_full") and base[:-5] in FIELDS and not prefix:
-                    full.append((base[:-5], _compile(pattern, cues, name)))
-                    break
+        for f in FIELDS:
+            for bucket, key in ((search, f), (full, f"{f}_full"), (negative, f"not_{f}")):
+                pattern = getattr(spec, key)
+                if pattern is not None:
+                    bucket.append((f, _compile(pattern, cues, name)))
         rules.append(
             Rule(
                 name,
-                spec["comment"],
-                spec["label"],
-                direction,
+                spec.comment,
+                spec.label,
+                spec.direction,
                 tuple(search),
                 tuple(full),
                 tuple(negative),
-                spec.get("max_gap"),
-                tuple(spec.get("schemes") or ()),
-                tuple(spec.get("not_schemes") or ()),
+                spec.max_gap,
+                spec.schemes,
+                spec.not_schemes,
             )
         )
     names = [r.name for r in rules]
     if len(set(names)) != len(names):
         raise ValueError("rule names must be unique")
-    default = table["default"]
     return RuleSet(
         tuple(rules),
-        default["label"],
-        {k: v == "reverse" for k, v in (default.get("directions") or {}).items()},
+        table.default.label,
+        {k: v == "reverse" for k, v in table.default.directions.items()},
     )
 
 
 def load(name: str = "rc.yaml") -> RuleSet:
     """The rule set shipped in ``rules/``."""
-    return build(load_rules(name))
+    return build(load_table(name, RcTable))
