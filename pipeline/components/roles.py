@@ -39,7 +39,7 @@ from chemie.roles.conditions import (
     heading_end,
 )
 from chemie.roles.context import RoleContext, role_context
-from chemie.roles.decide import compile_rules
+from chemie.roles.decide import Decider
 from chemie.roles.found import Found
 from chemie.roles.lexicon import load_role_lexicon
 from chemie.roles.phases import assign_phases
@@ -60,19 +60,21 @@ class RoleLabeller:
     def __init__(self, rules: str, lexicon: str):
         self.table = load_table(rules)
         self.lexicon = load_role_lexicon(lexicon)
-        self.decide = compile_rules(self.table)
+        self.decide = Decider(self.table)
         self.triggers = rules_by_class(self.table)
+        self.extra_words = frozenset(self.table.actions)
+        self.anchor_words = self.table.anchor_words
         named = {r.name for r in self.table.builtin}
         for name in BUILTIN:
             if name not in named:
                 raise InputError(self.table.path, None, f"builtin.{name}: missing")
 
     def __call__(self, doc: Doc) -> Doc:
-        ctx = role_context(doc, self.table.actions)
+        ctx = role_context(doc, self.table.actions, self.extra_words)
         if not ctx.tokens.text:
             return doc
         table = self.table
-        anchors = Anchors(ctx, table.anchor_words)
+        anchors = Anchors(ctx, self.anchor_words)
         conditions = find_conditions(ctx, table, anchors)
         ctx.modifiers = modifiers(ctx, table)
         phases = assign_phases(ctx, table, conditions)
@@ -146,16 +148,22 @@ def _write(doc: Doc, ctx: RoleContext, found: list[Found]) -> None:
     whose both ends are token boundaries)."""
     text, idx, ends = ctx.text, ctx.tokens.idx, ctx.ends
     names = [f"T{n}" for n in range(1, len(found) + 1)]
-    ids = dict(zip(map(id, found), names, strict=True))
+    ids = None
     roles = roles_of(doc)
+    append = roles.append
     spans = []
     bisect_left = bisect.bisect_left
     labels = _LABEL_IDS.of(doc)
     n_tokens = len(idx)
     for f, name in zip(found, names, strict=True):
         start, end, label = f.start, f.end, f.label
-        args = [ids[id(a)] for a in f.args if id(a) in ids] if f.args else []
-        roles.append(Role(name, start, end, label, text[start:end], f.rule, args))
+        if f.args:
+            if ids is None:
+                ids = dict(zip(map(id, found), names, strict=True))
+            args = [ids[id(a)] for a in f.args if id(a) in ids]
+        else:
+            args = []
+        append(Role(name, start, end, label, text[start:end], f.rule, args))
         i = bisect_left(idx, start)
         if i < n_tokens and idx[i] == start:
             j = bisect_left(ends, end, i)

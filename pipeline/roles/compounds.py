@@ -11,7 +11,7 @@ import regex
 
 from chemie.model import Mention
 from chemie.roles.context import RoleContext
-from chemie.roles.decide import Decision, Facts
+from chemie.roles.decide import Decider, Facts
 from chemie.roles.found import Found
 from chemie.roles.table import NONE, RoleTable
 
@@ -504,10 +504,8 @@ def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
         if k < len(steps) and text not in ctx.lower_text[steps[k] : heading]:
             place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
     name = text if " " not in text else " ".join(text.split())
-    facts = Facts(ctx, f, skipped, place, phase, (start, end), text, lexicon.get(name),
-                  f.start in stated)
-    facts.linked = linked
-    return facts
+    return Facts(ctx, f, skipped, place, phase, start, end, text, lexicon.get(name),
+                 f.start in stated, linked)
 
 
 def _phase_near(ctx: RoleContext, char: int) -> str:
@@ -523,7 +521,7 @@ def _phase_near(ctx: RoleContext, char: int) -> str:
 
 
 def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, heading: int,
-                 stated: set[int], lexicon: dict[str, str], decide: Decision) -> list[Found]:
+                 stated: set[int], lexicon: dict[str, str], decide: Decider) -> list[Found]:
     """Label each compound by the first rule it meets (``decide``: the table's compound
     rules compiled); those labelled NONE are dropped."""
     out = []

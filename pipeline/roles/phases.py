@@ -48,6 +48,8 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     react_classes, workup_classes = w["reaction_classes"], w["workup_classes"]
     ending, cooling_to = w["ending_classes"], w["workup_temperatures"]
     runs = w["run_classes"]
+    completion, quenches, workup_verbs = (w["completion_classes"], w["quench_classes"],
+                                          w["workup_verbs"])
     # a time in the clause of an action lets the mixture react ("stirred for 2 h",
     # "stirred overnight")
     times = [f.start for f in conditions if f.label == "TIME"]
@@ -62,11 +64,18 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     actions = ctx.actions
     labels = [a.label.lower() for a in actions]
     timed = []
-    for n, a in enumerate(actions):
-        stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
-        _, send = ctx.sentence_chars(a.sentence)
-        k = bisect.bisect_left(times, a.end)
-        timed.append(k < len(times) and times[k] < min(stop, send))
+    sentences = ctx.sentence_ranges
+    if times:
+        n_times, n_actions, bisect_left = len(times), len(actions), bisect.bisect_left
+        for n, a in enumerate(actions):
+            k = bisect_left(times, a.end)
+            if k < n_times:
+                stop = actions[n + 1].start if n + 1 < n_actions else len(ctx.text)
+                timed.append(times[k] < min(stop, sentences[a.sentence][1]))
+            else:
+                timed.append(False)
+    else:
+        timed = [False] * len(actions)
 
     def reaction_ahead(n: int) -> bool:
         """Whether the mixture reacts (stirred or heated for a time) before the next work-up
@@ -99,8 +108,8 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
         label = labels[n]
         if label in workup_classes:
             phase = WORKUP
-            quenched = label in w["quench_classes"]
-        elif label in w["completion_classes"]:
+            quenched = label in quenches
+        elif label in completion:
             reacted = ended = phase == REACTION
         elif label in ending:
             pass  # a product obtained: the phase goes on
@@ -108,7 +117,7 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
             objects = _chemicals(ctx, a, ("object", "reagent"), prefixes)
             worked_up = bool(objects) and set(objects) <= materials
             stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
-            _, send = ctx.sentence_chars(a.sentence)
+            send = sentences[a.sentence][1]
             nxt = low[a.end : min(stop, send)]
             if phase == REACTION and purposes is not None and label == "add" and (
                     purposes.search(nxt)):
@@ -117,7 +126,7 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
                 word = ctx.text[a.start : a.end].lower()
                 if label == "cool" and (any(t in nxt for t in cooling_to) or workup_ahead(n)):
                     phase = WORKUP
-                elif (label == "dilute" or worked_up or word in w["workup_verbs"]
+                elif (label == "dilute" or worked_up or word in workup_verbs
                       or (ended and label == "add")):
                     phase = WORKUP
                 elif objects:
