@@ -70,6 +70,7 @@ class YieldFinder:
         self.amount_starts = [f.start for f in amounts]
         self.percent_starts = [f.start for f in percents]
         self.outer, self.close = bracket_pairs(ctx.text) if "(" in ctx.text else ([], {})
+        self._after: dict[int, tuple[list[Found], list[Found]]] = {}  # by the compound's end
 
     def bracket_after(self, end: int) -> tuple[int, int] | None:
         """The bracket right after character ``end`` (spaces between): (open, close+1)."""
@@ -124,8 +125,13 @@ class YieldFinder:
     def after(self, f: Found) -> tuple[list[Found], list[Found]]:
         """The amounts and percentages in the bracket after compound ``f`` (an amount
         between the name and the bracket included: "the title compound 34 mg (84%)")."""
+        found = self._after.get(f.end)
+        if found is None:
+            found = self._after[f.end] = self._after_end(f.end)
+        return found
+
+    def _after_end(self, end: int) -> tuple[list[Found], list[Found]]:
         text = self.ctx.text
-        end = f.end
         nxt = text[end : end + 2].lstrip()[:1]
         if nxt != "(" and not nxt.isdigit():
             return [], []  # neither a bracket nor an amount follows
