@@ -6,7 +6,7 @@ import pytest
 
 import chemie
 from chemie.extensions import roles_of
-from chemie.roles.table import load_table
+from chemie.roles.table import role_table
 
 # rule -> (snippet, span text, label): running the pipeline on the snippet labels the span
 # with the label by that rule (hand-written snippets, not corpus text)
@@ -143,7 +143,7 @@ def roles(nlp, text: str) -> list[tuple[str, str, str]]:
 
 
 def test_every_rule_has_a_case_and_a_comment():
-    table = load_table()
+    table = role_table()
     assert set(table.rule_names()) == set(CASES) | set(NOT_LABELLED) | set(LEXICON_CASES)
     rules = [*table.builtin, *table.conditions, *table.triggers, *table.compounds]
     assert all(r.comment for r in rules)
@@ -229,12 +229,12 @@ def test_a_rule_table_without_a_builtin_rule_is_refused(tmp_path):
     import yaml
 
     from chemie.components.roles import RoleLabeller
-    from chemie.errors import InputError
     from chemie.resources import rules_path
+    from chemie.tables import TableError
 
     data = yaml.safe_load(rules_path("roles.yaml").read_text(encoding="utf-8"))
     data["builtin"] = [r for r in data["builtin"] if r["name"] != "product_yield"]
     path = tmp_path / "roles.yaml"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    with pytest.raises(InputError, match="builtin.product_yield: missing"):
+    with pytest.raises(TableError, match=r"roles\.yaml: builtin: missing rule\(s\) product_yield"):
         RoleLabeller(str(path), "chemu2020_roles.tsv")

@@ -43,7 +43,8 @@ def digests(nlp, path):
         doc.relations.clear()
         for d in (doc, Document(doc.id, doc.text)):
             a = annotate(nlp, d)
-            state = (a.id, a.text, a.tokens, a.sentences, a.mentions, a.relations, a.meta)
+            state = (a.id, a.text, a.tokens, a.sentences, a.mentions, a.relations, a.roles,
+                     a.meta)
             out.append(hashlib.sha256(repr(state).encode("utf-8")).hexdigest())
     return out
 '''
@@ -170,6 +171,9 @@ def test_a_saved_pipeline_loads_in_a_fresh_process_with_the_same_output(saved, c
         ("chemie_ner", lexicon_path("bc5cdr_chemicals.tsv")),
         ("chemie_ner", lexicon_path("blacklist.txt")),
         ("chemie_actions", rules_path("actions.yaml")),
+        ("chemie_roles", rules_path("roles.yaml")),
+        ("chemie_roles", rules_path("vocabularies.yaml")),
+        ("chemie_roles", lexicon_path("chemu2020_roles.tsv")),
     ],
 )
 def test_a_component_saves_the_tables_it_was_built_from(saved, component, source):
@@ -203,6 +207,21 @@ def test_a_loaded_pipeline_runs_on_its_saved_tables(saved, tmp_path):
     assert len(list(after.sents)) == 1
     assert "Add" not in [a.label for a in after._.actions]
     assert [t.text for t in after] == [t.text for t in before]
+
+
+def test_a_loaded_pipeline_labels_roles_by_its_saved_table(saved, tmp_path):
+    text = "Acetone was added to the flask. The mixture was stirred for 2 h."
+    before = [(r.text, r.label) for r in spacy.load(saved)(text)._.roles]
+    assert ("2 h", "TIME") in before
+    edited = tmp_path / "edited"
+    shutil.copytree(saved, edited)
+    _edit_yaml(edited / "chemie_roles" / "roles.yaml", lambda t: t.update(
+        conditions=[c for c in t["conditions"] if c["name"] != "time_units"]))
+    after = spacy.load(edited)(text)
+    assert "TIME" not in [r.label for r in after._.roles]
+    assert "TEMPERATURE" not in [r.label for r in after._.roles]
+    acetone = [x for x in before if x[0] == "Acetone"]
+    assert acetone and [(r.text, r.label) for r in after._.roles if r.text == "Acetone"] == acetone
 
 
 def test_a_saved_table_that_is_missing_is_named(saved, tmp_path):

@@ -54,12 +54,12 @@ def find_conditions(ctx: RoleContext, table: RoleTable, anchors: Anchors) -> lis
     text = ctx.text
     out: list[Found] = []
     for rule in table.conditions:
+        pattern = table.condition_patterns[rule.name]
         if rule.units or rule.words:
-            pattern = rule.pattern
             found = [m for m in map(pattern.match, repeat(text), anchors.starts(
                 rule.units, rule.words)) if m is not None]
         else:
-            found = list(rule.pattern.finditer(text))
+            found = list(pattern.finditer(text))
         for m in found:
             if rule.not_after and _word_before(text, m.start()) in rule.not_after:
                 continue

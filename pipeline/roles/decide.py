@@ -133,8 +133,8 @@ class Decider:
         self.table = table
         # the relation labels some rule asks for (the rest leave the key unchanged)
         self.linked_labels = frozenset().union(
-            *(r.when["linked"] for r in table.compounds if "linked" in r.when))
-        self._memos = {name: _memo(p) for name, p in table.patterns.items()}
+            *(r.when.linked for r in table.compounds if r.when.linked is not None))
+        self._memos = {name: _memo(p) for name, p in table.compiled.items()}
         self._by_key: dict[Hashable, Decision] = {}
 
     def __call__(self, facts: Facts) -> tuple[str, str] | None:
@@ -188,9 +188,9 @@ class Decider:
         if cond == "raw_pattern":
             return "{c}(F.raw())", self._memos[want]
         if cond == "before":
-            return "{c}.search(F.before()) is not None", self.table.patterns[want]
+            return "{c}.search(F.before()) is not None", self.table.compiled[want]
         if cond == "next":
-            return "{c}.match(F.next()) is not None", self.table.patterns[want]
+            return "{c}.match(F.next()) is not None", self.table.compiled[want]
         raise KeyError(cond)  # the table loader admits no other key
 
     def _compile(self, key: tuple) -> Decision:
@@ -198,7 +198,7 @@ class Decider:
         namespace: dict[str, Any] = {}
         lines = ["def decide(F):"]
         for rule in self.table.compounds:
-            when = rule.when
+            when = dict(rule.when.items())
             if not all(self._keyed(c, when[c], key) for c in _KEYED if c in when):
                 continue
             tests = []

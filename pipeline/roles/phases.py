@@ -96,7 +96,7 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
             return labels[j] in workup_classes
         return False
 
-    purposes = table.patterns.get("workup_purpose")
+    purposes = table.compiled.get("workup_purpose")
     phases: list[str] = []
     phase, reacted, ended = REACTION, False, False
     quenched = False
