@@ -60,8 +60,12 @@ _NEXT_NAME = regex.compile(
 # "di-", "N,N-di-" left before a name by the tokenizer; a chemical word of a name before it
 _MULTIPLIER = regex.compile(r"(?<![\w-])(?:di|tri|tetra|bis|tris|mono|n,n-di)-$")
 _CHEMICAL_WORD = regex.compile(r"[a-z][a-z\d,()\[\]-]{3,}(?:yl|sulfur|amino|oxy)$")
+_CHEMICAL_ENDS = ("yl", "sulfur", "amino", "oxy")
 _AMOUNT_WORD = regex.compile(r"\d+(?:\.\d+)?(?:mg|g|mmol|kg)$")
 _LETTER = regex.compile(r"[^\W\d_]")
+# word -> whether it holds a letter (grows with the vocabulary, as spaCy's does, up to a limit)
+_LETTERED: dict[str, bool] = {}
+_CACHE_LIMIT = 200_000
 _FIRST_WORD = regex.compile(r"[^\s-]+[\s-]")
 # a word right before / after a name
 _WORD_BEFORE = regex.compile(r"(\S+)\s$")
@@ -76,7 +80,9 @@ _CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?((?:pd(?:\(o
                           r"(?:carbon|charcoal)|raney\s+nickel))\b")
 # patent numbers, formulas of a mass spectrum: no compound of the procedure
 _NOT_NAME = regex.compile(r"(?:wo|us|ep|jp|cn|kr)\d{6,}$|c\d+h\d+[a-z\d]*[+-]?$")
+_NOT_NAME_FIRST = frozenset("wuejck")  # the letters _NOT_NAME starts with
 _RATIO_CHARS = frozenset("0123456789.:")
+_NO_LABELS: frozenset[str] = frozenset()  # no relation points to the compound's mention
 
 
 def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
@@ -89,10 +95,18 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     strip = table.words["name_prefixes"]
     not_compounds = table.words["not_compounds"]
     runs: list[Found] = []
+    strip_starts, known_starts = _prefixes(strip), _prefixes(known)
     for f in _name_runs(ctx, table.words["reference_heads"]):
-        for g in _split_mixture(text, _strip(text, f, strip), known):
+        if low.startswith(strip_starts, f.start, f.end):
+            f = _strip(text, f, strip)
+        if low.startswith(known_starts, f.start, f.end):
+            pieces = _split_mixture(text, f, known)
+        else:
+            pieces = (f,)  # a mixture starts with a known name
+        for g in pieces:
             name = low[g.start : g.end]
-            if g.end > g.start and name not in not_compounds and not _NOT_NAME.match(name):
+            if g.end > g.start and name not in not_compounds and not (
+                    name[:1] in _NOT_NAME_FIRST and _NOT_NAME.match(name)):
                 runs.append(g)
     covered = bytearray(len(text) + 1)
     for f in runs:
@@ -121,7 +135,8 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     aqueous_text = "aq" in low
     for f in runs:
         start, end = f.start, f.end
-        pre = _MULTIPLIER.search(low, max(0, start - 8), start)
+        pre = _MULTIPLIER.search(low, max(0, start - 8), start) if (
+            start and low[start - 1] == "-") else None
         if pre is not None:
             f.start = start = pre.start()  # "di-" split off "di-tert-butyl dicarbonate"
         if start and text[start - 1].isspace():
@@ -135,7 +150,8 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
             elif word in kept_before:
                 f.core = start  # the name itself, for the rules
                 f.start = w0
-            elif _CHEMICAL_WORD.match(word):
+            elif (word[:-1] if word[-1:] == "\n" else word).endswith(_CHEMICAL_ENDS) and (
+                    _CHEMICAL_WORD.match(word)):
                 f.start = w0  # "diethylaminosulfur trifluoride"
         if low.startswith(tail_starts, end + 1):
             tail = _WORD_AFTER.match(text, end)
@@ -374,8 +390,7 @@ def _split_mixture(text: str, f: Found, known: frozenset[str]) -> list[Found]:
     """A run naming a mixture of known names ("hexane-ethyl acetate", "n-hexane/ethyl
     acetate") as one span per name."""
     part = text[f.start : f.end]
-    low = part.lower()
-    if not low.startswith(_prefixes(known)) or not _JOINS.search(part):
+    if not part.lower().startswith(_prefixes(known)) or not _JOINS.search(part):
         return [f]  # a mixture starts with a known name
     pieces = _pieces(part, known)
     if pieces is None or len(pieces) < 2:
@@ -428,7 +443,13 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
                     if end + 1 < len(cs) and cs[end + 1] == "Z" and idx[end + 1] - b == 1 and (
                             end + 2 >= len(cs) or cs[end + 2] not in "CZ"):
                         b = ends[end + 1]
-                    if _LETTER.search(words[start]):
+                    word = words[start]
+                    lettered = _LETTERED.get(word)
+                    if lettered is None:
+                        if len(_LETTERED) >= _CACHE_LIMIT:
+                            _LETTERED.clear()
+                        lettered = _LETTERED[word] = _LETTER.search(word) is not None
+                    if lettered:
                         out.append(Found(idx[start], b, "compound"))
                 start = i + 1
     return out
@@ -480,20 +501,25 @@ def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
              steps: list[int], lexicon: dict[str, str], stated: set[int]) -> Facts:
     """The facts the compound rules test, for one compound span (its mention and the action
     that names it are set on ``f``; ``steps``: where the step headings of the heading end)."""
-    linked: set[str] = set()
-    for m in ctx.covering(f.start, f.end):
-        if f.mention is None:
-            f.mention = m.id
-            linked = ctx.linked.get(m.id, linked)
-        hits = ctx.argument_of.get(m.id)
-        if hits and ctx.modifiers:
-            # "the residue obtained": a participle that names no step
-            hits = [h for h in hits if id(h[0]) not in ctx.modifiers]
-        if hits:
-            f.links = hits
-            f.action, f.role = hits[-1]
-            break
-    phase = ctx.phase(f.action) if f.action is not None else _phase_near(ctx, f.start)
+    linked: set[str] = _NO_LABELS
+    covering = ctx.covering(f.start, f.end)
+    if covering:
+        argument_of, modifying = ctx.argument_of, ctx.modifiers
+        for m in covering:
+            if f.mention is None:
+                f.mention = m.id
+                linked = ctx.linked.get(m.id, linked)
+            hits = argument_of.get(m.id)
+            if hits and modifying:
+                # "the residue obtained": a participle that names no step
+                hits = [h for h in hits if id(h[0]) not in modifying]
+            if hits:
+                f.links = hits
+                f.action, f.role = hits[-1]
+                break
+    action = f.action
+    phase = (ctx.phase_of.get(id(action), action.phase) if action is not None
+             else _phase_near(ctx, f.start))
     end = f.aqueous_tail if f.aqueous_tail >= 0 else f.end
     start = max(f.start, f.aqueous, f.core)
     text = ctx.lower_text[start:end]

@@ -67,9 +67,10 @@ class RoleContext:
         """The mentions whose extent covers ``[start, end)``, smallest first."""
         mentions, starts, ends = self.mentions, self.mention_starts, self.mention_ends
         found = []
+        earliest = end - self.longest  # no mention starting before it reaches the end
         for k in range(bisect.bisect_right(starts, start) - 1, -1, -1):
-            if starts[k] < end - self.longest:
-                break  # no mention starting this early reaches the end
+            if starts[k] < earliest:
+                break
             if ends[k] >= end:
                 found.append(mentions[k])
         if len(found) > 1:
