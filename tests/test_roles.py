@@ -39,9 +39,9 @@ CASES: dict[str, tuple[str, str, str]] = {
                         "REAGENT_CATALYST"),
     "reagent_formula": ("POCl3 (1.0 mL) was added to 4-bromoaniline (1.0 g).", "POCl3",
                         "REAGENT_CATALYST"),
-    "workup_antecedent": ("4-Chlorotoluene (2.0 g) was added to toluene (5 mL). Ethyl benzoate "
+    "workup_antecedent": ("4-Chlorotoluene (2.0 g) was added to toluene (5 mL). Ethyl acetate "
                           "(10 mL) was added and the organic layer was separated.",
-                          "Ethyl benzoate", "OTHER_COMPOUND"),
+                          "Ethyl acetate", "OTHER_COMPOUND"),
     "coreferent_product": ("Example 5 4-Chlorobenzoic acid 4-Chlorotoluene (2.0 g) was heated "
                            "in water (5 mL) for 2 h. 4-Chlorobenzoic acid (1.5 g) was dissolved "
                            "in ethanol.", "4-Chlorobenzoic acid", "REACTION_PRODUCT"),
@@ -176,6 +176,18 @@ def test_the_lexicon_keeps_a_names_most_frequent_role_only(tmp_path):
 def test_rule_leaves_its_span_unlabelled(nlp, rule):
     text, span = NOT_LABELLED[rule]
     assert all(found != span for found, _, _ in roles(nlp, text))
+
+
+def test_known_names_outside_a_name_run_are_compounds(nlp):
+    """A token of the ``names`` list, or a mixture of them in one token, is a compound."""
+    found = roles(nlp, "The residue was purified by chromatography (n-Hex/EA = 3/1).")
+    assert {("n-Hex", "OTHER_COMPOUND"), ("EA", "OTHER_COMPOUND")} <= {
+        (text, label) for text, label, _ in found}
+
+
+def test_a_patent_number_is_no_compound(nlp):
+    found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
+    assert all("WO2012345678" not in text for text, _, _ in found)
 
 
 def test_roles_are_in_text_order_with_ids_and_trigger_arguments(nlp):

@@ -113,7 +113,12 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
         covered[f.start : f.end] = b"\x01" * (f.end - f.start)
     for a, b in ctx.chemicals:
         if 1 not in covered[a:b]:
+            name = low[a:b]
+            if name in not_compounds or (name[:1] in _NOT_NAME_FIRST and _NOT_NAME.match(name)):
+                continue
             runs.append(Found(a, b, "compound"))
+            covered[a:b] = b"\x01" * (b - a)
+    runs.extend(_known_names(ctx, known, covered))
     p = text.find("=")
     while p > 0:
         # "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a known name glued to a ratio in one token
@@ -215,6 +220,30 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
             out.append(ref)
             taken[ref.start : ref.end] = b"\x01" * (ref.end - ref.start)
     out.sort(key=lambda f: f.start)
+    return out
+
+
+def _known_names(ctx: RoleContext, known: frozenset[str], covered: bytearray) -> list[Found]:
+    """Known names (the ``names`` word list) that no other span holds: a token that is one
+    ("Hex" in "(Hex/EA = 3/1)"), or a token that is a mixture of them ("n-Hex/EA",
+    "n-hexane/EtOAc"), split into its names."""
+    out: list[Found] = []
+    tokens = ctx.tokens
+    idx, words = tokens.idx, tokens.text
+    for i, low in enumerate(tokens.lower):
+        a = idx[i]
+        if covered[a]:
+            continue
+        if low in known:
+            out.append(Found(a, a + len(low), "compound"))
+        elif ("/" in low or ":" in low) and low[:1].isalpha():
+            pieces = _pieces(words[i], known)
+            if pieces is not None and len(pieces) > 1:
+                at = a
+                for piece in pieces:
+                    start = ctx.text.index(piece, at)
+                    out.append(Found(start, start + len(piece), "compound"))
+                    at = start + len(piece)
     return out
 
 
