@@ -20,8 +20,11 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
-from chemie.resources import load_rules
+from chemie.tables import TableError, load_table
+
+TABLE = "grounding.yaml"
 
 Known = Callable[[str], bool]
 MAX_TEXT = 1000  # characters; the longest chemical mention in ChEMU-Ref docs 0-599 has 318
@@ -125,34 +128,79 @@ def _compile(pattern: str, placeholders: dict[str, str], exact: bool = False) ->
     return re.compile(pattern, 0 if exact else re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class PatternRule:
+    """A named pattern of ``rules/grounding.yaml`` (``reason``: why what it takes out
+    leaves no name; ``case: exact`` matches case-sensitively)."""
+
+    name: str
+    comment: str
+    pattern: str
+    example: str
+    reason: str = ""
+    case: Literal["exact", "any"] = "any"
+
+
+@dataclass(frozen=True)
+class SplitRule:
+    """A named split: a ``pattern`` with named groups, or a ``separator`` between pieces,
+    tried only where its ``guard`` allows."""
+
+    name: str
+    comment: str
+    example: str
+    pattern: str | None = None
+    separator: str | None = None
+    guard: Literal["", "no_locant", "known_sides"] = ""
+
+
+@dataclass(frozen=True)
+class GroundingTable:
+    """``rules/grounding.yaml``."""
+
+    placeholders: dict[str, str]
+    brackets: tuple[PatternRule, ...]
+    bracket_solvents: tuple[PatternRule, ...]
+    prefixes: tuple[PatternRule, ...]
+    suffixes: tuple[PatternRule, ...]
+    splits: tuple[SplitRule, ...]
+    rejects: tuple[PatternRule, ...]
+
+
+_SECTIONS = ("brackets", "bracket_solvents", "prefixes", "suffixes", "splits", "rejects")
+
+
+def grounding_table() -> GroundingTable:
+    """The typed grounding rules (``rules/grounding.yaml``, read once)."""
+    table = load_table(TABLE, GroundingTable)
+    for r in table.splits:
+        if (r.pattern is None) == (r.separator is None):
+            raise TableError(TABLE, f"splits.{r.name}", "give a pattern or a separator")
+    return table
+
+
 @functools.cache
 def _rules() -> dict[str, list[_Rule]]:
-    table = load_rules("grounding.yaml")
-    ph = {k: "".join(v.split()) for k, v in table["placeholders"].items()}
+    table = grounding_table()
+    ph = {k: "".join(v.split()) for k, v in table.placeholders.items()}
     out: dict[str, list[_Rule]] = {}
     for section in ("brackets", "bracket_solvents", "prefixes", "suffixes", "rejects"):
         out[section] = [
-            _Rule(r["name"], r.get("reason", ""),
-                  _compile(r["pattern"], ph, r.get("case") == "exact"))
-            for r in table[section]
+            _Rule(r.name, r.reason, _compile(r.pattern, ph, r.case == "exact"))
+            for r in getattr(table, section)
         ]
     out["splits"] = [
-        _Rule(r["name"], "", _compile(r.get("pattern") or r["separator"], ph),
-              "pattern" if "pattern" in r else "separator", r.get("guard", ""))
-        for r in table["splits"]
+        _Rule(r.name, "", _compile(r.pattern or r.separator or "", ph),
+              "pattern" if r.pattern is not None else "separator", r.guard)
+        for r in table.splits
     ]
     return out
 
 
 def rule_examples() -> list[tuple[str, str, str]]:
     """``(section, rule name, example)`` of every rule (the tests fire each one)."""
-    table = load_rules("grounding.yaml")
-    return [
-        (section, r["name"], r["example"])
-        for section in ("brackets", "bracket_solvents", "prefixes", "suffixes", "splits",
-                        "rejects")
-        for r in table[section]
-    ]
+    table = grounding_table()
+    return [(section, r.name, r.example) for section in _SECTIONS for r in getattr(table, section)]
 
 
 def _depths(text: str) -> list[int]:
