@@ -33,21 +33,26 @@ from pathlib import Path
 from spacy.language import Language
 
 from chemie.cliutil import emit
-from chemie.commands.run import OutputPath, add_scale_options, execute, make_output_folder
+from chemie.commands.run import (
+    OutputPath,
+    add_scale_options,
+    execute,
+    format_help,
+    make_output_folder,
+)
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
 from chemie.errors import InputError, read_text
-from chemie.formats import file_name_text
-from chemie.formats.chemdner import format_cdi, format_cem, rank_cdi, rank_cem
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
-from chemie.model import Document, Mention
-from chemie.scale.sinks import BlockSink, JsonlSink, PairSink, Sink, StdoutSink, TableSink
+from chemie.formats.ner_records import TSV_HEADER, tsv_block
+from chemie.model import Document
+from chemie.scale import outputs
+from chemie.scale.outputs import PREFIX, OutputFormat
 from chemie.scale.sources import Item, iter_txt_items
 from chemie.scale.worker import Job
 
 FORMATS = ("auto", "text", "chemdner", "iob")
 IOB_SUFFIXES = (".iob", ".bio", ".conll")
 DEFAULT_IOB_WINDOW = 600  # tokens: an IOB file holds many abstracts one after another
-TABLES = ("csv", "parquet")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,8 +68,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--input-format", choices=FORMATS, default="auto")
     p.add_argument(
-        "--format", choices=("tsv", "json", *TABLES), default="tsv",
-        help="text output format (csv/parquet: a mention table, -o OUT gives OUT.mentions.EXT)",
+        "--format", choices=[f.name for f in outputs.offered("ner")], default="tsv",
+        help="text output format: " + format_help("ner"),
     )
     p.add_argument(
         "--abbreviation-window",
@@ -129,25 +134,11 @@ def tag_iob(ner: ChemicalNER, sentences: list[IOBSentence]) -> list[IOBSentence]
     ]
 
 
-TSV_HEADER = "document\tstart\tend\ttext\tclass\tconfidence\trule\n"
-
-
-def _tsv_rows(name: str, mentions: list[dict[str, object]]) -> str:
-    lines = []
-    for m in mentions:
-        text = str(m["text"]).replace("\t", " ").replace("\n", " ")
-        lines.append(
-            f"{name}\t{m['start']}\t{m['end']}\t{text}\t{m['class']}\t"
-            f"{float(m['confidence']):.3f}\t{m['rule']}\n"
-        )
-    return "".join(lines)
-
-
-def _text_output(docs: Iterable[tuple[str, list[dict[str, object]]]], fmt: str) -> str:
+def _text_output(path: Path, records: list[dict[str, object]], fmt: str) -> str:
     if fmt == "json":
-        payload = [{"document": name, "mentions": mentions} for name, mentions in docs]
+        payload = [{"document": str(path), "mentions": records}]
         return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
-    return TSV_HEADER + "".join(_tsv_rows(name, mentions) for name, mentions in docs)
+    return TSV_HEADER + tsv_block(Document(str(path), "", meta={"ner": records}))
 
 
 def ner_processor(abbreviation_window: int = 0, nonchemical_veto: str = "rules"):
@@ -159,47 +150,6 @@ def ner_processor(abbreviation_window: int = 0, nonchemical_veto: str = "rules")
         return doc
 
     return process
-
-
-def _name(doc: Document) -> str:
-    """The document's file (or id), as text (see :func:`~chemie.formats.file_name_text`)."""
-    return file_name_text(str(doc.meta.get("source", doc.id)))
-
-
-def tsv_block(doc: Document) -> str:
-    """Scale formatter: the TSV rows of one document."""
-    return _tsv_rows(_name(doc), doc.meta.get("ner", []))  # type: ignore[arg-type]
-
-
-def json_line(doc: Document) -> str:
-    """Scale formatter: one JSON line ``{"document", "mentions"}``."""
-    return json.dumps({"document": _name(doc), "mentions": doc.meta.get("ner", [])},
-                      ensure_ascii=False)
-
-
-def table_document(doc: Document) -> Document:
-    """Scale formatter: the document named by its file, its records as Mentions (label:
-    the CHEMDNER class), for :class:`~chemie.scale.sinks.TableSink`."""
-    mentions = [
-        Mention(f"T{i}", ((int(m["start"]), int(m["end"])),), str(m["class"]), str(m["text"]),
-                str(m["rule"]), float(m["confidence"]))  # type: ignore[arg-type]
-        for i, m in enumerate(doc.meta.get("ner", []), 1)  # type: ignore[arg-type]
-    ]
-    return Document(id=_name(doc), text=doc.text, mentions=mentions)
-
-
-def chemdner_blocks(doc: Document) -> tuple[str, str]:
-    """Scale formatter: the CEM and CDI rows of one abstract (``doc.text`` is the title, a
-    newline and the abstract; ``doc.id`` the PMID)."""
-    cut = doc.text.find("\n") + 1 if "\n" in doc.text else len(doc.text) + 1
-    found = []
-    for m in doc.meta.get("ner", []):  # type: ignore[union-attr]
-        start, end = int(m["start"]), int(m["end"])
-        part, base = ("T", 0) if start < cut else ("A", cut)
-        found.append((part, start - base, end - base, str(m["text"]), float(m["confidence"])))
-    cem = rank_cem(doc.id, [(p, a, b, c) for p, a, b, _, c in found])
-    cdi = rank_cdi(doc.id, [(t, c) for _, _, _, t, c in found])
-    return format_cem(cem), format_cdi(cdi)
 
 
 def _options(args: argparse.Namespace) -> tuple[tuple[str, object], ...]:
@@ -247,24 +197,18 @@ def iter_abstract_items(path: Path) -> Iterator[Item]:
             yield Item("error", str(path), lineno, pmid or None, message)
 
 
+def _job(args: argparse.Namespace, fmt: OutputFormat) -> Job:
+    return Job("chemie.commands.ner:ner_processor", fmt.key, _options(args))
+
+
 def run_scaled(args: argparse.Namespace) -> int:
     """Plain-text documents (files or folders of .txt) streamed through chemie.scale:
     TSV, JSON lines with ``--format json`` or a mention table with ``--format csv|parquet``;
     bad documents go to ``OUT.errors.tsv``."""
-    fmt = {"tsv": "tsv_block", "json": "json_line"}.get(args.format, "table_document")
-    job = Job("chemie.commands.ner:ner_processor", f"chemie.commands.ner:{fmt}", _options(args))
-    if args.format in TABLES:
-        if args.output is None:
-            raise InputError(None, None, f"--format {args.format} needs an output: -o OUT")
-        sink: Sink = TableSink(args.output, args.format, ("mentions",))
-    elif args.output is None:
-        sink = StdoutSink()
-    elif args.format == "tsv":
-        sink = BlockSink(args.output, TSV_HEADER)
-    else:
-        sink = JsonlSink(args.output, "document", item_key=lambda item: item.path)
+    fmt = outputs.get("ner", args.format)
     inputs = list(args.inputs)
-    return execute(args, job, inputs, sink, _numbered(_text_items(inputs)))
+    return execute(args, _job(args, fmt), inputs, fmt.open(args.output),
+                   _numbered(_text_items(inputs)))
 
 
 def run_chemdner(args: argparse.Namespace) -> int:
@@ -273,14 +217,13 @@ def run_chemdner(args: argparse.Namespace) -> int:
     if len(args.inputs) > 1 and args.output is not None and not _is_folder(args.output):
         raise InputError(args.inputs[1], None, "CHEMDNER: give one input per output prefix "
                          "(or -o FOLDER/)")
-    job = Job("chemie.commands.ner:ner_processor", "chemie.commands.ner:chemdner_blocks",
-              _options(args))
+    fmt = outputs.default("ner", "chemdner")
     status = 0
     for path in args.inputs:
-        cem, cdi = _chemdner_paths(args.output, path)
-        prefix = Path(str(cem)[: -len(".cem.tsv")])
+        prefix = _chemdner_prefix(args.output, path)
         items = _numbered(iter_abstract_items(path))
-        status = max(status, execute(args, job, [path], PairSink(cem, cdi), items, prefix))
+        status = max(status, execute(args, _job(args, fmt), [path], fmt.open(prefix), items,
+                                     prefix))
     return status
 
 
@@ -288,14 +231,12 @@ def _is_folder(output: Path) -> bool:
     return output.is_dir() or str(output).endswith(("/", "\\"))
 
 
-def _chemdner_paths(output: Path | None, source: Path) -> tuple[Path, Path]:
+def _chemdner_prefix(output: Path | None, source: Path) -> Path:
     if output is None:
-        prefix = source.with_suffix("")
-    elif _is_folder(output):
-        prefix = output / source.stem
-    else:
-        prefix = output
-    return Path(f"{prefix}.cem.tsv"), Path(f"{prefix}.cdi.tsv")
+        return source.with_suffix("")
+    if _is_folder(output):
+        return output / source.stem
+    return output
 
 
 def _head(path: Path, size: int = 65536) -> str:
@@ -328,14 +269,15 @@ def run(args: argparse.Namespace) -> int:
     if len(kinds) > 1:
         raise InputError(args.inputs[-1], None, f"inputs mix formats: {', '.join(sorted(kinds))}")
     kind = kinds.pop()
-    if args.format in TABLES and kind != "text":
+    tables = [f.name for f in outputs.offered("ner") if f.layout == PREFIX]
+    if args.format in tables and kind != "text":
         raise InputError(args.inputs[0], None, f"--format {args.format} is for text input "
                          f"(this is {kind}): use --format tsv or json")
-    make_output_folder(args, kind == "chemdner" or args.format in TABLES, "this output")
+    make_output_folder(args, kind == "chemdner" or args.format in tables, "this output")
     if kind == "chemdner":
         return run_chemdner(args)
     scaled = args.workers or args.resume or args.engine or args.scheduler
-    streamed = scaled or args.format in TABLES or len(args.inputs) > 1
+    streamed = scaled or args.format in tables or len(args.inputs) > 1
     if kind == "text" and (streamed or args.inputs[0].is_dir()):
         return run_scaled(args)
     if kind == "iob" and scaled:
@@ -354,8 +296,8 @@ def run(args: argparse.Namespace) -> int:
     text = read_text(path)
     if not text.strip():
         print(f"chemie: {path}: warning: empty document: empty result", file=sys.stderr)
-        docs = [(str(path), [])]
+        records = []
     else:
-        docs = [(str(path), ner_document(build_nlp(window or 0, args.nonchemical_veto), text))]
-    emit(_text_output(docs, args.format), args.output)
+        records = ner_document(build_nlp(window or 0, args.nonchemical_veto), text)
+    emit(_text_output(path, records, args.format), args.output)
     return 0

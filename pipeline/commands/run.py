@@ -5,7 +5,8 @@ With no input, runs the bundled example and prints the mentions and links readab
 ``#`` notes), ChEMU-Ref ``.jsonl`` becomes ChEMU-Ref ``.jsonl`` in the input's token
 indices (ready for ``chemie score anaphora``). ``--format`` overrides: brat, chemu, json
 (everything with rule names, one document per line) or csv/parquet (a mention table and a
-relation table). Input and output are streamed; bad documents are listed in
+relation table; the formats are declared in :mod:`chemie.scale.outputs`). Input and
+output are streamed; bad documents are listed in
 ``OUT.errors.tsv`` and the run goes on. Documents read from folders are named by their
 path in the folder without suffix (``sub/a``), files given by name by their name
 (``a``); a second document with the same name in one run fails (listed as an error).
@@ -29,14 +30,14 @@ from pathlib import Path
 from chemie.cliutil import whole_number
 from chemie.errors import InputError
 from chemie.resources import example_path
+from chemie.scale import outputs
 from chemie.scale.engines import RunAborted, default_workers
 from chemie.scale.errorlog import ErrorLog
+from chemie.scale.outputs import FOLDER, PREFIX, OutputFormat
 from chemie.scale.runner import ENGINES, Summary, run_job
-from chemie.scale.sinks import Sink, errors_path, make_sink
+from chemie.scale.sinks import Sink, errors_path
 from chemie.scale.sources import Item, input_kind, iter_items
 from chemie.scale.worker import Job
-
-FORMATS = ("brat", "chemu", "json", "csv", "parquet")
 
 
 def seconds(text: str) -> float:
@@ -70,6 +71,11 @@ def make_output_folder(args: argparse.Namespace, folder_ok: bool, what: str) -> 
     if not folder_ok:
         raise InputError(args.output, None, f"{what} is one file: give a file name, not a folder")
     args.output.mkdir(parents=True, exist_ok=True)
+
+
+def format_help(command: str) -> str:
+    """``--format``'s help: the formats ``command`` offers, from the registry."""
+    return "; ".join(f"{f.name}: {f.help.replace('`', '')}" for f in outputs.offered(command))
 
 
 def add_scale_options(p: argparse.ArgumentParser) -> None:
@@ -114,8 +120,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "without it, documents are printed readably",
     )
     p.add_argument(
-        "--format", choices=FORMATS,
-        help="output format (default: brat for text input, chemu for ChEMU-Ref .jsonl)",
+        "--format", choices=[f.name for f in outputs.offered("run")],
+        help="output format (default: brat for text input, chemu for ChEMU-Ref .jsonl): "
+        + format_help("run"),
     )
     p.add_argument(
         "--coref", choices=("surface", "atomic"), default="surface",
@@ -125,33 +132,34 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def output_format(kinds: set[str], requested: str | None, out: Path | None) -> str:
+def output_format(kinds: set[str], requested: str | None, out: Path | None) -> OutputFormat:
     """The output format: requested, or implied by the input kinds (InputError if mixed)."""
     if out is None:
-        if requested in ("brat", "csv", "parquet"):
+        fmt = outputs.get("run", requested or "describe")
+        if not fmt.prints:
             raise InputError(None, None, f"--format {requested} needs an output: -o OUT")
-        return "describe" if requested is None else requested
+        return fmt
     if requested:
-        return requested
-    if kinds == {"jsonl"}:
-        return "chemu"
-    if kinds == {"txt"}:
-        return "brat"
-    raise InputError(None, None, "mixed .jsonl and .txt inputs: choose --format json|csv|parquet")
+        return outputs.get("run", requested)
+    fmt = outputs.default("run", next(iter(kinds))) if len(kinds) == 1 else None
+    if fmt is None:
+        raise InputError(None, None, "mixed .jsonl and .txt inputs: choose --format json|csv|"
+                         "parquet")
+    return fmt
 
 
-def check_output(out: Path, fmt: str, inputs: list[Path]) -> None:
+def check_output(out: Path, fmt: OutputFormat, inputs: list[Path]) -> None:
     """Refuse an output that would overwrite an input or has the wrong kind (InputError)."""
     resolved = out.resolve()
     for p in inputs:
         if p.resolve() == resolved:
             raise InputError(out, None, "output would overwrite the input")
-        if fmt == "brat" and p.is_dir() and resolved.is_relative_to(p.resolve()):
-            raise InputError(out, None, f"brat output inside the input folder {p}")
-    if fmt == "brat" and out.exists() and not out.is_dir():
-        raise InputError(out, None, "brat output must be a folder, and this is a file")
-    if fmt in ("chemu", "json") and out.is_dir():
-        raise InputError(out, None, f"{fmt} output is one .jsonl file, and this is a folder")
+        if fmt.layout == FOLDER and p.is_dir() and resolved.is_relative_to(p.resolve()):
+            raise InputError(out, None, f"{fmt.name} output inside the input folder {p}")
+    if fmt.layout == FOLDER and out.exists() and not out.is_dir():
+        raise InputError(out, None, f"{fmt.name} output must be a folder, and this is a file")
+    if fmt.layout not in (FOLDER, PREFIX) and out.is_dir():
+        raise InputError(out, None, f"{fmt.name} output is one file, and this is a folder")
 
 
 def report(summary: Summary, errors: ErrorLog, quiet: bool) -> None:
@@ -238,8 +246,8 @@ def run(args: argparse.Namespace) -> int:
     fmt = output_format(kinds, args.format, args.output)
     if args.output is not None:
         check_output(args.output, fmt, inputs)
-        make_output_folder(args, fmt in ("brat", "csv", "parquet"), f"{fmt} output")
+        make_output_folder(args, fmt.layout in (FOLDER, PREFIX), f"{fmt.name} output")
     if not args.inputs:
         args.workers = 1
-    job = Job("anaphora", fmt, (("coref", args.coref),))
-    return execute(args, job, inputs, make_sink(fmt, args.output))
+    job = Job("anaphora", fmt.key, (("coref", args.coref),))
+    return execute(args, job, inputs, fmt.open(args.output))

@@ -21,8 +21,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from chemie.scale.outcome import Outcome
 from chemie.scale.sources import Item
-from chemie.scale.worker import Job, Outcome, process_chunk
+from chemie.scale.worker import Job, process_chunk
 
 Chunks = Iterable[list[Item]]
 

@@ -12,9 +12,10 @@ from tqdm import tqdm
 
 from chemie.scale.engines import run_dask, run_inline, run_pool
 from chemie.scale.errorlog import ErrorLog
+from chemie.scale.outcome import Outcome
 from chemie.scale.sinks import Sink
 from chemie.scale.sources import Item
-from chemie.scale.worker import Job, Outcome
+from chemie.scale.worker import Job
 
 ENGINES = ("local", "dask")
 FLUSH_SECONDS = 1.0
