@@ -37,21 +37,26 @@ def ids_line(doc: Document) -> str:
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_one_registration_adds_a_format_to_chemie_run(registry, tmp_path, workers):
+def test_one_registration_adds_a_format_to_chemie_run(registry, tmp_path, capsys, workers):
     register(OutputFormat(
         "run", "ids", ids_line, JsonlSink, {"key_field": "id", "unique": True},
-        help="ids and mention counts",
+        suffixes=(".ids",), help="ids and mention counts",
     ))
-    out = tmp_path / "out.ids"
-    argv = ["run", str(SCALE / "texts"), "--format", "ids", "-o", str(out), "-q",
-            "--workers", workers]
+    out = tmp_path / "out.ids"  # the suffix chooses the format
+    argv = ["run", str(SCALE / "texts"), "-o", str(out), "-q", "--workers", workers]
     assert main(argv) == 0
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [d["id"] for d in lines] == ["s1", "s2", "more/s3", "more/s4"]
     assert all(d["mentions"] > 0 for d in lines)
-    first = out.read_bytes()
+    explicit = tmp_path / "explicit"
+    assert main(["run", str(SCALE / "texts"), "--format", "ids", "-o", str(explicit), "-q"]) == 0
+    assert explicit.read_bytes() == out.read_bytes()
     assert main([*argv, "--resume"]) == 0  # resumable, as its sink is
-    assert out.read_bytes() == first
+    assert out.read_bytes() == explicit.read_bytes()
+    capsys.readouterr()
+    wrong = ["run", str(SCALE / "texts"), "--format", "ids", "-o", str(tmp_path / "x.csv")]
+    assert main(wrong) == 2
+    assert "a .csv name is for csv output, not --format ids" in capsys.readouterr().err
 
 
 def test_a_format_of_another_command_is_not_offered_by_run(registry, tmp_path, capsys):
@@ -112,11 +117,13 @@ def _run(fmt: OutputFormat, out: Path, resume: bool = False) -> object:
 def test_a_new_command_can_declare_line_folder_and_multi_table_formats(registry, tmp_path):
     """What reaction outputs need: a format set of their own, zero or more lines per
     document, a brat-like folder, and several tables in CSV or Parquet."""
-    lines = register(OutputFormat("demo", "caps", caps_lines, BlockSink, {"header": "id\tword\n"}))
+    lines = register(OutputFormat("demo", "caps", caps_lines, BlockSink, {"header": "id\tword\n"},
+                                  suffixes=(".caps",)))
     folder = register(OutputFormat("demo", "ann", caps_ann, BratSink, layout=FOLDER))
     tables = {
         fmt: register(OutputFormat("demo", fmt, lambda doc: doc, TableSink,
-                                   {"fmt": fmt, "tables": (CAPS, SIZES)}, layout=PREFIX))
+                                   {"fmt": fmt, "tables": (CAPS, SIZES)}, layout=PREFIX,
+                                   suffixes=(f".{fmt}",)))
         for fmt in ("csv", "parquet")
     }
     assert _run(lines, tmp_path / "w.caps").written == 4
@@ -124,6 +131,7 @@ def test_a_new_command_can_declare_line_folder_and_multi_table_formats(registry,
     assert rows[0] == "id\tword" and ("s1\tStep" in rows)
     assert _run(folder, tmp_path / "ann").written == 4
     assert "CAP 0 4\tStep" in (tmp_path / "ann" / "s1.ann").read_text()
+    assert outputs.choose("demo", None, tmp_path / "t.parquet", {"txt"}) is tables["parquet"]
     for fmt, spec in tables.items():
         assert _run(spec, tmp_path / "t").written == 4
         caps, sizes = read_tables(tmp_path / "t", fmt, (CAPS, SIZES))

@@ -1,20 +1,20 @@
 """``chemie ner INPUT... [-o OUTPUT]``: chemical mentions in text, CHEMDNER or IOB files.
 
-- plain text (``.txt``): one document per file -> mentions as TSV or JSON (char offsets,
-  text, CHEMDNER class, confidence, rule);
+- plain text (``.txt`` files, folders of them): one document per file, streamed through
+  ``chemie.scale`` -> mentions (char offsets, text, CHEMDNER class, confidence, rule) as
+  TSV (one header, then one row per mention), JSON lines with ``--format json`` (one line
+  per document), or with ``--format csv|parquet`` (needs ``-o OUT``) one row per mention in
+  ``OUT.mentions.csv|parquet`` (``-o FOLDER/``: ``FOLDER/mentions.EXT``), the mention
+  columns of ``chemie run``'s tables (``chemie.formats.tabular``): ``doc_id`` is the file,
+  ``label`` and ``chemdner_class`` the CHEMDNER class. The shape is the same for one
+  document or many; an output name ending in ``.tsv``, ``.jsonl``/``.json``, ``.csv`` or
+  ``.parquet`` implies its format. Bad documents are listed in ``OUT.errors.tsv`` and the
+  run goes on (exit 1); an empty document gives a warning and an empty result.
 - CHEMDNER abstracts (``PMID<TAB>title<TAB>abstract``) -> ``PREFIX.cem.tsv`` and
-  ``PREFIX.cdi.tsv`` (``-o PREFIX`` or ``-o FOLDER/``), always streamed one abstract per
-  line through ``chemie.scale`` (bad lines listed in ``PREFIX.errors.tsv``, the run goes on);
+  ``PREFIX.cdi.tsv`` (``-o PREFIX`` or ``-o FOLDER/``), streamed one abstract per line
+  (bad lines listed in ``PREFIX.errors.tsv``, the run goes on);
 - IOB TSV -> the same tokens in the same order with predicted ``B-/I-Chemical`` tags
-  (tagged in one process: the scale options are ignored, with a note);
-- several text documents (files, a folder), or one with any of ``--workers --resume
-  --engine --scheduler``: streamed through ``chemie.scale``: TSV, or JSON lines with
-  ``--format json``; bad documents listed in ``OUT.errors.tsv``, the run goes on (exit 1).
-  An empty document gives a warning and an empty result.
-- ``--format csv|parquet`` (text input, always streamed, needs ``-o OUT``): one row per
-  mention in ``OUT.mentions.csv|parquet`` (``-o FOLDER/``: ``FOLDER/mentions.EXT``), the
-  mention columns of ``chemie run``'s tables (``chemie.formats.tabular``): ``doc_id`` is
-  the file, ``label`` and ``chemdner_class`` the CHEMDNER class.
+  (tagged in one process: the scale options are ignored, with a note).
 
 The input format is detected from the extension and the first line; ``--input-format``
 overrides it (JSON lines, e.g. ChEMU-Ref, are refused: ``chemie run`` reads them).
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -41,9 +40,8 @@ from chemie.commands.run import (
     make_output_folder,
 )
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
-from chemie.errors import InputError, read_text
+from chemie.errors import InputError
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
-from chemie.formats.ner_records import TSV_HEADER, tsv_block
 from chemie.model import Document
 from chemie.scale import outputs
 from chemie.scale.outputs import PREFIX, OutputFormat
@@ -68,8 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--input-format", choices=FORMATS, default="auto")
     p.add_argument(
-        "--format", choices=[f.name for f in outputs.offered("ner")], default="tsv",
-        help="text output format: " + format_help("ner"),
+        "--format", choices=[f.name for f in outputs.offered("ner")],
+        help="output format for text input (default: the one -o OUT's suffix implies, else "
+        "tsv): " + format_help("ner"),
     )
     p.add_argument(
         "--abbreviation-window",
@@ -134,13 +133,6 @@ def tag_iob(ner: ChemicalNER, sentences: list[IOBSentence]) -> list[IOBSentence]
     ]
 
 
-def _text_output(path: Path, records: list[dict[str, object]], fmt: str) -> str:
-    if fmt == "json":
-        payload = [{"document": str(path), "mentions": records}]
-        return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
-    return TSV_HEADER + tsv_block(Document(str(path), "", meta={"ner": records}))
-
-
 def ner_processor(abbreviation_window: int = 0, nonchemical_veto: str = "rules"):
     """Scale worker factory: Document -> the same Document with its records in meta["ner"]."""
     nlp = build_nlp(abbreviation_window, nonchemical_veto)
@@ -201,11 +193,10 @@ def _job(args: argparse.Namespace, fmt: OutputFormat) -> Job:
     return Job("chemie.commands.ner:ner_processor", fmt.key, _options(args))
 
 
-def run_scaled(args: argparse.Namespace) -> int:
-    """Plain-text documents (files or folders of .txt) streamed through chemie.scale:
-    TSV, JSON lines with ``--format json`` or a mention table with ``--format csv|parquet``;
-    bad documents go to ``OUT.errors.tsv``."""
-    fmt = outputs.get("ner", args.format)
+def run_text(args: argparse.Namespace, fmt: OutputFormat) -> int:
+    """Plain-text documents (files or folders of .txt) streamed through chemie.scale, one
+    or many alike: TSV, JSON lines or a mention table; bad documents go to
+    ``OUT.errors.tsv``."""
     inputs = list(args.inputs)
     return execute(args, _job(args, fmt), inputs, fmt.open(args.output),
                    _numbered(_text_items(inputs)))
@@ -264,40 +255,42 @@ def input_format(path: Path, requested: str) -> str:
     return detect_format(path, head)
 
 
+def text_format(args: argparse.Namespace) -> OutputFormat:
+    """The output format for text input: ``--format``, or the one the output's suffix
+    implies, else TSV."""
+    if args.output is None:
+        return outputs.get("ner", args.format or "tsv")
+    fmt = outputs.choose("ner", args.format, args.output, {"text"},
+                         getattr(args, "output_folder", False))
+    assert fmt is not None  # text input always has a default
+    return fmt
+
+
 def run(args: argparse.Namespace) -> int:
     kinds = {input_format(p, args.input_format) for p in args.inputs}
     if len(kinds) > 1:
         raise InputError(args.inputs[-1], None, f"inputs mix formats: {', '.join(sorted(kinds))}")
     kind = kinds.pop()
-    tables = [f.name for f in outputs.offered("ner") if f.layout == PREFIX]
-    if args.format in tables and kind != "text":
+    if kind != "text" and args.format is not None:
         raise InputError(args.inputs[0], None, f"--format {args.format} is for text input "
-                         f"(this is {kind}): use --format tsv or json")
-    make_output_folder(args, kind == "chemdner" or args.format in tables, "this output")
+                         f"(this is {kind}, whose output format is fixed)")
+    fmt = text_format(args) if kind == "text" else outputs.default("ner", kind)
+    if fmt is not None and fmt.layout != PREFIX and args.output is not None \
+            and args.output.is_dir():
+        raise InputError(args.output, None, f"{fmt.name} output is one file, and this is a folder")
+    make_output_folder(args, fmt is not None and fmt.layout == PREFIX, "this output")
     if kind == "chemdner":
         return run_chemdner(args)
-    scaled = args.workers or args.resume or args.engine or args.scheduler
-    streamed = scaled or args.format in tables or len(args.inputs) > 1
-    if kind == "text" and (streamed or args.inputs[0].is_dir()):
-        return run_scaled(args)
-    if kind == "iob" and scaled:
+    if kind == "text":
+        return run_text(args, fmt)  # type: ignore[arg-type]
+    if args.workers or args.resume or args.engine or args.scheduler:
         print("chemie: note: IOB input is tagged in this process; --workers, --resume, "
               "--engine and --scheduler are ignored", file=sys.stderr)
+    if len(args.inputs) > 1 and args.output is not None:
+        raise InputError(args.inputs[1], None, "IOB: give one input per output file")
     window = args.abbreviation_window
-    if kind == "iob":
-        if len(args.inputs) > 1 and args.output is not None:
-            raise InputError(args.inputs[1], None, "IOB: give one input per output file")
-        nlp = build_nlp(window if window is not None else DEFAULT_IOB_WINDOW, args.nonchemical_veto)
-        ner = nlp.get_pipe("chemie_ner")
-        tagged = [tag_iob(ner, read_iob(path)) for path in args.inputs]
-        emit("\n".join(format_iob(t) for t in tagged), args.output)
-        return 0
-    path = args.inputs[0]
-    text = read_text(path)
-    if not text.strip():
-        print(f"chemie: {path}: warning: empty document: empty result", file=sys.stderr)
-        records = []
-    else:
-        records = ner_document(build_nlp(window or 0, args.nonchemical_veto), text)
-    emit(_text_output(path, records, args.format), args.output)
+    nlp = build_nlp(window if window is not None else DEFAULT_IOB_WINDOW, args.nonchemical_veto)
+    ner = nlp.get_pipe("chemie_ner")
+    tagged = [tag_iob(ner, read_iob(path)) for path in args.inputs]
+    emit("\n".join(format_iob(t) for t in tagged), args.output)
     return 0

@@ -3,32 +3,37 @@
 With no input, runs the bundled example and prints the mentions and links readably.
 ``.txt`` files and folders of them (plain or brat) become a brat folder (rule names as
 ``#`` notes), ChEMU-Ref ``.jsonl`` becomes ChEMU-Ref ``.jsonl`` in the input's token
-indices (ready for ``chemie score anaphora``). ``--format`` overrides: brat, chemu, json
-(everything with rule names, one document per line) or csv/parquet (a mention table and a
-relation table; the formats are declared in :mod:`chemie.scale.outputs`). Input and
-output are streamed; bad documents are listed in
-``OUT.errors.tsv`` and the run goes on. Documents read from folders are named by their
-path in the folder without suffix (``sub/a``), files given by name by their name
-(``a``); a second document with the same name in one run fails (listed as an error).
+indices (ready for ``chemie score anaphora``). An output name ending in ``.jsonl``,
+``.json``, ``.csv`` or ``.parquet`` implies its format; ``--format`` chooses: brat, chemu,
+json (everything with rule names, one document per line) or csv/parquet (a mention table
+and a relation table; the formats are declared in :mod:`chemie.scale.outputs`). Input
+and output are streamed; bad documents are listed in ``OUT.errors.tsv`` and the run goes
+on. Documents read from folders are named by their path in the folder without suffix
+(``sub/a``), files given by name by their name (``a``); a second document with the same
+name in one run fails (listed as an error).
 Exit status: 0 all documents done (an empty input file gives a warning and an empty
 result), 1 some failed (or all, when any of them timed out or hit an internal error),
 2 bad input (every document unreadable or malformed, or none found: an existing output
 is left as it was and no partial file stays; the errors are printed and, for several
-documents when there is no errors file yet, listed in a new one), 3 the run itself broke
-down, 130 interrupted (``--resume`` continues).
+documents when there is no errors file yet, listed in a new one), 3 the output could not
+be written or the run itself broke down, 130 interrupted by Ctrl-C or SIGTERM
+(``--resume`` continues).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
+import signal
 import sys
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from chemie.cliutil import whole_number
-from chemie.errors import InputError
+from chemie.errors import InputError, OutputError
 from chemie.resources import example_path
 from chemie.scale import outputs
 from chemie.scale.engines import RunAborted, default_workers
@@ -70,7 +75,10 @@ def make_output_folder(args: argparse.Namespace, folder_ok: bool, what: str) -> 
         return
     if not folder_ok:
         raise InputError(args.output, None, f"{what} is one file: give a file name, not a folder")
-    args.output.mkdir(parents=True, exist_ok=True)
+    try:
+        args.output.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(e.errno, f"cannot write: {e.strerror or e}", str(args.output)) from None
 
 
 def format_help(command: str) -> str:
@@ -121,8 +129,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--format", choices=[f.name for f in outputs.offered("run")],
-        help="output format (default: brat for text input, chemu for ChEMU-Ref .jsonl): "
-        + format_help("run"),
+        help="output format (default: the one -o OUT's suffix implies, else brat for text "
+        "input and chemu for ChEMU-Ref .jsonl): " + format_help("run"),
     )
     p.add_argument(
         "--coref", choices=("surface", "atomic"), default="surface",
@@ -132,19 +140,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def output_format(kinds: set[str], requested: str | None, out: Path | None) -> OutputFormat:
-    """The output format: requested, or implied by the input kinds (InputError if mixed)."""
+def output_format(
+    kinds: set[str], requested: str | None, out: Path | None, folder: bool = False
+) -> OutputFormat:
+    """The output format: requested, or implied by the output's suffix or the input kinds
+    (InputError if they conflict or nothing decides)."""
     if out is None:
         fmt = outputs.get("run", requested or "describe")
         if not fmt.prints:
             raise InputError(None, None, f"--format {requested} needs an output: -o OUT")
         return fmt
-    if requested:
-        return outputs.get("run", requested)
-    fmt = outputs.default("run", next(iter(kinds))) if len(kinds) == 1 else None
+    fmt = outputs.choose("run", requested, out, kinds, folder)
     if fmt is None:
         raise InputError(None, None, "mixed .jsonl and .txt inputs: choose --format json|csv|"
-                         "parquet")
+                         "parquet (or an output name ending in .json, .csv or .parquet)")
     return fmt
 
 
@@ -193,6 +202,27 @@ def exit_status(summary: Summary) -> int:
     return 1 if summary.errors else 0
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: the run stops as it does on Ctrl-C."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM stops the block like Ctrl-C (in the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _kept(errors: ErrorLog) -> str:
     """What a stopped run left behind: its partial files (when it wrote something)."""
     if errors.partial is not None and errors.partial.exists():
@@ -218,23 +248,27 @@ def execute(
             input_kind(path)  # a missing or unknown input stops the run before any output
         items = iter_items(inputs, keys=args.resume)
     try:
-        summary = run_job(
-            items,
-            job,
-            sink,
-            errors,
-            workers=args.workers or default_workers(),
-            engine=engine,
-            scheduler=args.scheduler,
-            resume=args.resume,
-            quiet=args.quiet,
-            allow_empty=all(Path(p).is_file() for p in inputs),
-        )
+        with sigterm_interrupts():
+            summary = run_job(
+                items,
+                job,
+                sink,
+                errors,
+                workers=args.workers or default_workers(),
+                engine=engine,
+                scheduler=args.scheduler,
+                resume=args.resume,
+                quiet=args.quiet,
+                allow_empty=all(Path(p).is_file() for p in inputs),
+            )
     except KeyboardInterrupt:
         print(f"chemie: interrupted{_kept(errors)}", file=sys.stderr)
         return 130
     except RunAborted as e:
         print(f"chemie: run aborted: {e}{_kept(errors)}", file=sys.stderr)
+        return 3
+    except OutputError as e:
+        print(f"chemie: {e.filename or '<output>'}: {e.strerror}{_kept(errors)}", file=sys.stderr)
         return 3
     report(summary, errors, args.quiet or out is None)
     return exit_status(summary)
@@ -243,7 +277,7 @@ def execute(
 def run(args: argparse.Namespace) -> int:
     inputs = list(args.inputs) or [example_path("example.txt")]
     kinds = {input_kind(p) for p in inputs}
-    fmt = output_format(kinds, args.format, args.output)
+    fmt = output_format(kinds, args.format, args.output, getattr(args, "output_folder", False))
     if args.output is not None:
         check_output(args.output, fmt, inputs)
         make_output_folder(args, fmt.layout in (FOLDER, PREFIX), f"{fmt.name} output")

@@ -74,10 +74,11 @@ _PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal sent to this process whe
 
 
 def _init_worker(parent: int) -> None:
-    """Pool workers leave Ctrl-C to the parent, which stops the run cleanly, and end with
-    it when it is killed (on Linux; else they would wait forever on the queue whose other
-    end their siblings hold)."""
+    """Pool workers leave Ctrl-C and SIGTERM to the parent, which stops the run cleanly,
+    and end with it when it is killed (on Linux; else they would wait forever on the queue
+    whose other end their siblings hold)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

@@ -3,15 +3,16 @@ and the README's table of formats.
 
 An :class:`OutputFormat` says which command offers it under which ``--format`` name, the
 function that turns an annotated Document into a payload (run in the workers), the sink
-class that writes the payloads, and what ``-o OUT`` names (a file, a folder, a prefix for
-several files). Adding a format is one :func:`register` call (plus its formatter)::
+class that writes the payloads, what ``-o OUT`` names (a file, a folder, a prefix for
+several files) and the output names that imply it. Adding a format is one :func:`register`
+call (plus its formatter)::
 
     register(OutputFormat(
-        "run", "ids", ids_line, JsonlSink, {"key_field": "id"},
+        "run", "ids", ids_line, JsonlSink, {"key_field": "id"}, suffixes=(".ids",),
         help="the id and mention count of each document, one JSON line each",
     ))
 
-after which ``chemie run IN --format ids -o OUT`` writes it. A worker finds the
+after which ``chemie run IN -o out.ids`` (or ``--format ids``) writes it. A worker finds the
 formatter by the format's :attr:`~OutputFormat.key` (``Job.fmt``), so a format registered at
 run time reaches pool workers (forked) but Dask workers only when the module registering
 it is imported there. :func:`markdown_table` gives the README's table (a test keeps the
@@ -64,9 +65,10 @@ class OutputFormat:
     ``formatter`` runs in the workers (annotated Document -> payload); ``sink`` is the
     :class:`~chemie.scale.sinks.Sink` class writing the payloads to ``-o OUT``, made with
     ``sink(OUT, **sink_options)``; without ``-o`` the payloads are printed when the sink
-    says how (:meth:`~chemie.scale.sinks.Sink.stdout`). ``default_for``: the input kinds
-    for which it is the command's default; ``choice``: offered by ``--format`` (else chosen
-    by the command itself, as CHEMDNER output is for CHEMDNER input).
+    says how (:meth:`~chemie.scale.sinks.Sink.stdout`). ``suffixes``: output names ending
+    so imply this format (the first is its usual one); ``default_for``: the input kinds for
+    which it is the command's default; ``choice``: offered by ``--format`` (else chosen by
+    the command itself, as CHEMDNER output is for CHEMDNER input).
     """
 
     command: str
@@ -75,6 +77,7 @@ class OutputFormat:
     sink: type[Sink]
     sink_options: Mapping[str, object] = field(default_factory=dict)
     layout: str = FILE
+    suffixes: tuple[str, ...] = ()
     default_for: tuple[str, ...] = ()
     choice: bool = True
     help: str = ""
@@ -82,6 +85,8 @@ class OutputFormat:
     def __post_init__(self) -> None:
         if self.layout not in LAYOUTS:
             raise ValueError(f"format {self.key}: layout {self.layout!r} is not one of {LAYOUTS}")
+        if any(not s.startswith(".") or s != s.lower() for s in self.suffixes):
+            raise ValueError(f"format {self.key}: suffixes are lower case and start with '.'")
 
     @property
     def key(self) -> str:
@@ -139,6 +144,37 @@ def default(command: str, kind: str) -> OutputFormat | None:
     )
 
 
+def implied(command: str, out: Path) -> list[OutputFormat]:
+    """The formats of ``command`` whose output names end like ``out`` (``.jsonl`` ...),
+    those whose usual suffix it is first."""
+    suffix = out.suffix.lower()
+    found = [f for f in offered(command) if suffix and suffix in f.suffixes]
+    return sorted(found, key=lambda f: f.suffixes.index(suffix))
+
+
+def choose(
+    command: str, requested: str | None, out: Path, kinds: set[str], folder: bool = False
+) -> OutputFormat | None:
+    """The format of ``command`` writing to ``out``: ``requested`` (InputError when the
+    output's suffix belongs to other formats: ``--format brat -o x.jsonl``), else the
+    default for the input ``kinds`` when the suffix allows it, else the one the suffix
+    implies (``-o x.csv``); None when nothing decides (mixed inputs, no telling suffix).
+    ``folder``: ``out`` was written ``OUT/``, so its suffix says nothing."""
+    suffix = out.suffix.lower()
+    implies = [] if folder else implied(command, out)
+    if requested is not None:
+        fmt = get(command, requested)
+        if implies and fmt not in implies:
+            names = " or ".join(f.name for f in implies)
+            raise InputError(out, None, f"a {suffix} name is for {names} output, not "
+                             f"--format {requested}: rename the output or change --format")
+        return fmt
+    fallback = default(command, next(iter(kinds))) if len(kinds) == 1 else None
+    if fallback is not None and (not implies or fallback in implies):
+        return fallback
+    return implies[0] if implies else None
+
+
 def formatter(ref: str) -> Callable[[Document], object]:
     """The payload function a job names (``Job.fmt``): a format key ``COMMAND/NAME``, a bare
     name of a ``chemie run`` format, or ``"module:function"``."""
@@ -162,17 +198,19 @@ def make_sink(ref: str, out: Path | None) -> Sink:
 def markdown_table() -> str:
     """The README's table of output formats."""
     rows = [
-        "| command | `--format` | writes | `-o OUT` names | `--resume` |",
-        "|---|---|---|---|---|",
+        "| command | `--format` | writes | `-o OUT` names | implied by `-o` ending in "
+        "| `--resume` |",
+        "|---|---|---|---|---|---|",
     ]
     for f in FORMATS.values():
         if not f.help:
             continue
         name = f"`{f.name}`" if f.choice else f"({f.name})"
         default = f" Default for {' and '.join(f.default_for)} input." if f.default_for else ""
+        suffixes = ", ".join(f"`{s}`" for s in f.suffixes)
         where = {FILE: "a file", FOLDER: "a folder", PREFIX: "a prefix or `FOLDER/`",
                  STDOUT: "(printed)"}[f.layout]
-        rows.append(f"| {f.command} | {name} | {f.help}.{default} | {where} "
+        rows.append(f"| {f.command} | {name} | {f.help}.{default} | {where} | {suffixes} "
                     f"| {'yes' if f.resumable else 'no'} |")
     return "\n".join(rows) + "\n"
 
@@ -200,21 +238,23 @@ register(OutputFormat(
 ))
 register(OutputFormat(
     "run", "chemu", format_chemu_doc, JsonlSink, {"key_field": "doc_key", "unique": True},
-    default_for=("jsonl",),
+    suffixes=(".jsonl", ".json"), default_for=("jsonl",),
     help="ChEMU-Ref JSON lines, links in token indices (the input's tokens; for text, "
     "chemie's)",
 ))
 register(OutputFormat(
     "run", "json", document_json, JsonlSink, {"key_field": "id", "unique": True},
+    suffixes=(".json", ".jsonl"),
     help="one JSON line per document: text, tokens, mentions, relations, actions, rules",
 ))
 register(OutputFormat(
     "run", "csv", _document, TableSink, {"fmt": "csv", "tables": TABLES}, layout=PREFIX,
-    help="`OUT.mentions.csv` and `OUT.relations.csv`",
+    suffixes=(".csv",), help="`OUT.mentions.csv` and `OUT.relations.csv`",
 ))
 register(OutputFormat(
     "run", "parquet", _document, TableSink, {"fmt": "parquet", "tables": TABLES},
-    layout=PREFIX, help="`OUT.mentions.parquet` and `OUT.relations.parquet`",
+    layout=PREFIX, suffixes=(".parquet",),
+    help="`OUT.mentions.parquet` and `OUT.relations.parquet`",
 ))
 register(OutputFormat(
     "run", "describe", _describe, StdoutSink, layout=STDOUT, choice=False,
@@ -229,20 +269,21 @@ def _path_key(item: Item) -> str:
 
 
 register(OutputFormat(
-    "ner", "tsv", tsv_block, BlockSink, {"header": TSV_HEADER}, default_for=("text",),
+    "ner", "tsv", tsv_block, BlockSink, {"header": TSV_HEADER}, suffixes=(".tsv",),
+    default_for=("text",),
     help="one row per mention: document, offsets, text, class, confidence, rule",
 ))
 register(OutputFormat(
     "ner", "json", json_line, JsonlSink, {"key_field": "document", "item_key": _path_key},
-    help="one JSON line per document: its mentions",
+    suffixes=(".jsonl", ".json"), help="one JSON line per document: its mentions",
 ))
 register(OutputFormat(
     "ner", "csv", table_document, TableSink, {"fmt": "csv", "tables": (MENTIONS,)},
-    layout=PREFIX, help="`OUT.mentions.csv`, the columns of `chemie run`'s",
+    layout=PREFIX, suffixes=(".csv",), help="`OUT.mentions.csv`, the columns of `chemie run`'s",
 ))
 register(OutputFormat(
     "ner", "parquet", table_document, TableSink, {"fmt": "parquet", "tables": (MENTIONS,)},
-    layout=PREFIX, help="`OUT.mentions.parquet`",
+    layout=PREFIX, suffixes=(".parquet",), help="`OUT.mentions.parquet`",
 ))
 register(OutputFormat(
     "ner", "chemdner", chemdner_blocks, PrefixSink, {"parts": (".cem.tsv", ".cdi.tsv")},

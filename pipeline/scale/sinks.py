@@ -227,8 +227,8 @@ class BlockSink(Sink):
         self.fresh = self.restored = False
 
     @classmethod
-    def stdout(cls, **options: object) -> Sink | None:
-        return StdoutSink()
+    def stdout(cls, header: str = "", **options: object) -> Sink | None:
+        return StdoutSink(header, end="")
 
     def _load_journal(self, limit: int | None) -> int:
         """Count the journalled keys (the first ``limit``); the size of the file they cover."""
@@ -515,14 +515,24 @@ class TableSink(Sink):
 
 
 class StdoutSink(Sink):
-    """Each payload printed to standard output, on its own line."""
+    """Each payload printed to standard output, followed by ``end``, after ``header``
+    (printed once, before the first payload or, for an empty result, at the end)."""
+
+    def __init__(self, header: str = "", end: str = "\n"):
+        self.header = header
+        self.end = end
 
     @classmethod
     def stdout(cls, **options: object) -> Sink | None:
-        return cls()
+        return cls(**options)  # type: ignore[arg-type]
 
     def write(self, outcome: Outcome) -> None:
-        sys.stdout.write(str(outcome.payload) + "\n")
+        sys.stdout.write(self.header + str(outcome.payload) + self.end)
+        self.header = ""
+
+    def close(self) -> None:
+        sys.stdout.write(self.header)
+        self.flush()
 
     def flush(self) -> None:
         sys.stdout.flush()
