@@ -38,6 +38,7 @@ from chemie.commands.run import (
     execute,
     format_help,
     make_output_folder,
+    requirements,
 )
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
 from chemie.errors import InputError
@@ -275,9 +276,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(args.inputs[0], None, f"--format {args.format} is for text input "
                          f"(this is {kind}, whose output format is fixed)")
     fmt = text_format(args) if kind == "text" else outputs.default("ner", kind)
-    if fmt is not None and fmt.layout != PREFIX and args.output is not None \
-            and args.output.is_dir():
-        raise InputError(args.output, None, f"{fmt.name} output is one file, and this is a folder")
+    if fmt is not None:
+        requirements(fmt, args)
+        if fmt.layout != PREFIX and args.output is not None and args.output.is_dir():
+            raise InputError(args.output, None, f"{fmt.name} output is one file, and this is "
+                             "a folder")
     make_output_folder(args, fmt is not None and fmt.layout == PREFIX, "this output")
     if kind == "chemdner":
         return run_chemdner(args)

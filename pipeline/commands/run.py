@@ -34,6 +34,7 @@ from pathlib import Path
 
 from chemie.cliutil import whole_number
 from chemie.errors import InputError, OutputError
+from chemie.extras import MissingExtra, require
 from chemie.resources import example_path
 from chemie.scale import outputs
 from chemie.scale.engines import RunAborted, default_workers
@@ -84,6 +85,18 @@ def make_output_folder(args: argparse.Namespace, folder_ok: bool, what: str) -> 
 def format_help(command: str) -> str:
     """``--format``'s help: the formats ``command`` offers, from the registry."""
     return "; ".join(f"{f.name}: {f.help.replace('`', '')}" for f in outputs.offered(command))
+
+
+def requirements(fmt: OutputFormat, args: argparse.Namespace) -> None:
+    """InputError naming the extra to install when the format or the engine needs one
+    that is missing (before anything is written)."""
+    try:
+        if fmt.extra:
+            require(fmt.extra, f"--format {fmt.name}")
+        if args.scheduler or args.engine == "dask":
+            require("cluster", "--scheduler" if args.scheduler else "--engine dask")
+    except MissingExtra as e:
+        raise InputError(None, None, str(e)) from None
 
 
 def add_scale_options(p: argparse.ArgumentParser) -> None:
@@ -278,6 +291,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = list(args.inputs) or [example_path("example.txt")]
     kinds = {input_kind(p) for p in inputs}
     fmt = output_format(kinds, args.format, args.output, getattr(args, "output_folder", False))
+    requirements(fmt, args)
     if args.output is not None:
         check_output(args.output, fmt, inputs)
         make_output_folder(args, fmt.layout in (FOLDER, PREFIX), f"{fmt.name} output")

@@ -8,7 +8,8 @@ its own. Output location (``out``) for ``fmt`` in ``{"csv", "parquet"}``:
 - otherwise a prefix (a trailing ``.csv``/``.parquet`` is dropped):
   ``OUT.mentions.EXT`` and ``OUT.relations.EXT``.
 
-pandas and pyarrow are imported only when frames or Parquet files are made or read.
+CSV needs nothing more than chemie; Parquet needs pyarrow (``pip install 'chemie[parquet]'``),
+imported only when Parquet is written or read.
 
 Mention columns: ``doc_id, mention_id, start, end, spans, text, label, kind,
 chemdner_class, rule, confidence`` (``spans`` is every range as ``"a-b;c-d"``, end exclusive).
@@ -32,6 +33,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from chemie.errors import atomic_write
+from chemie.extras import require
 from chemie.model import Document, Mention, Range
 
 if TYPE_CHECKING:
@@ -68,7 +70,7 @@ class Table:
         return ",".join(self.names) + "\n"
 
     def schema(self) -> pa.Schema:
-        """The Arrow schema (pyarrow)."""
+        """The Arrow schema (needs the parquet extra)."""
         return _schema(self.columns)
 
 
@@ -80,7 +82,8 @@ def _schema(columns: tuple[tuple[str, str], ...]) -> pa.Schema:
 
 
 def _arrow() -> Any:
-    """pyarrow, imported when Parquet is written or read."""
+    """pyarrow (installed by ``chemie[parquet]``)."""
+    require("parquet", "Parquet output")
     import pyarrow
 
     return pyarrow

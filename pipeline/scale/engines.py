@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from chemie.extras import require
 from chemie.scale.outcome import Outcome
 from chemie.scale.sources import Item
 from chemie.scale.worker import Job, process_chunk
@@ -115,7 +116,9 @@ def run_dask(
     chunks: Chunks, job: Job, workers: int, scheduler: str | None = None, window: int = 0
 ) -> Iterator[list[Outcome]]:
     """Process chunks on dask.distributed: an embedded LocalCluster (``workers`` processes,
-    one thread each) or the cluster whose scheduler is at ``scheduler`` (tcp://HOST:PORT)."""
+    one thread each) or the cluster whose scheduler is at ``scheduler`` (tcp://HOST:PORT).
+    Needs the cluster extra (:class:`~chemie.extras.MissingExtra` without it)."""
+    require("cluster", "the Dask engine")
     from distributed import Client, LocalCluster
 
     cluster = None

@@ -4,8 +4,8 @@ and the README's table of formats.
 An :class:`OutputFormat` says which command offers it under which ``--format`` name, the
 function that turns an annotated Document into a payload (run in the workers), the sink
 class that writes the payloads, what ``-o OUT`` names (a file, a folder, a prefix for
-several files) and the output names that imply it. Adding a format is one :func:`register`
-call (plus its formatter)::
+several files), the output names that imply it and the extra it needs. Adding a format is
+one :func:`register` call (plus its formatter)::
 
     register(OutputFormat(
         "run", "ids", ids_line, JsonlSink, {"key_field": "id"}, suffixes=(".ids",),
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from chemie.errors import InputError
+from chemie.extras import EXTRAS
 from chemie.formats.brat import format_ann
 from chemie.formats.chemu import format_chemu_doc
 from chemie.formats.jsondoc import document_json
@@ -68,7 +69,8 @@ class OutputFormat:
     says how (:meth:`~chemie.scale.sinks.Sink.stdout`). ``suffixes``: output names ending
     so imply this format (the first is its usual one); ``default_for``: the input kinds for
     which it is the command's default; ``choice``: offered by ``--format`` (else chosen by
-    the command itself, as CHEMDNER output is for CHEMDNER input).
+    the command itself, as CHEMDNER output is for CHEMDNER input); ``extra``: the optional
+    part of chemie it needs (:mod:`chemie.extras`).
     """
 
     command: str
@@ -80,6 +82,7 @@ class OutputFormat:
     suffixes: tuple[str, ...] = ()
     default_for: tuple[str, ...] = ()
     choice: bool = True
+    extra: str | None = None
     help: str = ""
 
     def __post_init__(self) -> None:
@@ -87,6 +90,8 @@ class OutputFormat:
             raise ValueError(f"format {self.key}: layout {self.layout!r} is not one of {LAYOUTS}")
         if any(not s.startswith(".") or s != s.lower() for s in self.suffixes):
             raise ValueError(f"format {self.key}: suffixes are lower case and start with '.'")
+        if self.extra is not None and self.extra not in EXTRAS:
+            raise ValueError(f"format {self.key}: no extra {self.extra!r} in chemie.extras")
 
     @property
     def key(self) -> str:
@@ -207,10 +212,11 @@ def markdown_table() -> str:
             continue
         name = f"`{f.name}`" if f.choice else f"({f.name})"
         default = f" Default for {' and '.join(f.default_for)} input." if f.default_for else ""
+        extra = f" Needs `chemie[{f.extra}]`." if f.extra else ""
         suffixes = ", ".join(f"`{s}`" for s in f.suffixes)
         where = {FILE: "a file", FOLDER: "a folder", PREFIX: "a prefix or `FOLDER/`",
                  STDOUT: "(printed)"}[f.layout]
-        rows.append(f"| {f.command} | {name} | {f.help}.{default} | {where} | {suffixes} "
+        rows.append(f"| {f.command} | {name} | {f.help}.{default}{extra} | {where} | {suffixes} "
                     f"| {'yes' if f.resumable else 'no'} |")
     return "\n".join(rows) + "\n"
 
@@ -253,7 +259,7 @@ register(OutputFormat(
 ))
 register(OutputFormat(
     "run", "parquet", _document, TableSink, {"fmt": "parquet", "tables": TABLES},
-    layout=PREFIX, suffixes=(".parquet",),
+    layout=PREFIX, suffixes=(".parquet",), extra="parquet",
     help="`OUT.mentions.parquet` and `OUT.relations.parquet`",
 ))
 register(OutputFormat(
@@ -283,7 +289,7 @@ register(OutputFormat(
 ))
 register(OutputFormat(
     "ner", "parquet", table_document, TableSink, {"fmt": "parquet", "tables": (MENTIONS,)},
-    layout=PREFIX, suffixes=(".parquet",), help="`OUT.mentions.parquet`",
+    layout=PREFIX, suffixes=(".parquet",), extra="parquet", help="`OUT.mentions.parquet`",
 ))
 register(OutputFormat(
     "ner", "chemdner", chemdner_blocks, PrefixSink, {"parts": (".cem.tsv", ".cdi.tsv")},
