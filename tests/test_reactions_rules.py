@@ -212,10 +212,10 @@ def test_every_rule_has_a_comment():
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda d: d["labels"][0].update(role="catalyzer"), "labels.0.role"),
-    (lambda d: d["classes"][0].update(form_roles=["reactant"]), "classes.0.form_roles"),
+    (lambda d: d["labels"][0].update(role="catalyzer"), "labels.water_not_argument.role"),
+    (lambda d: d["classes"][0].update(form_roles=["reactant"]), "classes.class_solvent.form_roles"),
     (lambda d: d.pop("products"), "products: missing key"),
-    (lambda d: d["structure"][0].update(timeout="soon"), "structure.0.timeout"),
+    (lambda d: d["structure"][0].update(timeout="soon"), "structure.salt_of_product.timeout"),
 ])
 def test_a_bad_table_is_refused_naming_the_key(change, message):
     data = copy.deepcopy(load_rules("reactions.yaml"))
