@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from chemie.model import Role
+from chemie.model import Mention, Role
 from chemie.reactions import assemble
 from chemie.reactions.amounts import amount_near
 from chemie.reactions.assemble import Candidate, DocView, conditions
@@ -207,7 +207,8 @@ def test_atmosphere_and_pressure():
 def test_every_rule_has_a_comment():
     table = reaction_table()
     rules = [*table.labels, table.reagent_names, *table.classes, *table.structure,
-             table.after_reaction, *table.products, table.atmosphere, table.pressure]
+             table.after_reaction, *table.products, *table.names, table.atmosphere,
+             table.pressure]
     assert all(r.comment.strip() and "\n" not in r.comment for r in rules)
 
 
@@ -295,7 +296,8 @@ def test_title_salt():
                                                            [c])
     assert fake.asked == ["Benzylamine hydrochloride"]
     assert c.name == "Benzylamine hydrochloride" and c.structure.smiles == "Cl.NCc1ccccc1"
-    FIRED.add(reaction_table().title_salt.name)
+    assert c.structure.rule == "title_salt"
+    FIRED.add(c.structure.rule)
 
 
 def test_yield_then_stage():
@@ -329,7 +331,45 @@ def test_joined_names():
     assert fake.asked == [joined]
     assert [c.name for c in out] == [joined, "hexylamine"]
     assert (out[0].start, out[0].end) == (0, acid.end)
-    FIRED.add("joined_names")
+    assert out[0].structure.rule == "joined_names" and out[1].structure.rule is None
+    FIRED.add(out[0].structure.rule)
+
+
+def test_widened_name():
+    text = "Biphenyl-2-ylcarbamic acid tert-butyl ester (1.0 g) was stirred in water."
+    whole = "Biphenyl-2-ylcarbamic acid tert-butyl ester"
+    c = _c("Biphenyl-2-ylcarbamic", "STARTING_MATERIAL")
+    c.structure = Structure("unresolved", reason="parse failure")
+    c.mention = Mention("M1", ((0, len(whole)),), "CHEMICAL", whole)
+    fake = _FakeResolver({whole: "CC(C)(C)OC(=O)Nc1ccccc1-c1ccccc1"})
+    StructureResolver(fake, reaction_table())._widen(DocView("d", text, [], [c.mention], [], {}),
+                                                     [c])
+    assert c.name == whole
+    assert (c.structure.how, c.structure.rule) == ("opsin", "widened_name")
+    FIRED.add(c.structure.rule)
+
+
+def test_references_take_the_structure_they_refer_to():
+    text = "Benzyl alcohol\nBenzaldehyde (1.0 g) ... the aldehyde ... to give the title compound."
+    mentions = [Mention(f"M{n}", ((text.index(w), text.index(w) + len(w)),), "CHEMICAL", w)
+                for n, w in enumerate(("Benzyl alcohol", "Benzaldehyde", "the aldehyde",
+                                       "the title compound"))]
+    title = _c("Benzyl alcohol", "REACTION_PRODUCT", "OCc1ccccc1", label_rule="heading_product")
+    sm = _c("Benzaldehyde", "STARTING_MATERIAL", "O=Cc1ccccc1")
+    again = _c("the aldehyde", "STARTING_MATERIAL")
+    product = _c("the title compound", "REACTION_PRODUCT", label_rule="title_reference")
+    for c, m in zip((title, sm, again, product), mentions, strict=True):
+        c.start, c.end, c.mention = m.start, m.end, m
+    for c in (again, product):
+        c.structure = Structure("unresolved", reason="reference")
+    view = DocView("d", text, [], mentions, [], {"M2": ["M1"]})
+    StructureResolver(_FakeResolver({}), reaction_table())._references(
+        view, [title, sm, again, product], [again, product])
+    assert (again.structure.label, again.structure.rule) == (
+        "coreference → Benzaldehyde", "coreference_antecedent")
+    assert (product.structure.label, product.structure.rule) == (
+        "coreference → Benzyl alcohol", "reference_to_title")
+    FIRED.update((again.structure.rule, product.structure.rule))
 
 
 def test_counted_workup_compound_and_oxidants():

@@ -373,7 +373,8 @@ def _key(c: Candidate) -> str | None:
 
 def _component(c: Candidate) -> Component:
     return Component(c.name, c.role, c.rule, c.start, c.end,
-                     c.mention.id if c.mention is not None else None, c.amount, c.structure)
+                     c.mention.id if c.mention is not None else None, c.amount, c.structure,
+                     c.label_rule)
 
 
 def _merge_products(reaction: Reaction) -> None:

@@ -14,9 +14,12 @@ from chemie.tables import TableError, load_table
 
 TABLE = "reactions.yaml"
 Role = Literal["product", "reactant", "reagent", "catalyst", "solvent", "none"]
-# rules written in code that the table must name (``products``)
-CODE_RULES = ("line_break", "yield_then_stage", "joined_names", "title_product",
-              "last_product", "alias", "is_the_product")
+# rules written in code that the table must name, by section
+CODE_RULES = {
+    "products": ("line_break", "yield_then_stage", "title_product", "last_product", "alias",
+                 "is_the_product"),
+    "names": ("widened_name", "joined_names", "reference_to_title", "coreference_antecedent"),
+}
 MEASURES = ("mass", "volume", "moles", "equivalents", "concentration", "temperature", "time",
             "pressure")
 
@@ -100,6 +103,7 @@ class ReactionTable:
     classes: tuple[ClassRule, ...]
     structure: tuple[StructureRule, ...]
     products: tuple[NamedRule, ...]
+    names: tuple[NamedRule, ...]
     after_reaction: AfterReactionRule
     reagent_names: PatternRule
     title_salt: PatternRule
@@ -111,7 +115,7 @@ class ReactionTable:
         """Every rule of the table, in order."""
         return [r.name for r in (*self.labels, self.reagent_names, self.title_salt, *self.classes,
                                  *self.structure, self.after_reaction, *self.products,
-                                 self.atmosphere, self.pressure)]
+                                 *self.names, self.atmosphere, self.pressure)]
 
 
 @functools.cache
@@ -122,9 +126,10 @@ def reaction_table(name: str = TABLE) -> ReactionTable:
         if measure not in MEASURES:
             raise TableError(name, f"units.{measure}", f"unknown measure (known: "
                              f"{', '.join(MEASURES)})")
-    missing = set(CODE_RULES) - {r.name for r in table.products}
-    if missing:
-        raise TableError(name, "products", f"missing rule(s) {', '.join(sorted(missing))}")
+    for key, names in CODE_RULES.items():
+        missing = set(names) - {r.name for r in getattr(table, key)}
+        if missing:
+            raise TableError(name, key, f"missing rule(s) {', '.join(sorted(missing))}")
     for key in ("reagent_names", "title_salt", "atmosphere", "pressure", "after_reaction"):
         rule = getattr(table, key)
         try:
