@@ -16,8 +16,14 @@ from chemie.reactions.assemble import Candidate, DocView, candidates, conditions
 from chemie.reactions.model import Amount, Quantity, Reaction, Structure
 from chemie.reactions.roles import structure_roles, text_roles
 from chemie.reactions.structures import StructureResolver
-from chemie.reactions.table import ReactionTable, reaction_table
+from chemie.reactions.table import (
+    ReactionTable,
+    check_table,
+    reaction_table,
+    roles_rule_references,
+)
 from chemie.resources import load_rules
+from chemie.roles.table import load_table as load_roles_table
 from chemie.structures import chem
 from chemie.structures.grounding import Grounding, Name
 from chemie.structures.resolve import Resolution
@@ -47,7 +53,8 @@ def _c(name: str, label: str, smiles: str | None = None, *, cls: str | None = No
         structure = Structure("opsin", smiles, chem.inchikey(smiles))
     start = at.index(name) if at else 0
     return Candidate(start, start + len(name), name, label, label_rule, 0, None,
-                     amount or Amount(), structure=structure, cls=cls, name=name)
+                     amount or Amount(), structure=structure, cls=cls, name=name,
+                     heading=label_rule in reaction_table().heading_rules)
 
 
 def _roles(found: list[Candidate]) -> list[Candidate]:
@@ -281,6 +288,29 @@ def test_a_bad_table_is_refused_naming_the_key(change, message):
         parse_table(data, ReactionTable, "reactions.yaml")
 
 
+@pytest.mark.parametrize("change, key, rule", [
+    (lambda d: d["labels"][0].update(label_rules=["known_solvnt"]), "labels.0.label_rules",
+     "known_solvnt"),
+    (lambda d: d["after_reaction"]["label_rules"].append("training_catalyst"),
+     "after_reaction.label_rules", "training_catalyst"),
+    (lambda d: d.update(heading_rules=["title_product"]), "heading_rules", "title_product"),
+])
+def test_an_unknown_roles_rule_is_refused_naming_the_key(change, key, rule):
+    data = copy.deepcopy(load_rules("reactions.yaml"))
+    change(data)
+    table = parse_table(data, ReactionTable, "reactions.yaml")
+    with pytest.raises(TableError, match=rf"^rules/reactions\.yaml: {key}: unknown roles rule "
+                                         rf"{rule}\b"):
+        check_table(table, "reactions.yaml")
+
+
+def test_the_roles_rules_referred_to_exist():
+    """The shipped table refers only to rules of rules/roles.yaml, and to some of them."""
+    names = {n for _, n in roles_rule_references(reaction_table())}
+    assert {"known_solvent", "workup_compound", "heading_product"} <= names
+    assert names <= set(load_roles_table().rule_names())
+
+
 def _oxidant_case() -> list[Candidate]:
     return _roles([_c("benzoic acid", "REACTION_PRODUCT", "O=C(O)c1ccccc1"),
                    _c("toluene", "STARTING_MATERIAL", "Cc1ccccc1"),
@@ -511,7 +541,7 @@ LINES = "Benzyl benzoate\nBenzoic acid(1 g) was heated."
 def _line_break_case() -> list[Role]:
     span = LINES[:LINES.index("(")]
     return assemble._lines(Role("T1", 0, len(span), "REACTION_PRODUCT", span,
-                                "heading_product"))
+                                "heading_product"), reaction_table())
 
 
 def test_line_break():

@@ -69,10 +69,7 @@ class Candidate:
     structure: Structure | None = None
     cls: str | None = None  # the compound dictionary's class
     name: str = ""  # the name as written (a part of the span when the span is a mixture)
-
-    @property
-    def heading(self) -> bool:
-        return self.label_rule == "heading_product"
+    heading: bool = False  # the heading's compound (``heading_rules`` gave its label)
 
 
 @dataclass
@@ -130,7 +127,7 @@ def candidates(view: DocView, table: ReactionTable) -> list[Candidate]:
     """The compound spans of the roles, in text order, with amounts and sections."""
     sections = view.section_starts()
     found = [part for r in view.roles if r.label in COMPOUND_LABELS or r.label == OTHER
-             for part in _lines(r)]
+             for part in _lines(r, table)]
     found.sort(key=lambda r: r.start)
     out: list[Candidate] = []
     previous_end = 0
@@ -141,12 +138,13 @@ def candidates(view: DocView, table: ReactionTable) -> list[Candidate]:
             continue  # work-up chemicals: only those counted in moles may be inputs
         section = bisect.bisect_right(sections, r.start) - 1
         c = Candidate(r.start, r.end, r.text, r.label, r.rule, section,
-                      view.covering(r.start, r.end), amount, name=r.text)
+                      view.covering(r.start, r.end), amount, name=r.text,
+                      heading=r.rule in table.heading_rules)
         out.append(c)
     return out
 
 
-def _lines(r: Role) -> list[Role]:
+def _lines(r: Role, table: ReactionTable) -> list[Role]:
     """A compound span cut at its line breaks: a title ends at its line, so what follows
     a title's line break is a compound of the body, a starting material (rule
     ``line_break``); other spans keep their label in each piece."""
@@ -158,7 +156,7 @@ def _lines(r: Role) -> list[Role]:
         b = start + len(piece.rstrip())
         if b > a:
             label, rule = r.label, r.rule
-            if out and r.rule == "heading_product":
+            if out and r.rule in table.heading_rules:
                 label, rule = "STARTING_MATERIAL", "line_break"
             out.append(Role(r.id, a, b, label, r.text[a - r.start:b - r.start], rule))
         start += len(piece) + 1

@@ -10,9 +10,11 @@ from typing import Literal
 
 import regex
 
-from chemie.tables import TableError, load_table
+from chemie.roles.table import load_table as load_roles_table
+from chemie.tables import TableError, load_table, suggest
 
 TABLE = "reactions.yaml"
+ROLES_TABLE = "roles.yaml"  # the chemie_roles table whose rule names this one refers to
 Role = Literal["product", "reactant", "reagent", "catalyst", "solvent", "none"]
 # rules written in code that the table must name, by section
 CODE_RULES = {
@@ -102,6 +104,7 @@ class ReactionTable:
     labels: tuple[LabelRule, ...]
     classes: tuple[ClassRule, ...]
     structure: tuple[StructureRule, ...]
+    heading_rules: frozenset[str]  # chemie_roles rules that label the heading's compound
     products: tuple[NamedRule, ...]
     names: tuple[NamedRule, ...]
     after_reaction: AfterReactionRule
@@ -120,8 +123,26 @@ class ReactionTable:
 
 @functools.cache
 def reaction_table(name: str = TABLE) -> ReactionTable:
-    """The checked table (cached). Units must name known measures; patterns must compile."""
-    table = load_table(name, ReactionTable)
+    """The checked table (cached): see :func:`check_table`."""
+    return check_table(load_table(name, ReactionTable), name)
+
+
+def roles_rule_references(table: ReactionTable) -> list[tuple[str, str]]:
+    """``(key, name)`` of every ``chemie_roles`` rule name the table refers to."""
+    out = [(f"labels.{i}.label_rules", n) for i, r in enumerate(table.labels)
+           for n in sorted(r.label_rules)]
+    out += [("after_reaction.label_rules", n) for n in sorted(table.after_reaction.label_rules)]
+    return out + [("heading_rules", n) for n in sorted(table.heading_rules)]
+
+
+def check_table(table: ReactionTable, name: str) -> ReactionTable:
+    """``table`` checked (its patterns compiled into ``table.compiled``): units name known
+    measures, the rules written in code are named, patterns compile, and every rule name of
+    ``chemie_roles`` it refers to is a rule of ``rules/roles.yaml``."""
+    known = set(load_roles_table(ROLES_TABLE).rule_names())
+    for key, rule in roles_rule_references(table):
+        if rule not in known:
+            raise TableError(name, key, f"unknown roles rule {rule}{suggest(rule, known)}")
     for measure in table.units:
         if measure not in MEASURES:
             raise TableError(name, f"units.{measure}", f"unknown measure (known: "
