@@ -14,7 +14,8 @@ from chemie.reactions import assemble
 from chemie.reactions.amounts import amount_near
 from chemie.reactions.assemble import Candidate, DocView, candidates, conditions, records
 from chemie.reactions.model import Amount, Quantity, Reaction, Structure
-from chemie.reactions.roles import structure_roles, text_roles
+from chemie.reactions.roles import text_roles
+from chemie.reactions.structure_roles import structure_roles
 from chemie.reactions.structures import StructureResolver
 from chemie.reactions.table import (
     ReactionTable,

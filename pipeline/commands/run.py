@@ -291,5 +291,7 @@ def run(args: argparse.Namespace) -> int:
             warn_unread(p)
     if not args.inputs:
         args.workers = 1
-    job = Job("anaphora", fmt, (("coref", args.coref),))
+    # the roles only for the format that writes them (they cost time)
+    roles = (("roles", True),) if fmt == "chemu2020" else ()
+    job = Job("anaphora", fmt, (("coref", args.coref), *roles))
     return execute(args, job, inputs, make_sink(fmt, args.output))

@@ -10,7 +10,7 @@ The work, per document:
    dictionary class (``rules/reactions.yaml``: ``labels``, ``classes``).
 3. **Structures** (:class:`chemie.reactions.structures.StructureResolver`): every name of
    the document in one batch; references through the heading and coreference.
-4. **Roles by structure** (:func:`chemie.reactions.roles.structure_roles`).
+4. **Roles by structure** (:func:`chemie.reactions.structure_roles.structure_roles`).
 5. **Records**: one :class:`~chemie.reactions.model.Reaction` per section that holds a
    product (the heading's product belongs to the last one); a section without a product
    gives its compounds to the next reaction.
@@ -19,13 +19,14 @@ The work, per document:
 from __future__ import annotations
 
 import bisect
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import regex
 
 from chemie.model import Action, Mention, Role
-from chemie.reactions.amounts import amount_near, quantities
+from chemie.reactions.amounts import amount_near, may_state, quantities
 from chemie.reactions.model import (
     Amount,
     Component,
@@ -83,15 +84,24 @@ class DocView:
     actions: list[Action]
     coreference: dict[str, list[str]]  # anaphor mention id -> antecedent ids
     _sections: list[int] | None = field(default=None, repr=False, compare=False)
+    _extents: list[tuple[int, int, Mention]] | None = field(default=None, repr=False,
+                                                             compare=False)
 
     def covering(self, start: int, end: int) -> Mention | None:
-        """The smallest mention whose extent covers ``[start, end)``."""
-        best = None
-        for m in self.mentions:
-            if m.start <= start and end <= m.end and (
-                    best is None or m.end - m.start < best.end - best.start):
-                best = m
+        """The smallest mention whose extent covers ``[start, end)`` (the first of the
+        smallest)."""
+        if self._extents is None:
+            self._extents = [(m.start, m.end, m) for m in self.mentions]
+        best, size = None, 0
+        for a, b, m in self._extents:
+            if a <= start and end <= b and (best is None or b - a < size):
+                best, size = m, b - a
         return best
+
+    @functools.cached_property
+    def index(self) -> dict[str, Mention]:
+        """The mentions by id."""
+        return {m.id: m for m in self.mentions}
 
     def section_starts(self) -> list[int]:
         """Where each step section starts (characters; the first at 0): at a step heading
@@ -132,10 +142,13 @@ def candidates(view: DocView, table: ReactionTable) -> list[Candidate]:
     out: list[Candidate] = []
     previous_end = 0
     for r in found:
-        amount = amount_near(view.text, r.start, r.end, table, limit=previous_end)
-        previous_end = r.end
+        limit, previous_end = previous_end, r.end
+        # work-up chemicals: only those counted in moles may be inputs
+        if r.label == OTHER and not may_state(view.text, r.start, r.end, "moles", table, limit):
+            continue
+        amount = amount_near(view.text, r.start, r.end, table, limit=limit)
         if r.label == OTHER and amount.moles is None:
-            continue  # work-up chemicals: only those counted in moles may be inputs
+            continue
         section = bisect.bisect_right(sections, r.start) - 1
         c = Candidate(r.start, r.end, r.text, r.label, r.rule, section,
                       view.covering(r.start, r.end), amount, name=r.text,
@@ -225,7 +238,7 @@ def _percent(text: str) -> float | None:
 
 def steps(view: DocView, a: int, b: int) -> list[Step]:
     """The actions of ``[a, b)`` in text order, with their objects."""
-    index = {m.id: m for m in view.mentions}
+    index = view.index
     out = []
     for act in sorted(view.actions, key=lambda x: x.start):
         if act.label == HEADING_ACTION or not a <= act.start < b:

@@ -193,7 +193,7 @@ class StructureResolver:
         by_mention = {c.mention.id: c for c in found
                       if c.mention is not None and c.structure is not None
                       and c.structure.resolved}
-        index = {m.id: m for m in view.mentions}
+        index = view.index
         todo: list[tuple[Candidate, str]] = []
         for c in refs:
             words = c.mention.text if c.mention is not None else c.text

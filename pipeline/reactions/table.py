@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import regex
 
@@ -112,7 +112,8 @@ class ReactionTable:
     title_salt: PatternRule
     atmosphere: PatternRule
     pressure: PatternRule
-    compiled: dict[str, regex.Pattern] = field(default_factory=dict, compare=False)
+    # compiled patterns and lookups, made once
+    compiled: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def rule_names(self) -> list[str]:
         """Every rule of the table, in order."""
