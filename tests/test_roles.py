@@ -37,6 +37,14 @@ CASES: dict[str, tuple[str, str, str]] = {
     "reagent_by_name": ("Palladium(II) acetate (10 mg) was added to a solution of "
                         "4-bromoaniline (1.0 g) in THF (10 mL).", "Palladium(II) acetate",
                         "REAGENT_CATALYST"),
+    "reagent_formula": ("POCl3 (1.0 mL) was added to 4-bromoaniline (1.0 g).", "POCl3",
+                        "REAGENT_CATALYST"),
+    "workup_antecedent": ("4-Chlorotoluene (2.0 g) was added to toluene (5 mL). Ethyl benzoate "
+                          "(10 mL) was added and the organic layer was separated.",
+                          "Ethyl benzoate", "OTHER_COMPOUND"),
+    "coreferent_product": ("Example 5 4-Chlorobenzoic acid 4-Chlorotoluene (2.0 g) was heated "
+                           "in water (5 mL) for 2 h. 4-Chlorobenzoic acid (1.5 g) was dissolved "
+                           "in ethanol.", "4-Chlorobenzoic acid", "REACTION_PRODUCT"),
     "temperature_degrees": ("The mixture was heated at 85 °C for 3 h.", "85 °C", "TEMPERATURE"),
     "temperature_words": ("The mixture was stirred at room temperature.", "room temperature",
                           "TEMPERATURE"),
@@ -63,6 +71,12 @@ CASES: dict[str, tuple[str, str, str]] = {
                       "4-bromoaniline", "REACTION_PRODUCT"),
     "quantified_product": ("The mixture was concentrated. 4-Bromoaniline (0.52 g, 61%) as a "
                            "brown solid.", "4-Bromoaniline", "REACTION_PRODUCT"),
+    "bath_medium": ("The flask was cooled in an ice-water bath and 4-bromoaniline (1.0 g) was "
+                    "added.", "water", "OTHER_COMPOUND"),
+    "analysis_compound": ("4-Bromoaniline (1.0 g) was stirred and monitored by TLC (hexane).",
+                          "hexane", "OTHER_COMPOUND"),
+    "other_procedure": ("4-Chloroaniline was used instead of 4-bromoaniline in the same "
+                        "procedure.", "4-bromoaniline", "OTHER_COMPOUND"),
     "supports": ("The residue was purified on silica gel.", "silica gel", "OTHER_COMPOUND"),
     "workup_compound": ("The mixture was extracted with ethyl acetate.", "ethyl acetate",
                         "OTHER_COMPOUND"),
@@ -82,6 +96,9 @@ CASES: dict[str, tuple[str, str, str]] = {
 # rules whose spans are not entities (a reference that is no product): snippet and span text
 NOT_LABELLED: dict[str, tuple[str, str]] = {
     "other_reference": ("The crude product was purified by chromatography.", "crude product"),
+    "generic_reference": ("The resultant crude product was purified by chromatography.",
+                          "resultant crude product"),
+    "layer": ("The water layer was extracted with ether.", "water"),
     "other_state": ("The solid was filtered and dried.", "solid"),
     "described_state": ("The mixture was concentrated to give 4-bromoaniline as a white solid "
                         "(0.52 g, 61%).", "solid"),
@@ -182,3 +199,42 @@ def test_roles_are_token_spans_too(nlp):
 
 def test_a_doc_without_text_has_no_roles(nlp):
     assert roles_of(nlp("")) == []
+
+
+def test_roles_survive_serialisation(nlp):
+    from spacy.tokens import Doc, DocBin
+
+    doc = nlp(CASES["reaction_step"][0])
+    expected = [(r.id, r.start, r.end, r.label, r.rule, r.args) for r in roles_of(doc)]
+    back = Doc(nlp.vocab).from_bytes(doc.to_bytes())
+    assert [(r.id, r.start, r.end, r.label, r.rule, r.args) for r in roles_of(back)] == expected
+    bin_ = DocBin(store_user_data=True)
+    bin_.add(doc)
+    (again,) = DocBin().from_bytes(bin_.to_bytes()).get_docs(nlp.vocab)
+    assert [(r.id, r.label, r.args) for r in roles_of(again)] == [
+        (i, label, args) for i, _, _, label, _, args in expected]
+
+
+def test_annotate_gives_the_document_its_roles(nlp):
+    from chemie.model import Document
+    from chemie.nlp import annotate
+
+    text = CASES["reaction_step"][0]
+    out = annotate(nlp, Document("d1", text))
+    assert ("Triethylamine", "REAGENT_CATALYST") in {(r.text, r.label) for r in out.roles}
+    assert all(out.text[r.start : r.end] == r.text for r in out.roles)
+
+
+def test_a_rule_table_without_a_builtin_rule_is_refused(tmp_path):
+    import yaml
+
+    from chemie.components.roles import RoleLabeller
+    from chemie.errors import InputError
+    from chemie.resources import rules_path
+
+    data = yaml.safe_load(rules_path("roles.yaml").read_text(encoding="utf-8"))
+    data["builtin"] = [r for r in data["builtin"] if r["name"] != "product_yield"]
+    path = tmp_path / "roles.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(InputError, match="builtin.product_yield: missing"):
+        RoleLabeller(str(path), "chemu2020_roles.tsv")

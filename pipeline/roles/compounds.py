@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
+import bisect
+import functools
+import operator
+from itertools import compress
+
 import regex
 
 from chemie.model import Mention
 from chemie.roles.context import RoleContext
+from chemie.roles.decide import Decision, Facts
 from chemie.roles.found import Found
-from chemie.roles.table import NONE, CompoundRule, RoleTable
+from chemie.roles.table import NONE, RoleTable
 
 # "aqueous X", "aq. X": the prefix belongs to the name
 _AQUEOUS = regex.compile(r"(?i:\b(?:aqueous|aq\.?)\s)$")
 # "an aqueous solution of X", "2 M aqueous sodium hydroxide solution": "aqueous" alone
-_AQUEOUS_ALONE = regex.compile(r"(?i:\b(aqueous)\s(?=solution|mixture|suspension))")
+_AQUEOUS_ALONE = regex.compile(r"(?i:\b(aqueous)\s(?=solution|suspension))")
 # a compound label: "22", "38-h", "1-a", "I-305", "A5b", "(4)"
 _IDENT = regex.compile(r"^[(\[]?([0-9]+[A-Za-z]?(?:[-.][0-9A-Za-z]+)*|[A-Z]{1,2}-?[0-9]*[a-z]?|"
                        r"[IVX]+-[0-9]+[a-z]?)[)\]]?$")
 _WORD = regex.compile(r"\w+\.?")
 # a step heading inside a heading: "Step 1", "Step A:", "[Step 1]", "(1) Preparation of"
-_STEP_HEADING = regex.compile(r"(?i)\b(?:step|stage)\s*[0-9A-Z]\b|\(\d{1,2}\)\s*(?:preparation|"
-                              r"synthesis)\b|\b(?:first|second|third)\s+step\b")
-OTHER, SOLVENT = "OTHER_COMPOUND", "SOLVENT"
+_STEP_HEADING = regex.compile(
+    r"(?i)\b(?:step|stage)\s*[0-9A-Z]\b|\(\d{1,3}(?:-\d{1,3})?\)\s*(?:preparation|synthesis)\b"
+    r"|\b(?:first|second|third)\s+step\b|\b(?:synthesis|preparation)\s+of\b"
+    r"|\bintermediate\s+\w+|\b\d+\.\d+\s*:")
+OTHER, SOLVENT, PRODUCT = "OTHER_COMPOUND", "SOLVENT", "REACTION_PRODUCT"
+COREF_RULE = "coreferent_product"  # a builtin rule (rules/roles.yaml)
 AQUEOUS_RULE = "aqueous_solvent"  # a builtin rule (rules/roles.yaml)
 _NUMBER_HEADS = frozenset(("compound", "compounds", "product", "products"))
 _EXAMPLE_REF = regex.compile(r"(?i)^(?:the\s+)?(compounds?\s+(?:from|of)\s+(?:ex\.|example)\s*\S+)")
@@ -31,7 +40,7 @@ _DROP_MODIFIERS = frozenset(("the", "a", "an", "this", "that", "white", "crude",
 # a run of name tokens: chemical words and the brackets inside a name (a name starting a
 # sentence after a heading, class b, starts a run of its own), with an identifier after it
 # ("... carboxamide I-1", "phenol 3b")
-_NAME_RUN = regex.compile(r"[Cb][C-]*(?<!-)|[C-]*C")
+_NAME_RUN = regex.compile(r"[Cb][C-]*(?<!-)V?|[C-]*CV?|V")
 
 
 # a token the mention classes leave as "other" (X) that reads as a name: letters, and
@@ -39,6 +48,21 @@ _NAME_RUN = regex.compile(r"[Cb][C-]*(?<!-)|[C-]*C")
 _NAME_LIKE = regex.compile(r"(?=.*[a-z]{3})(?=.*[\d(\[])\S{6,}")
 # mixture names joined by a dash, slash or colon ("hexane-ethyl acetate", "water/MeCN")
 _JOINS = regex.compile(r"\s?[-/:]\s?")
+# a whole systematic name ends a token ("...propan-2-amine") and another starts the next
+# ("1-(benzofuran-3-yl)...", "(R)-..."): two names side by side, not one
+_COMPLETE = ("ine", "one", "ane", "ene", "yne", "ide", "ate", "ole", "ol", "oic", "amide",
+             "amine", "ite")
+# ... unless the next token is a counter-ion, an oxide or a complex of the name before
+_NEXT_NAME = regex.compile(
+    r"(?!(?i:(?:\d+(?:,\d+)*-)?(?:di|tri|tetra|mono)?(?:oxide|hydrochloride|chloride|bromide|"
+    r"hydrate|complex|salt|\S*sulfonate|\S*sulphonate)\b))"
+    r"(?:\d+(?:,\d+)*-|[(\[]\S*\d|[A-Z][a-z]+-?\d*-?\(?)\S{5,}")
+# "di-", "N,N-di-" left before a name by the tokenizer; a chemical word of a name before it
+_MULTIPLIER = regex.compile(r"(?<![\w-])(?:di|tri|tetra|bis|tris|mono|n,n-di)-$")
+_CHEMICAL_WORD = regex.compile(r"[a-z][a-z\d,()\[\]-]{3,}(?:yl|sulfur|amino|oxy)$")
+_AMOUNT_WORD = regex.compile(r"\d+(?:\.\d+)?(?:mg|g|mmol|kg)$")
+_LETTER = regex.compile(r"[^\W\d_]")
+_FIRST_WORD = regex.compile(r"[^\s-]+[\s-]")
 # a word right before / after a name
 _WORD_BEFORE = regex.compile(r"(\S+)\s$")
 _WORD_AFTER = regex.compile(r"\s(\w+)\b")
@@ -47,11 +71,12 @@ _AQUEOUS_AFTER = regex.compile(r"\s(aqueous)\b(?!\s+(?:layer|phase)s?\b)", regex
 # "NAME (racemate)": the descriptor belongs to the name
 _RACEMATE = regex.compile(r"\s\((?:racemate|racemic|rac)\)")
 # supported and named catalysts that the words of a name do not hold together
-_CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?(?:pd(?:\(oh\)2)?/c|"
+_CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?((?:pd(?:\(oh\)2)?/c|"
                           r"palladium(?:\s+hydroxide)?(?:/|\s+on\s+(?:activated\s+)?)"
-                          r"(?:carbon|charcoal)|raney\s+nickel)\b")
-# "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a name glued to a ratio in one token
-_RATIO_NAME = regex.compile(r"(?<![\w)\]])([A-Za-z][A-Za-z0-9]*)(?==[\d.:]+)")
+                          r"(?:carbon|charcoal)|raney\s+nickel))\b")
+# patent numbers, formulas of a mass spectrum: no compound of the procedure
+_NOT_NAME = regex.compile(r"(?:wo|us|ep|jp|cn|kr)\d{6,}$|c\d+h\d+[a-z\d]*[+-]?$")
+_RATIO_CHARS = frozenset("0123456789.:")
 
 
 def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
@@ -59,71 +84,135 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     whole, "aqueous" kept before a name, an identifier after a name kept with it, a mixture
     "hexane-ethyl acetate" split into its names), the NER chemicals outside them, names
     glued to a ratio, and references to compounds."""
-    text = ctx.text
+    text, low = ctx.text, ctx.lower_text
     known = table.words["names"]
     strip = table.words["name_prefixes"]
+    not_compounds = table.words["not_compounds"]
     runs: list[Found] = []
     for f in _name_runs(ctx, table.words["reference_heads"]):
-        runs.extend(_split_mixture(text, _strip(text, f, strip), known))
-    runs = [f for f in runs if f.end > f.start and text[f.start : f.end].lower() not in
-            table.words["not_compounds"]]
-    covered = [(f.start, f.end) for f in runs]
-    for a, b in ctx.chemicals:
-        if not any(x < b and a < y for x, y in covered):
-            runs.append(Found(a, b, "compound"))
-    for m in _RATIO_NAME.finditer(text):
-        if m.group(1).lower() in known and not any(
-                x < m.end() and m.start() < y for x, y in covered):
-            runs.append(Found(m.start(1), m.end(1), "compound"))
-    for m in _CATALYST.finditer(text):
-        runs = [f for f in runs if not (f.start < m.end() and m.start() < f.end)]
-        runs.append(Found(m.start(), m.end(), "compound"))
-    runs.sort(key=lambda f: f.start)
-    out: list[Found] = []
-    kept_before, tails = table.words["kept_modifiers"], table.words["name_tails"]
+        for g in _split_mixture(text, _strip(text, f, strip), known):
+            name = low[g.start : g.end]
+            if g.end > g.start and name not in not_compounds and not _NOT_NAME.match(name):
+                runs.append(g)
+    covered = bytearray(len(text) + 1)
     for f in runs:
-        pre = _AQUEOUS.search(text, max(0, f.start - 9), f.start)
+        covered[f.start : f.end] = b"\x01" * (f.end - f.start)
+    for a, b in ctx.chemicals:
+        if 1 not in covered[a:b]:
+            runs.append(Found(a, b, "compound"))
+    p = text.find("=")
+    while p > 0:
+        # "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a known name glued to a ratio in one token
+        a = p
+        while a > 0 and text[a - 1].isalnum():
+            a -= 1
+        if (a < p and text[a].isalpha() and low[a:p] in known and not covered[a]
+                and (a == 0 or not (text[a - 1] in ")]_" or text[a - 1].isalnum()))
+                and p + 1 < len(text) and text[p + 1] in _RATIO_CHARS):
+            runs.append(Found(a, p, "compound"))
+        p = text.find("=", p + 1)
+    if "/c" in low or "palladium" in low or "raney" in low:
+        for m in _CATALYST.finditer(text):
+            runs = [f for f in runs if not (f.start < m.end() and m.start() < f.end)]
+            runs.append(Found(m.start(), m.end(), "compound", core=m.start(1)))
+    runs.sort(key=lambda f: f.start)
+    kept_before, tails = table.words["kept_modifiers"], table.words["name_tails"]
+    tail_starts = (*tails, "aqueous")  # the words that may follow a name
+    aqueous_text = "aq" in low
+    for f in runs:
+        start, end = f.start, f.end
+        pre = _MULTIPLIER.search(low, max(0, start - 8), start)
         if pre is not None:
-            f.aqueous = f.start
-            f.start = pre.start()
-        else:
-            mod = _WORD_BEFORE.search(text, max(0, f.start - 14), f.start)
-            if mod and mod.group(1).lower() in kept_before:
-                f.start = mod.start(1)  # "concentrated sulfuric acid", "glacial acetic acid"
-        tail = _WORD_AFTER.match(text, f.end)
-        while tail and tail.group(1).lower() in tails:
-            f.end = tail.end(1)  # "mineral oil", "Burgess reagent", "zinc powder"
-            tail = _WORD_AFTER.match(text, f.end)
-        aq = _AQUEOUS_AFTER.match(text, f.end)
-        if aq and f.aqueous < 0:
-            f.aqueous_tail = f.end
-            f.end = aq.end(1)  # "NaHCO3 aqueous (solution)"
-        racemate = _RACEMATE.match(text, f.end)
-        if racemate:
-            f.end = racemate.end()
-        out.append(f)
-    for m in _AQUEOUS_ALONE.finditer(text):
-        if not any(f.start <= m.start() < f.end for f in out):
-            out.append(Found(m.start(), m.end(1), "compound"))
+            f.start = start = pre.start()  # "di-" split off "di-tert-butyl dicarbonate"
+        if start and text[start - 1].isspace():
+            # the word before: "aqueous X" (kept, split off later in a reaction) or a kept
+            # modifier ("concentrated sulfuric acid", "glacial acetic acid")
+            w0 = low.rfind(" ", 0, start - 1) + 1
+            word = low[w0 : start - 1]
+            if aqueous_text and _is_aqueous(low, start):
+                f.aqueous = start
+                f.start = low.rindex("aq", 0, start)
+            elif word in kept_before:
+                f.core = start  # the name itself, for the rules
+                f.start = w0
+            elif _CHEMICAL_WORD.match(word):
+                f.start = w0  # "diethylaminosulfur trifluoride"
+        if low.startswith(tail_starts, end + 1):
+            tail = _WORD_AFTER.match(text, end)
+            while tail and tail.group(1).lower() in tails:
+                end = tail.end(1)  # "mineral oil", "Burgess reagent", "zinc powder"
+                tail = _WORD_AFTER.match(text, end)
+            if aqueous_text and tail and f.aqueous < 0 and tail.group(1).lower() == "aqueous" and (
+                    _AQUEOUS_AFTER.match(text, end)):
+                f.aqueous_tail = end
+                end = tail.end(1)  # "NaHCO3 aqueous (solution)"
+        if text.startswith(("™", "®"), end):  # "Celite®", "Celite™ 545"
+            end += 1
+            if text[end : end + 4].startswith(" ") and text[end + 1 : end + 4].isdigit():
+                end += 4
+        if text.startswith(" (r", end):
+            racemate = _RACEMATE.match(text, end)
+            if racemate:
+                end = racemate.end()
+        f.end = end
+    out = runs
+    if "aqueous" in low:
+        for m in _AQUEOUS_ALONE.finditer(text):
+            if not any(f.start <= m.start() < f.end for f in out):
+                out.append(Found(m.start(), m.end(1), "compound"))
+    if "compound" in low or "intermediate" in low or "macrocy" in low:
+        _labelled_references(text, low, out)
     titles = table.words["title_refs"]
+    if "compound" in low or "product" in low:
+        by_start = {f.start: f for f in out if f.kind == "compound"}
+        for phrase in titles:
+            at = low.find(phrase)
+            while at >= 0:
+                f = by_start.get(at + len(phrase) + 1)
+                if f is not None:  # "the title compound NAME 4c": one span
+                    f.start, f.kind = at, "reference"
+                at = low.find(phrase, at + 1)
+    taken = None
     for m in ctx.mentions:
         kind = m.attrs.get("kind")
-        if kind not in ("reference", "state") or "core" not in m.attrs:
+        if (kind != "reference" and kind != "state") or "core" not in m.attrs:
             continue
         ca, cb = _core_chars(ctx, m)
-        ref = _reference_span(ctx, m, ca, cb) if kind == "reference" else _state_span(ctx, m)
+        ref = (_reference_span(ctx, m, ca, cb, titles) if kind == "reference"
+               else _state_span(ctx, m))
         if ref is None:
             continue
-        title = _title_prefix(text[ref.start : ref.end], titles)
-        after = [f for f in out if f.kind == "compound" and
-                 f.start == ref.start + title + 1] if title else []
-        if after:
-            after[0].start = ref.start  # "the title compound NAME 4c": one span
-            after[0].kind = "reference"
-        elif not any(f.overlaps(ref) for f in out):
+        if taken is None:
+            taken = bytearray(len(text) + 1)
+            starts = {}
+            for f in out:
+                taken[f.start : f.end] = b"\x01" * (f.end - f.start)
+                if f.kind == "compound":
+                    starts.setdefault(f.start, f)
+        title = _title_prefix(low[ref.start : ref.end], titles)
+        after = starts.get(ref.start + title + 1) if title else None
+        if after is not None:
+            after.start = ref.start  # "the title compound NAME 4c": one span
+            after.kind = "reference"
+            taken[ref.start : after.end] = b"\x01" * (after.end - ref.start)
+        elif 1 not in taken[ref.start : ref.end]:
             out.append(ref)
+            taken[ref.start : ref.end] = b"\x01" * (ref.end - ref.start)
     out.sort(key=lambda f: f.start)
     return out
+
+
+def _is_aqueous(low: str, start: int) -> bool:
+    """Whether "aqueous " / "aq " / "aq. " (a whole word) stands right before ``start``."""
+    for word in ("aqueous", "aq"):
+        a = start - 1 - len(word)
+        if a >= 0 and low.startswith(word, a) and (a == 0 or not _WORDCHAR(low[a - 1])):
+            return True
+    return False
+
+
+def _WORDCHAR(c: str) -> bool:
+    return c.isalnum() or c == "_"
 
 
 def _title_prefix(text: str, titles: frozenset[str]) -> int:
@@ -134,6 +223,42 @@ def _title_prefix(text: str, titles: frozenset[str]) -> int:
         if head in titles and len(words) >= n:
             return len(head)
     return 0
+
+
+# "compound 38-c", "Compound No. 5": the label; "Intermediate E", "macrocycle C": whole
+_COMPOUND_LABEL = regex.compile(
+    r"(?i:\b(compounds?\s+(?:no\.\s*)?)|\b(?:intermediate|macrocycle|macrocyle)\s+)"
+    r"(?-i:([0-9]{1,4}[A-Za-z]?(?:-[0-9A-Za-z]{1,4})?|[A-Z]{1,3}[0-9]{0,3}[a-z]?|[a-z]))"
+    r"(?![\w-])")
+# "the compound from Ex. 164A": two entities, "compound from Ex." and the label
+_START = operator.attrgetter("start")
+_FROM_EX = regex.compile(r"(?i)\b(compounds?\s+from\s+ex\.)\s+([0-9]{1,4}[A-Z]?)\b")
+
+
+def _labelled_references(text: str, low: str, out: list[Found]) -> None:
+    """Add the references by label the mentions leave out ("a solution of compound 38-c",
+    "Intermediate E"), where no other span is."""
+    taken = bytearray(len(text) + 1)
+    for f in out:
+        taken[f.start : f.end] = b"\x01" * (f.end - f.start)
+    found = []
+    if "from ex." in low:
+        for m in _FROM_EX.finditer(text):
+            found += [Found(m.start(1), m.end(1), "reference"),
+                      Found(m.start(2), m.end(2), "reference")]
+    for word in ("compound", "intermediate", "macrocy"):
+        at = low.find(word)
+        while at >= 0:
+            m = _COMPOUND_LABEL.match(text, at)
+            if m is not None:
+                a = m.start(2) if m.group(1) else m.start()
+                found.append(Found(a, m.end(2), "reference"))
+            at = low.find(word, at + 1)
+    found.sort(key=_START)
+    for f in found:
+        if 1 not in taken[f.start : f.end]:
+            out.append(f)
+            taken[f.start : f.end] = b"\x01" * (f.end - f.start)
 
 
 def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
@@ -150,15 +275,14 @@ def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
     return Found(start, end, "state")
 
 
-# the gap between two pieces of one name in a heading: spaces, dashes, square brackets,
-# digits and words of one to three letters ("and"), no round bracket or comma
-_NAME_GAP = regex.compile(r"^(?:[\s\-\[\]0-9]|\b[A-Za-z]{1,3}\b)*$")
-
-
-# "NAME (8)", "NAME (Compound 39)", "NAME (LMT-891)": the label of the name before it
+# a word between two pieces of one name in a heading: with a digit, bracket, comma or dash
+# ("ethylamino)", "[4,3", "d]", ",9-tetrahydro"), a substituent ("ethyl"), or one to three
+# letters ("and", "d"); an English word of four letters or more ends the name
+_NAME_GAP_WORD = regex.compile(r"(?:.*[\d()\[\],'\-].*|[A-Za-z]{1,3}|[a-z]+(?:yl|o|amino|oxy))$")
 _BRACKET_LABEL = regex.compile(
-    r"\s?\((?:(?i:compound|cpd\.?)\s)?([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
-    r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)\)(?![-\w])")
+    r"\s?\((?:(?i:compound|cpd\.?|intermediate)\s)?([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
+    r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)(?:\)(?![-\w])|(?=,\s))"
+    r"|\s?\((CAS#?\s?\d+-\d+-\d)(?=[,;)])")
 BRACKET_RULE = "bracket_label"  # a builtin rule (rules/roles.yaml)
 
 
@@ -171,7 +295,8 @@ def bracket_labels(text: str, entities: list[Found]) -> list[Found]:
             continue
         m = _BRACKET_LABEL.match(text, f.end)
         if m:
-            labels.append(Found(m.start(1), m.end(1), "reference", f.label, BRACKET_RULE,
+            g = 1 if m.start(1) >= 0 else 2
+            labels.append(Found(m.start(g), m.end(g), "reference", f.label, BRACKET_RULE,
                                 f.mention, f.action, f.role, f.links))
     kept = [f for f in entities if not any(f.overlaps(x) for x in labels)]
     return sorted(kept + labels, key=lambda f: f.start)
@@ -180,18 +305,28 @@ def bracket_labels(text: str, entities: list[Found]) -> list[Found]:
 def merge_heading_names(text: str, compounds: list[Found], heading: int,
                         known: frozenset[str]) -> list[Found]:
     """Join the pieces of a name the heading holds split by odd spaces ("tert butyl
-    (2S,4S)-...", "...isoquinolin-1 -yl)-3,5 -difluorophenyl)acrylate"); a known name after
-    it ("... Isopropanol") starts the procedure."""
+    (2S,4S)-...", "...-3-yl) ethylamino) pyrimidine", "pyrazolo [4,3 - d]pyrimidine"); a
+    known name after it ("... Isopropanol") starts the procedure."""
     out: list[Found] = []
     for f in compounds:
         prev = out[-1] if out else None
         if (prev is not None and f.end <= heading and prev.kind == f.kind == "compound"
-                and f.start - prev.end <= 6 and _NAME_GAP.match(text[prev.end : f.start])
+                and f.start - prev.end <= 40 and _name_gap(text[prev.end : f.start])
                 and text[f.start : f.end].lower() not in known):
             prev.end = f.end
             continue
         out.append(f)
     return out
+
+
+def _name_gap(gap: str) -> bool:
+    """Whether ``gap`` can sit inside one name (no round bracket of a label, no sentence)."""
+    words = gap.split()
+    if not words:
+        return True
+    if gap.lstrip().startswith("(") and not any(c.isdigit() for c in gap):
+        return False  # "NAME (racemate)", "NAME (Compound 2)"
+    return all(_NAME_GAP_WORD.match(w) for w in words)
 
 
 def _balanced(text: str) -> bool:
@@ -210,7 +345,7 @@ def _balanced(text: str) -> bool:
 def _strip(text: str, f: Found, prefixes: frozenset[str]) -> Found:
     """``f`` without a leading word of ``prefixes`` ("ice water", "ice-water", "DI water")."""
     while True:
-        word = regex.match(r"[^\s-]+[\s-]", text[f.start : f.end])
+        word = _FIRST_WORD.match(text, f.start, f.end)
         if word is None or word.group()[:-1].lower() not in prefixes:
             return f
         f.start += len(word.group())
@@ -229,11 +364,20 @@ def _pieces(part: str, known: frozenset[str]) -> list[str] | None:
     return None
 
 
+@functools.cache
+def _prefixes(known: frozenset[str]) -> tuple[str, ...]:
+    """``known`` as a tuple, for ``str.startswith``."""
+    return tuple(sorted(known))
+
+
 def _split_mixture(text: str, f: Found, known: frozenset[str]) -> list[Found]:
     """A run naming a mixture of known names ("hexane-ethyl acetate", "n-hexane/ethyl
     acetate") as one span per name."""
     part = text[f.start : f.end]
-    pieces = _pieces(part, known) if _JOINS.search(part) else None
+    low = part.lower()
+    if not low.startswith(_prefixes(known)) or not _JOINS.search(part):
+        return [f]  # a mixture starts with a known name
+    pieces = _pieces(part, known)
     if pieces is None or len(pieces) < 2:
         return [f]
     out, at = [], f.start
@@ -248,8 +392,18 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
     """The runs of name tokens in the class string, as compound spans (tokens of a run are
     at most one space apart; reference heads such as "COMPOUND" are no name tokens)."""
     idx, ends, words, lower = ctx.tokens.idx, ctx.ends, ctx.tokens.text, ctx.tokens.lower
-    cs = "".join("C" if c == "X" and _NAME_LIKE.match(w) else "W" if low in heads else c
-                 for c, w, low in zip(ctx.classes, words, lower, strict=False))
+    cs = ctx.classes
+    if "X" in cs or not heads.isdisjoint(lower):
+        # "other" tokens that read as names are name tokens; reference heads are not
+        chars = list(cs)
+        i = cs.find("X")
+        while i >= 0:
+            if _NAME_LIKE.match(words[i]):
+                chars[i] = "C"
+            i = cs.find("X", i + 1)
+        for i in compress(range(len(lower)), map(heads.__contains__, lower)):
+            chars[i] = "W"
+        cs = "".join(chars)
     out: list[Found] = []
     if not cs:
         return out
@@ -258,7 +412,9 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
         # split where tokens are further apart than one space
         start = first
         for i in range(first, last + 1):
-            if i == last or idx[i + 1] - ends[i] > 1:
+            if i == last or idx[i + 1] - ends[i] > 1 or (
+                    len(words[i]) > 8 and lower[i].endswith(_COMPLETE)
+                    and _NEXT_NAME.match(words[i + 1])):
                 end = i
                 while end > start and cs[end] == "-":
                     end -= 1
@@ -266,11 +422,13 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
                     start += 1  # a bracket before the name, not its "(E)-" or "[(4R)-"
                 if start <= end:
                     b = ends[end]
+                    if cs[end] == "V":  # "carbonate(24.4": the name before its bracket
+                        b = idx[end] + words[end].index("(")
                     # "... carboxamide I-1", "phenol 3b": the identifier after the name
                     if end + 1 < len(cs) and cs[end + 1] == "Z" and idx[end + 1] - b == 1 and (
                             end + 2 >= len(cs) or cs[end + 2] not in "CZ"):
                         b = ends[end + 1]
-                    if any(c.isalpha() for c in words[start]):
+                    if _LETTER.search(words[start]):
                         out.append(Found(idx[start], b, "compound"))
                 start = i + 1
     return out
@@ -281,7 +439,8 @@ def _core_chars(ctx: RoleContext, m: Mention) -> tuple[int, int]:
     return ctx.tokens.idx[first], ctx.ends[last]
 
 
-def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int) -> Found | None:
+def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int,
+                    titles: frozenset[str]) -> Found | None:
     """The span of a reference mention: the label of "compound 22", the whole "compound from
     Example 5", "Intermediate 3-a", or "title compound" without determiner or adjectives."""
     text = ctx.text
@@ -300,10 +459,16 @@ def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int) -> Found | N
         label = _IDENT.match(words[-1])
         start = cb - len(words[-1]) + label.start(1)
         return Found(start, start + len(label.group(1)), "reference")
-    # drop leading adjectives and determiners ("the white title compound")
+    # "a total of 7.42 g (77%) of the title compound": the reference at the end
+    low = ctx.lower_text[ca:cb]
+    for phrase in titles:
+        if low.endswith(phrase) and len(low) > len(phrase):
+            return Found(cb - len(phrase), cb, "reference")
+    # drop leading adjectives, determiners and amounts ("the white title compound",
+    # "694mg pure compound")
     start = ca
     for w in words[:-1]:
-        if w.lower() not in _DROP_MODIFIERS:
+        if w.lower() not in _DROP_MODIFIERS and not _AMOUNT_WORD.match(w):
             break
         start = text.index(w, start) + len(w)
         while start < cb and text[start].isspace():
@@ -311,54 +476,43 @@ def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int) -> Found | N
     return Found(start, cb, "reference")
 
 
-def describe(ctx: RoleContext, f: Found, table: RoleTable, heading: int,
-             lexicon: dict[str, str]) -> dict[str, object]:
-    """The facts the compound rules test, for one compound span."""
+def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
+             steps: list[int], lexicon: dict[str, str], stated: set[int]) -> Facts:
+    """The facts the compound rules test, for one compound span (its mention and the action
+    that names it are set on ``f``; ``steps``: where the step headings of the heading end)."""
+    linked: set[str] = set()
     for m in ctx.covering(f.start, f.end):
         if f.mention is None:
             f.mention = m.id
+            linked = ctx.linked.get(m.id, linked)
         hits = ctx.argument_of.get(m.id)
+        if hits and ctx.modifiers:
+            # "the residue obtained": a participle that names no step
+            hits = [h for h in hits if id(h[0]) not in ctx.modifiers]
         if hits:
             f.links = hits
             f.action, f.role = hits[-1]
             break
     phase = ctx.phase(f.action) if f.action is not None else _phase_near(ctx, f.start)
     end = f.aqueous_tail if f.aqueous_tail >= 0 else f.end
-    text = ctx.text[max(f.start, f.aqueous) : end].lower()
+    start = max(f.start, f.aqueous, f.core)
+    text = ctx.lower_text[start:end]
     place = "body"
     if f.start < heading:
         place = "heading"
-        rest = ctx.text[f.end : heading]
-        step = _STEP_HEADING.search(rest)
-        if step and text not in rest[step.end() :].lower():
+        k = bisect.bisect_left(steps, f.end)
+        if k < len(steps) and text not in ctx.lower_text[steps[k] : heading]:
             place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
-    return {
-        "place": place,
-        "phase": phase,
-        "reference": f.kind == "reference",
-        "state": f.kind == "state",
-        "text": text,
-        "lexicon": lexicon.get(" ".join(text.split())),
-        "after": _word_before(ctx, f.start, table.words["skipped_before"]),
-        "source": ctx.text,
-        "before": ctx.text[max(0, f.start - 40) : f.start],
-        "bracketed": _bracketed(ctx.text, f.start, f.end),
-    }
-
-
-def _bracketed(text: str, start: int, end: int) -> bool:
-    """Whether ``[start, end)`` stands alone in brackets ("( 27 )", "(Compound 27)")."""
-    before = text[max(0, start - 12) : start].rstrip()
-    after = text[end : end + 3].lstrip()
-    return (before.endswith("(") or bool(regex.search(r"\((?i:compound|cpd\.?)\s*$", before))
-            ) and after.startswith(")")
+    name = text if " " not in text else " ".join(text.split())
+    facts = Facts(ctx, f, skipped, place, phase, (start, end), text, lexicon.get(name),
+                  f.start in stated)
+    facts.linked = linked
+    return facts
 
 
 def _phase_near(ctx: RoleContext, char: int) -> str:
     """The phase of the action nearest before ``char`` in its sentence, else the phase of the
     next action in the sentence, else of the last action before it, else "reaction"."""
-    import bisect
-
     k = bisect.bisect_right(ctx.action_starts, char)
     sentence = ctx.sentence_of_char(char)
     if k > 0 and ctx.actions[k - 1].sentence == sentence:
@@ -368,78 +522,19 @@ def _phase_near(ctx: RoleContext, char: int) -> str:
     return ctx.phase(ctx.actions[k - 1]) if k > 0 else "reaction"
 
 
-def _word_before(ctx: RoleContext, char: int, skipped: frozenset[str]) -> str:
-    """The lowercased word governing the compound at ``char``: the nearest token before it
-    that is not an amount, a unit, "of", a determiner or a modifier (up to 8 tokens)."""
-    tokens = ctx.tokens
-    i = ctx.token_at(char) - 1
-    for _ in range(8):
-        if i < 0:
-            return ""
-        low = tokens.lower[i]
-        if low in skipped or low.replace(".", "").replace(",", "").isdigit():
-            i -= 1
-            continue
-        return low
-    return ""
-
-
-def matches(rule: CompoundRule, facts: dict[str, object], f: Found,
-            table: RoleTable, yields: set[int]) -> bool:
-    """Whether compound ``f`` with ``facts`` meets every condition of ``rule``."""
-    for key, want in rule.when.items():
-        if key in ("place", "phase", "reference", "state"):
-            if facts[key] != want:
-                return False
-        elif key == "arg":
-            if not any(role in want for _, role in f.links):
-                return False
-        elif key == "action":
-            if not any(a.label in want for a, _ in f.links):
-                return False
-        elif key == "verb":
-            text = facts["source"]
-            if not any(text[a.start : a.end].lower() in want for a, _ in f.links):
-                return False
-        elif key == "bracketed":
-            if facts["bracketed"] != want:
-                return False
-        elif key == "after":
-            if facts["after"] not in want:
-                return False
-        elif key == "words":
-            if facts["text"] not in table.words[want]:
-                return False
-        elif key == "not_words":
-            if facts["text"] in table.words[want]:
-                return False
-        elif key == "yield_after":
-            if (f.start in yields) != want:
-                return False
-        elif key == "pattern":
-            if table.patterns[want].search(facts["text"]) is None:
-                return False
-        elif key == "before":
-            if table.patterns[want].search(facts["before"]) is None:
-                return False
-        elif key == "lexicon":
-            if facts["lexicon"] not in want:
-                return False
-    return True
-
-
 def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, heading: int,
-                 yields: set[int], lexicon: dict[str, str]) -> list[Found]:
-    """Label each compound by the first rule it meets; those labelled NONE are dropped."""
+                 stated: set[int], lexicon: dict[str, str], decide: Decision) -> list[Found]:
+    """Label each compound by the first rule it meets (``decide``: the table's compound
+    rules compiled); those labelled NONE are dropped."""
     out = []
+    skipped = table.words["skipped_before"]
+    # where each step heading inside the heading ends ("... Step A:")
+    steps = [m.end() for m in _STEP_HEADING.finditer(ctx.text, 0, heading)] if heading else []
     for f in compounds:
-        facts = describe(ctx, f, table, heading, lexicon)
-        for rule in table.compounds:
-            if matches(rule, facts, f, table, yields):
-                f.label, f.rule = rule.label, rule.name
-                break
-        if not f.label or f.label == NONE:
+        decision = decide(facts_of(ctx, f, skipped, heading, steps, lexicon, stated))
+        if decision is None or decision[0] == NONE:
             continue
+        f.label, f.rule = decision
         if f.aqueous >= 0 and f.label != OTHER:
             # "2 M aqueous potassium carbonate" in a reaction: "aqueous" is the solvent
             word = _WORD.match(ctx.text, f.start)
@@ -452,4 +547,22 @@ def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, hea
                              f.mention, f.action, f.role, f.links))
             f.end = f.aqueous_tail
         out.append(f)
+    _coreferent_products(ctx, out)
     return out
+
+
+def _coreferent_products(ctx: RoleContext, entities: list[Found]) -> None:
+    """A starting material whose mention corefers (chemie_coref) with a mention that holds a
+    product of the heading is that product named again: a product (``coreferent_product``)."""
+    products = [f for f in entities if f.label == PRODUCT and f.rule == "heading_product"]
+    if not products or not ctx.antecedents:
+        return
+    for f in entities:
+        if f.label != "STARTING_MATERIAL" or f.mention is None:
+            continue
+        for mid in ctx.antecedents.get(f.mention, ()):
+            m = ctx.mention_by_id.get(mid)
+            if m is not None and any(m.start <= p.start and p.end <= m.end for p in products):
+                f.label, f.rule = PRODUCT, COREF_RULE
+                break
+

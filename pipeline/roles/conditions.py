@@ -3,11 +3,14 @@ percentages a yield is made of, and the end of the heading with its EXAMPLE_LABE
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+
 import regex
 
+from chemie.roles.anchors import Anchors
 from chemie.roles.context import RoleContext
 from chemie.roles.found import Found
-from chemie.roles.table import RoleTable
+from chemie.roles.table import PERCENT_WORDS, RoleTable
 
 # a mass or an amount of substance ("383 mg", "1.2 g", "5.48 mmol")
 AMOUNT = regex.compile(
@@ -16,8 +19,10 @@ AMOUNT = regex.compile(
 # any quantity (an amount, a volume, equivalents): after a name, it makes the name a reactant
 QUANTITY = regex.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:mg|g|kg|µg|μg|mmol|mol|µmol|μmol|ml|mL|L|l|µL|μL|uL|"
-    r"eq|equiv|M|N|%)(?![\w/])"
+    r"eq|equiv|M|N|%)(?![\w/(-])"
 )
+AMOUNT_UNITS = frozenset(("mg", "g", "kg", "µg", "μg", "mmol", "mol", "µmol", "μmol"))
+PERCENT_UNITS = frozenset(("%",))
 # a percentage ("42%", "88.5 %"), or a quantitative yield
 PERCENT = regex.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?%|\b(?i:quantitative|quant\.)")
 # a percentage that is a concentration or a gradient ("10% aqueous", "0-50% EtOAc")
@@ -28,16 +33,34 @@ _LABEL = regex.compile(r"[(\[]?([0-9A-Za-z]{1,5}(?:[.-][0-9A-Za-z]{1,4}){0,2})[)
 # a label opening the text: "16.8: NAME", "(4) Preparation of", "j. PREPARATION OF"
 _OPENING_LABEL = regex.compile(r"^\s*\(?(\d{1,4}(?:[.-]\d{1,4}){0,2}[A-Za-z]?|[a-z]{1,3})"
                                r"(?:\)\s?|[.:]\s|:)(?=\s*[A-Z0-9(\[])")
+# a sub-heading label inside a heading: "... compound 164) 164.1: NAME", "(64-1) Synthesis of"
+_SUB_LABEL = regex.compile(r"(?<=[)\]]\s)(\d{1,4}\.\d{1,2})(?=:)|\((\d{1,4}-\d{1,2})\)(?=\s*"
+                           r"(?i:synthesis|preparation))")
+_ORDINALS = frozenset(("first", "second", "third", "fourth", "fifth", "sixth"))
+# heading words whose label counts only where the text opens ("Intermediate 5:", "Core 39")
+_OPENING_ONLY = frozenset(("intermediate", "core", "preparation"))
+_OPEN = regex.compile(r"\s*(\(?)\s*")
+_LABEL_OPEN = regex.compile(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*")
+# "70.0 mg (0.2 mmol) of X": an amount followed by "of"
+OF_AFTER = regex.compile(r"\s*(?:\([^()]*\)\s*)?of\b")
+_DIGITS = frozenset("0123456789")
 _HEADING_LABEL_WORDS = frozenset(("example", "step", "stage", "part", "intermediate",
-                                  "embodiment", "method"))
+                                  "embodiment", "method", "core", "preparation"))
 
 
-def find_conditions(ctx: RoleContext, table: RoleTable) -> list[Found]:
-    """TIME and TEMPERATURE spans of the table's condition rules (first rule first)."""
+def find_conditions(ctx: RoleContext, table: RoleTable, anchors: Anchors) -> list[Found]:
+    """TIME and TEMPERATURE spans of the table's condition rules (first rule first), each
+    pattern tried where it may start (see :mod:`chemie.roles.anchors`)."""
     text = ctx.text
     out: list[Found] = []
     for rule in table.conditions:
-        for m in rule.pattern.finditer(text):
+        if rule.units or rule.words:
+            pattern = rule.pattern
+            found = [m for m in map(pattern.match, repeat(text), anchors.starts(
+                rule.units, rule.words)) if m is not None]
+        else:
+            found = list(rule.pattern.finditer(text))
+        for m in found:
             if rule.not_after and _word_before(text, m.start()) in rule.not_after:
                 continue
             out.append(Found(m.start(), m.end(), "condition", rule.label, rule.name))
@@ -55,16 +78,20 @@ def _word_before(text: str, char: int) -> str:
     return words[-1].lower()
 
 
-def find_amounts(ctx: RoleContext) -> list[Found]:
+def find_amounts(ctx: RoleContext, anchors: Anchors) -> list[Found]:
     """Masses and amounts of substance (candidates for YIELD_OTHER)."""
-    return [Found(m.start(), m.end(), "amount") for m in AMOUNT.finditer(ctx.text)]
+    text = ctx.text
+    matches = map(AMOUNT.match, repeat(text), anchors.starts(AMOUNT_UNITS))
+    return [Found(m.start(), m.end(), "amount") for m in matches if m is not None]
 
 
-def find_percents(ctx: RoleContext) -> list[Found]:
+def find_percents(ctx: RoleContext, anchors: Anchors) -> list[Found]:
     """Percentages that can be a yield (not a concentration or a gradient)."""
     text = ctx.text
     out = []
-    for m in PERCENT.finditer(text):
+    for m in map(PERCENT.match, repeat(text), anchors.starts(PERCENT_UNITS, PERCENT_WORDS)):
+        if m is None:
+            continue
         if m.group().endswith("%"):
             after = text[m.end() : m.end() + 3]
             if _CONCENTRATION.match(after) and not after.lstrip().lower().startswith(
@@ -110,10 +137,10 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             named, skip_to = True, name.end
             continue
         low, word = tokens.lower[i], tokens.text[i]
-        if QUANTITY.match(text, start):
-            return start
         if i > 0 and tokens.lower[i - 1] in titles and _LABEL.match(word):
-            continue  # "Step A:": the label of a step, not the article
+            continue  # "Step A:", "Step 2": the label of a step, not an article or amount
+        if word[0] in _DIGITS and QUANTITY.match(text, start):
+            return start
         if low in stops and (word[:1].isupper() or named) and i > 0 and not (
                 low in words and i + 1 < n and _LABEL.match(tokens.text[i + 1])
                 and not named):
@@ -130,40 +157,56 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
 def _quantity_after(ctx: RoleContext, end: int) -> bool:
     """Whether a quantity follows character ``end`` ("X (1.0 g", "X 5.0 g", "X (4a) (2 g")."""
     rest = ctx.text[end : end + 60]
-    m = regex.match(r"\s*(\(?)\s*", rest)
+    m = _OPEN.match(rest)
     q = QUANTITY.match(rest, m.end())
     if q is None:  # "X (4a) (2 g": a label bracket first; "X (CAS#64-17-5, 2 g"
-        m = regex.match(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*", rest)
+        m = _LABEL_OPEN.match(rest)
         q = QUANTITY.match(rest, m.end()) if m else None
     if q is None:
         return False
     # "NAME 70.0 mg of X": the amount of the next sentence's compound, not of the name
-    return bool(m and m.group(1)) or not regex.match(r"\s*(?:\([^()]*\)\s*)?of\b",
-                                                       rest[q.end() :])
+    return bool(m and m.group(1)) or not OF_AFTER.match(rest, q.end())
 
 
 def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:
     """EXAMPLE_LABEL spans: the label after a heading word ("Example 194", "Step 6") in the
-    heading or at a sentence start, and a label that opens the text ("16.8:", "(4)")."""
+    heading or at a sentence start, the ordinal of "The second step", a sub-heading label
+    ("164.1:", "(64-1) Synthesis of"), and a label that opens the text ("16.8:", "(4)",
+    "k. PREPARATION OF")."""
     tokens = ctx.tokens
+    text = ctx.text
     out: list[Found] = []
-    m = _OPENING_LABEL.match(ctx.text)
-    if m and not (m.group(1).isalpha() and m.group(1) not in ("a", "b", "c", "d", "e", "f",
-                                                              "g", "h", "i", "j", "s")):
+    m = _OPENING_LABEL.match(text)
+    if m:
         out.append(Found(m.start(1), m.end(1), "label", "EXAMPLE_LABEL", "opening_label"))
     starts = set(tokens.starts)
-    for i, low in enumerate(tokens.lower[:-1]):
-        if low not in _HEADING_LABEL_WORDS:
-            continue
+    lower, words = tokens.lower, tokens.text
+    for i in compress(range(len(lower) - 1), map(_HEADING_LABEL_WORDS.__contains__, lower)):
+        low = lower[i]
         char = tokens.idx[i]
-        if not (char < end or i in starts or (i > 0 and tokens.text[i - 1] in (".", ":"))):
+        prev = words[i - 1] if i else ""
+        if not (char < end or i in starts or prev in (".", ":")):
             continue
-        if low == "intermediate" and char >= end:
+        if prev in ("[", "(") and char:
+            continue  # "[Example 9, Step 1]", "(Example 3)": a reference, not a heading
+        if i and lower[i - 1] in _ORDINALS:
+            if low == "step":  # "The second step": the ordinal is the label
+                out.append(Found(tokens.idx[i - 1], ctx.ends[i - 1], "label",
+                                 "EXAMPLE_LABEL", "heading_label"))
             continue
-        nxt = tokens.text[i + 1]
+        if low in _OPENING_ONLY and char >= end:
+            continue  # "Intermediate 5: NAME", "Core 39 NAME" open a heading
+        if low == "intermediate" and i and lower[i - 1] in ("of", "to", "from"):
+            continue  # "Synthesis of Intermediate 1-k": the product, not a label
+        nxt = words[i + 1]
         lm = _LABEL.match(nxt)
-        if lm is None or not any(c.isdigit() for c in nxt) and len(lm.group(1)) > 2:
+        digit = any(c.isdigit() for c in nxt)
+        if lm is None or (not digit and (len(lm.group(1)) > 2 or low in _OPENING_ONLY)):
             continue
         a = tokens.idx[i + 1] + lm.start(1)
         out.append(Found(a, a + len(lm.group(1)), "label", "EXAMPLE_LABEL", "heading_label"))
+    for m in _SUB_LABEL.finditer(text, 0, end):
+        g = 1 if m.start(1) >= 0 else 2
+        out.append(Found(m.start(g), m.end(g), "label", "EXAMPLE_LABEL", "heading_label"))
+    out.sort(key=lambda f: f.start)
     return out

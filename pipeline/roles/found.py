@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from chemie.model import Action
 
@@ -20,10 +21,11 @@ class Found:
     mention: str | None = None  # id of the smallest mention covering the span
     action: Action | None = None  # the action it is an argument of (or the trigger's action)
     role: str = ""  # its argument role in that action ("object", "solvent" …)
-    links: list[tuple[Action, str]] = field(default_factory=list)  # every (action, role)
-    args: list[Found] = field(default_factory=list)  # a trigger's arguments
+    links: Sequence[tuple[Action, str]] = ()  # every (action, role) naming its mention
+    args: Sequence[Found] = ()  # a trigger's arguments
     aqueous: int = -1  # "aqueous X": where X starts (split off in the reaction phase)
     aqueous_tail: int = -1  # "X aqueous (solution)": where X ends (split off likewise)
+    core: int = -1  # "concentrated sulfuric acid", "10% Pd/C": where the name itself starts
 
     def overlaps(self, other: Found) -> bool:
         return self.start < other.end and other.start < self.end

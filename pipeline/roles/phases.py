@@ -9,6 +9,8 @@ added", "poured into ice") until a reagent is added again or a new step begins.
 
 from __future__ import annotations
 
+import bisect
+
 from chemie.model import Action
 from chemie.roles.context import RoleContext
 from chemie.roles.found import Found
@@ -23,16 +25,19 @@ def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
     ``roles``; a name after a work-up prefix ("saturated aqueous NaHCO3") comes as
     ``"aqueous"``."""
     out: list[str] = []
+    chemicals, low = ctx.chemicals, ctx.lower_text
     for role in roles:
         for mid in action.args.get(role, ()):
             m = ctx.mention_by_id.get(mid)
             if m is None:
                 continue
-            for a, b in ctx.chemicals:
-                if m.start <= a and b <= m.end:
-                    before = ctx.text[m.start : a].lower().split()[-2:]
-                    out.append("aqueous" if prefixes.intersection(before) else
-                               ctx.text[a:b].lower())
+            k = bisect.bisect_left(chemicals, (m.start, -1))
+            while k < len(chemicals) and chemicals[k][0] < m.end:
+                a, b = chemicals[k]
+                k += 1
+                if b <= m.end:
+                    before = low[m.start : a].split()[-2:]
+                    out.append("aqueous" if prefixes.intersection(before) else low[a:b])
     return out
 
 
@@ -43,7 +48,16 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     react_classes, workup_classes = w["reaction_classes"], w["workup_classes"]
     ending, cooling_to = w["ending_classes"], w["workup_temperatures"]
     runs = w["run_classes"]
-    times = sorted(f.start for f in conditions if f.label == "TIME")
+    # a time in the clause of an action lets the mixture react ("stirred for 2 h",
+    # "stirred overnight")
+    times = [f.start for f in conditions if f.label == "TIME"]
+    low = ctx.lower_text
+    for word in w["run_words"]:
+        at = low.find(word)
+        while at >= 0:
+            times.append(at)
+            at = low.find(word, at + 1)
+    times.sort()
     heads = sorted(a.start for a in ctx.headings)
     actions = ctx.actions
     labels = [a.label.lower() for a in actions]
@@ -51,7 +65,8 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     for n, a in enumerate(actions):
         stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
         _, send = ctx.sentence_chars(a.sentence)
-        timed.append(any(a.end <= t < min(stop, send) for t in times))
+        k = bisect.bisect_left(times, a.end)
+        timed.append(k < len(times) and times[k] < min(stop, send))
 
     def reaction_ahead(n: int) -> bool:
         """Whether the mixture reacts (stirred or heated for a time) before the next work-up
@@ -75,14 +90,16 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     purposes = table.patterns.get("workup_purpose")
     phases: list[str] = []
     phase, reacted, ended = REACTION, False, False
+    quenched = False
     h = 0
     for n, a in enumerate(actions):
         while h < len(heads) and heads[h] < a.start:
-            phase, reacted, ended = REACTION, False, False  # a new step
+            phase, reacted, ended, quenched = REACTION, False, False, False  # a new step
             h += 1
         label = labels[n]
         if label in workup_classes:
             phase = WORKUP
+            quenched = label in w["quench_classes"]
         elif label in w["completion_classes"]:
             reacted = ended = phase == REACTION
         elif label in ending:
@@ -90,24 +107,29 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
         elif label in react_classes:
             objects = _chemicals(ctx, a, ("object", "reagent"), prefixes)
             worked_up = bool(objects) and set(objects) <= materials
-            if phase == REACTION and reacted:
-                stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
-                _, send = ctx.sentence_chars(a.sentence)
-                nxt = ctx.text[a.end : min(stop, send)].lower()
+            stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
+            _, send = ctx.sentence_chars(a.sentence)
+            nxt = low[a.end : min(stop, send)]
+            if phase == REACTION and purposes is not None and label == "add" and (
+                    purposes.search(nxt)):
+                phase = WORKUP  # "X was added to quench the reaction"
+            elif phase == REACTION and reacted:
                 word = ctx.text[a.start : a.end].lower()
                 if label == "cool" and (any(t in nxt for t in cooling_to) or workup_ahead(n)):
                     phase = WORKUP
                 elif (label == "dilute" or worked_up or word in w["workup_verbs"]
-                      or (ended and label == "add")
-                      or (purposes is not None and purposes.search(nxt))):
+                      or (ended and label == "add")):
                     phase = WORKUP
                 elif objects:
                     reacted = False  # another reagent: the reaction goes on
-            elif phase == WORKUP and not worked_up and reaction_ahead(n):
+            elif (phase == WORKUP and not worked_up and reaction_ahead(n)
+                  and not (quenched and not objects)):
                 # "The residue was dissolved in DCM, TFA was added and the mixture was
                 # stirred for 2 h": a new reaction on the worked-up material
                 phase, reacted = REACTION, False
             if phase == REACTION and timed[n]:
                 reacted = True
+            # a work-up material was just added: stirring it is still work-up
+            quenched = phase == WORKUP and (worked_up or (quenched and not objects))
         phases.append(phase)
     return phases

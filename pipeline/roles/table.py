@@ -25,6 +25,7 @@ from chemie.resources import rules_path
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 PHASES = ("reaction", "workup")
+PERCENT_WORDS = frozenset(("quantitative", "quant."))  # words a percentage may be
 NONE = "NONE"  # the label of a compound rule that makes no role entity
 YIELD = "YIELD"  # the label of a builtin rule giving YIELD_OTHER and YIELD_PERCENT
 COMPOUND = "COMPOUND"  # the label of a builtin rule giving the role of another compound
@@ -42,8 +43,11 @@ WHEN: dict[str, type | tuple[type, ...]] = {
     "words": str,  # the compound's lowercased text is in this word list
     "not_words": str,  # ... is not in this word list
     "lexicon": list,  # its most frequent training role is one of these (lexicons/roles.tsv)
+    "linked": list,  # its mention is the antecedent of a relation with one of these labels
     "pattern": str,  # its text matches this named pattern of the table's ``patterns``
+    "raw_pattern": str,  # ... its text as written (not lowercased) does
     "before": str,  # the 40 characters before it match this named pattern
+    "next": str,  # the 20 characters after it match this named pattern
     "yield_after": bool,  # a yield (mass, percentage) follows it
 }
 _PLACES = ("title", "heading", "body")
@@ -58,6 +62,10 @@ class ConditionRule:
     label: str
     pattern: regex.Pattern
     not_after: frozenset[str] = frozenset()
+    # where the pattern may start: a number with one of these units, or one of these words
+    # (a rule with neither is tried everywhere)
+    units: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,11 @@ class RoleTable:
     actions: dict[str, str] = field(default_factory=dict)  # extra action word -> class
     patterns: dict[str, regex.Pattern] = field(default_factory=dict)  # named name patterns
     path: str = ""
+
+    @property
+    def anchor_words(self) -> frozenset[str]:
+        """Every word a condition pattern or a percentage may start at."""
+        return frozenset().union(*(r.words for r in self.conditions), PERCENT_WORDS)
 
     def rule_names(self) -> list[str]:
         """The names of every rule, in table order."""
@@ -219,12 +232,14 @@ def parse_table(data: object, path: str) -> RoleTable:
     conditions = []
     for key, rule in _rules(check, top["conditions"], "conditions"):
         check.mapping(rule, key, {"name": str, "comment": str, "label": str, "pattern": str},
-                      {"not_after": list})
+                      {"not_after": list, "units": list, "words": list})
         conditions.append(ConditionRule(
             rule["name"], rule["comment"],
             check.label(rule["label"], f"{key}.label", labels[len(COMPOUND_ROLES):]),
             check.pattern(rule["pattern"], f"{key}.pattern"),
             check.words(rule.get("not_after", []), f"{key}.not_after"),
+            check.words(rule.get("units", []), f"{key}.units"),
+            check.words(rule.get("words", []), f"{key}.words"),
         ))
     triggers = []
     for key, rule in _rules(check, top["triggers"], "triggers"):
@@ -247,7 +262,7 @@ def parse_table(data: object, path: str) -> RoleTable:
         for cond in ("words", "not_words"):
             if cond in when and when[cond] not in words:
                 raise check.fail(f"{key}.when.{cond}", f"no word list {when[cond]!r}")
-        for cond in ("pattern", "before"):
+        for cond in ("pattern", "raw_pattern", "before", "next"):
             if cond in when and when[cond] not in patterns:
                 raise check.fail(f"{key}.when.{cond}", f"no pattern {when[cond]!r}")
         if when.get("place", "heading") not in _PLACES:

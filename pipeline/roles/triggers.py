@@ -2,26 +2,52 @@
 
 from __future__ import annotations
 
-from chemie.model import Action
+import bisect
+
 from chemie.roles.context import RoleContext
 from chemie.roles.found import Found
 from chemie.roles.table import RoleTable, TriggerRule
 
 
-def _rule_for(table: RoleTable, action: Action, phase: str) -> TriggerRule | None:
+def rules_by_class(table: RoleTable) -> dict[tuple[str, str], TriggerRule]:
+    """The first trigger rule of each (action class, phase) the table names."""
+    out: dict[tuple[str, str], TriggerRule] = {}
     for rule in table.triggers:
-        if action.label in rule.classes and rule.phase in (None, phase):
-            return rule
-    return None
+        for label in rule.classes:
+            for phase in ("reaction", "workup"):
+                if rule.phase in (None, phase):
+                    out.setdefault((label, phase), rule)
+    return out
 
 
-def _passive(text: str, start: int, aux: frozenset[str]) -> bool:
-    """Whether the word before ``start`` (or the one before an adverb) is an auxiliary."""
-    words = text[max(0, start - 30) : start].lower().split()[-2:]
+def _between(entities: list[Found], starts: list[int], a: int, b: int) -> list[Found]:
+    """The entities within characters ``[a, b)`` (``starts``: their starts, in order)."""
+    out = []
+    for i in range(bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)):
+        if entities[i].end <= b:
+            out.append(entities[i])
+    return out
+
+
+def _passive(low: str, start: int, aux: frozenset[str]) -> bool:
+    """Whether the word before ``start`` (or the one before an adverb) is an auxiliary
+    (``low``: the lowercased text)."""
+    words = low[max(0, start - 30) : start].split()[-2:]
     return bool(words) and (words[-1] in aux or (len(words) == 2 and words[0] in aux))
 
 
-def find_triggers(ctx: RoleContext, table: RoleTable, entities: list[Found]) -> list[Found]:
+def modifiers(ctx: RoleContext, table: RoleTable) -> set[int]:
+    """The id() of each action that is a participle modifying a noun ("the residue
+    obtained", "X (prepared in step 1)"): a participle of ``passive_only`` without an
+    auxiliary before it."""
+    passive_only, aux = table.words["passive_only"], table.words["auxiliaries"]
+    low = ctx.lower_text
+    return {id(a) for a in ctx.actions
+            if low[a.start : a.end] in passive_only and not _passive(low, a.start, aux)}
+
+
+def find_triggers(ctx: RoleContext, table: RoleTable, entities: list[Found],
+                  by_class: dict[tuple[str, str], TriggerRule]) -> list[Found]:
     """A trigger per action that a trigger rule labels. Its arguments are the labelled
     entities of its clause: after it up to the next action or the end of the sentence, and
     before it back to the previous action for a passive verb ("X and Y were added"); a rule
@@ -30,34 +56,33 @@ def find_triggers(ctx: RoleContext, table: RoleTable, entities: list[Found]) -> 
     out = []
     skip, aux = table.words["non_triggers"], table.words["auxiliaries"]
     condition_verbs = table.words["condition_classes"]
-    passive_only = table.words["passive_only"]
-    text = ctx.text
+    text, low = ctx.text, ctx.lower_text
     manner, by = table.words["manner_nouns"], table.words["manner_before"]
     ruled = []
     for a in ctx.actions:
-        word = text[a.start : a.end].lower()
+        word = low[a.start : a.end]
         if word in skip:
             continue
-        if word in manner and by.intersection(text[max(0, a.start - 25) : a.start].lower().split()):
+        if word in manner and by.intersection(low[max(0, a.start - 25) : a.start].split()):
             continue  # "quenched by dropwise addition of X": the manner of the quench
-        rule = _rule_for(table, a, ctx.phase(a))
+        rule = by_class.get((a.label, ctx.phase(a)))
         if rule is not None:
             ruled.append((a, rule))
     actions = [a for a, _ in ruled]  # only actions with a rule end a clause
+    starts = [e.start for e in entities]  # entities are in text order
     for n, (action, rule) in enumerate(ruled):
-        if text[action.start : action.end].lower() in passive_only and not _passive(
-                text, action.start, aux):
+        if id(action) in ctx.modifiers:
             continue  # "the residue obtained", "X (prepared in step 1)": no step here
+        passive = _passive(low, action.start, aux)
         nxt = actions[n + 1].start if n + 1 < len(actions) else len(text)
         sstart, send = ctx.sentence_chars(action.sentence)
         stop = min(nxt, send)
-        args = [e for e in entities if action.end <= e.start and e.end <= stop]
-        if _passive(text, action.start, aux):
+        args = _between(entities, starts, action.end, stop)
+        if passive:
             # "X (1 g), Y and Z were then added": the subject before the verb
             prev = actions[n - 1].end if n > 0 else 0
-            begin = max(prev, sstart)
-            args = [e for e in entities if begin <= e.start and e.end <= action.start] + args
-        if action.label.lower() not in condition_verbs:
+            args = _between(entities, starts, max(prev, sstart), action.start) + args
+        if action.label.lower() not in condition_verbs and args:
             args = [e for e in args if e.kind in ("compound", "reference")]
         if rule.needs_argument and not args:
             continue

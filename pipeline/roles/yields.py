@@ -18,6 +18,7 @@ import bisect
 
 import regex
 
+from chemie.roles.conditions import OF_AFTER
 from chemie.roles.context import RoleContext
 from chemie.roles.found import Found
 
@@ -36,41 +37,27 @@ _AFTER_VERB = regex.compile(r"^\s+(?:about\s+|approximately\s+)?$")
 _STATE = regex.compile(r"^\s+of\s+(?:a|an|the)?\s*(?:\w+\s+){0,3}?(?:solid|oil|powder|foam|"
                        r"crystals?|gum|liquid|syrup|wax|glass)\b")
 _MAX_BRACKET = 120
+_PAREN = regex.compile(r"[()]")
 
 
-def brackets(text: str) -> list[tuple[int, int]]:
+def bracket_pairs(text: str) -> tuple[list[tuple[int, int]], dict[int, int]]:
     """The outermost bracket pairs ``(open, close+1)`` of the text (a bracket longer than
-    120 characters or never closed is skipped)."""
-    out: list[tuple[int, int]] = []
+    120 characters or never closed is left out), and the close+1 of every bracket by its
+    opening (nested ones too)."""
+    outer: list[tuple[int, int]] = []
+    close: dict[int, int] = {}
     stack: list[int] = []
-    for i, c in enumerate(text):
-        if c == "(":
+    for m in _PAREN.finditer(text):
+        i = m.start()
+        if text[i] == "(":
             stack.append(i)
-        elif c == ")" and stack:
+        elif stack:
             a = stack.pop()
-            if not stack and i + 1 - a <= _MAX_BRACKET:
-                out.append((a, i + 1))
-    return out
-
-
-def bracket_after(text: str, end: int) -> tuple[int, int] | None:
-    """The bracket right after character ``end`` (spaces between), as (open, close+1)."""
-    i = end
-    n = len(text)
-    while i < n and text[i] == " ":
-        i += 1
-    if i >= n or text[i] != "(":
-        return None
-    depth = 0
-    for j in range(i, min(n, i + _MAX_BRACKET)):
-        c = text[j]
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i, j + 1
-    return None
+            if i + 1 - a <= _MAX_BRACKET:
+                close[a] = i + 1
+                if not stack:
+                    outer.append((a, i + 1))
+    return outer, close
 
 
 class YieldFinder:
@@ -82,6 +69,16 @@ class YieldFinder:
         self.percents = percents
         self.amount_starts = [f.start for f in amounts]
         self.percent_starts = [f.start for f in percents]
+        self.outer, self.close = bracket_pairs(ctx.text) if "(" in ctx.text else ([], {})
+
+    def bracket_after(self, end: int) -> tuple[int, int] | None:
+        """The bracket right after character ``end`` (spaces between): (open, close+1)."""
+        text = self.ctx.text
+        i = end
+        while i < len(text) and text[i] == " ":
+            i += 1
+        close = self.close.get(i)
+        return None if close is None else (i, close)
 
     def _within(self, found: list[Found], starts: list[int], a: int, b: int) -> list[Found]:
         i = bisect.bisect_left(starts, a)
@@ -101,7 +98,10 @@ class YieldFinder:
         text = self.ctx.text
         out: list[Found] = []
         seen: set[int] = set()
-        for a, b in brackets(text):
+        low = self.ctx.lower_text
+        for a, b in self.outer:
+            if "%" not in text[a:b] and "quant" not in low[a:b]:
+                continue
             amounts = self._within(self.amounts, self.amount_starts, a, b)
             percents = self._within(self.percents, self.percent_starts, a, b)
             if amounts and percents and not _NOT_YIELD.search(text, a, b):
@@ -115,7 +115,9 @@ class YieldFinder:
             if p.start not in seen and self._yield_percent(p):
                 out.append(Found(p.start, p.end, "percent", "YIELD_PERCENT", "yield_word"))
         for f in self.amounts:
-            if _AMOUNT_AFTER_WORD.search(text, max(0, f.start - 12), f.start):
+            before = low[max(0, f.start - 12) : f.start]
+            if ("yield" in before or "mass" in before) and _AMOUNT_AFTER_WORD.search(
+                    text, max(0, f.start - 12), f.start):
                 out.append(Found(f.start, f.end, "amount", "YIELD_OTHER", "yield_word"))
         return out
 
@@ -124,13 +126,17 @@ class YieldFinder:
         between the name and the bracket included: "the title compound 34 mg (84%)")."""
         text = self.ctx.text
         end = f.end
-        lead = [a for a in self.amounts
-                if a.start >= end and text[end : a.start].strip() == ""][:1]
-        if lead and regex.match(r"\s*(?:\([^()]*\)\s*)?of\b", text[lead[0].end :]):
+        nxt = text[end : end + 2].lstrip()[:1]
+        if nxt != "(" and not nxt.isdigit():
+            return [], []  # neither a bracket nor an amount follows
+        i = bisect.bisect_left(self.amount_starts, end)
+        lead = [self.amounts[i]] if i < len(self.amounts) and not text[
+            end : self.amounts[i].start].strip() else []
+        if lead and OF_AFTER.match(text, lead[0].end):
             return [], []  # "NAME 70.0 mg of X": the amount of the next compound
         if lead:
             end = lead[0].end
-        bracket = bracket_after(text, end)
+        bracket = self.bracket_after(end)
         if bracket is None:
             return lead, []
         a, b = bracket
@@ -143,6 +149,8 @@ class YieldFinder:
         """"383 mg (42% of theory) of the title compound": the amount before "of" and the
         percentages in the bracket between."""
         text = self.ctx.text
+        if "of" not in text[max(0, f.start - 20) : f.start]:
+            return [], []
         m = _OF_BEFORE.search(text, max(0, f.start - 20), f.start)
         if m is None:
             return [], []

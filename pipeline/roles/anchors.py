@@ -1,0 +1,75 @@
+"""Where a quantity or a condition may start: numbers by the unit after them, and words.
+
+Scanning the whole text with each pattern costs more than the rest of the role labeller;
+the patterns are tried only where they can match instead: at a number whose unit (the
+token after it, or the rest of its own token: "16h", "25°C") is one of the rule's units,
+and at the rule's words. A range ("2-3 h", "0 to 5 °C") anchors at its first number.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import compress
+
+import regex
+
+from chemie.roles.context import RoleContext
+
+_DIGITS = frozenset("0123456789")
+_SIGNS = frozenset("−–-")
+_RANGE = frozenset(("-", "–", "to", "~", "and"))
+
+
+_NUMBER = regex.compile(r"[−–-]?\d*(?:[.,\-–]\d+)*")
+
+
+def _numeric_end(word: str) -> int:
+    """The length of the number that ``word`` starts with ("16h" -> 2, "−78" -> 3)."""
+    return _NUMBER.match(word).end()
+
+
+class Anchors:
+    """Candidate start characters of a document's quantities, by unit, and of its words."""
+
+    def __init__(self, ctx: RoleContext, words: frozenset[str]):
+        tokens = ctx.tokens
+        text, lower, idx = tokens.text, tokens.lower, tokens.idx
+        n = len(text)
+        self.by_unit: dict[str, list[int]] = defaultdict(list)
+        firsts = [w[0] for w in text]
+        for i in compress(range(n), map(_DIGITS.__contains__, firsts)):
+            start = idx[i]
+            if i and text[i - 1] in _SIGNS and idx[i - 1] + 1 == start:
+                start = idx[i - 1]  # "−", "78": a sign of its own
+            j, word = i, lower[i]
+            end = _numeric_end(word)
+            unit = word[end:]
+            while not unit and j + 1 < n:
+                nxt = lower[j + 1]
+                if nxt in _RANGE and j + 2 < n and firsts[j + 2] in _DIGITS:
+                    j += 2  # "2 - 3 h", "0 to 5 °C": the unit after the range
+                    unit = lower[j][_numeric_end(lower[j]) :]
+                    continue
+                unit = nxt
+            self.by_unit[unit].append(start)
+        for i in compress(range(n), map(_SIGNS.__contains__, firsts)):
+            w = text[i]
+            if len(w) > 1 and w[1] in _DIGITS:  # "−78" as one token
+                unit = lower[i][_numeric_end(lower[i]) :] or (lower[i + 1] if i + 1 < n
+                                                               else "")
+                self.by_unit[unit].append(idx[i])
+        self.by_word: dict[str, list[int]] = defaultdict(list)
+        for i in compress(range(n), map(words.__contains__, lower)):
+            self.by_word[lower[i]].append(idx[i])
+
+    def starts(self, units: frozenset[str], words: frozenset[str] = frozenset()) -> list[int]:
+        """The sorted candidate starts for numbers with one of ``units`` and ``words``."""
+        out: list[int] = []
+        for u, starts in self.by_unit.items():
+            if u in units:
+                out.extend(starts)
+        for w, starts in self.by_word.items():
+            if w in words:
+                out.extend(starts)
+        out.sort()
+        return out
