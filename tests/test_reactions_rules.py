@@ -395,6 +395,17 @@ def test_title_salt():
     assert c.structure.rule == "title_salt"
 
 
+def test_title_salt_inside_the_span():
+    """The title's span holds the salt, which the grounding left out as no name."""
+    text = "Benzylamine, hydrochloride\nIt was made."
+    c = _c("Benzylamine, hydrochloride", "REACTION_PRODUCT", "NCc1ccccc1", at=text,
+           label_rule="heading_product")
+    fake = _FakeResolver({"Benzylamine hydrochloride": "Cl.NCc1ccccc1"})
+    StructureResolver(fake, reaction_table())._title_salts(DocView("d", text, [], [], [], {}),
+                                                           [c])
+    assert (c.structure.smiles, c.structure.rule) == ("Cl.NCc1ccccc1", "title_salt")
+
+
 STAGES = ("Benzoic acid (1.0 g) was heated in methanol. Methyl benzoate was obtained (1.2 g, "
           "80%). 310 mg of methyl benzoate was added to ammonia. Benzamide (5 mg) was obtained.")
 

@@ -162,8 +162,9 @@ class StructureResolver:
             if b - a > 300 or not pattern.search(line):
                 continue
             [(grounding, resolutions)] = self.resolver.resolve_texts([pattern.sub(" ", line)])
+            own = " ".join(pattern.sub(" ", c.name).split())  # "X, hydrochloride" as "X"…
             for name, r in zip(grounding.names, resolutions, strict=True):
-                if r.resolved and c.text in name.text and name.text != c.text:
+                if r.resolved and own in name.text and r.smiles != c.structure.smiles:
                     c.name, c.start, c.end = name.text, a, b
                     c.structure, c.cls = _structure(r, self.table.title_salt.name), _class(r)
                     break
