@@ -395,6 +395,17 @@ def test_title_salt():
     assert c.structure.rule == "title_salt"
 
 
+@pytest.mark.parametrize("title", ["Benzylamine, 2HCl", "Benzylamine, TFA salt",
+                                   "Benzylamine, monohydrate", "Benzylamine, hydrochloride"])
+def test_title_salt_forms(title):
+    assert reaction_table().compiled["title_salt"].search(title)
+
+
+def test_no_title_salt_without_a_salt():
+    for title in ("Benzylamine, the free base", "2,4-dichloro-benzylamine", "Step 2, HPLC"):
+        assert not reaction_table().compiled["title_salt"].search(title)
+
+
 def test_title_salt_inside_the_span():
     """The title's span holds the salt, which the grounding left out as no name."""
     text = "Benzylamine, hydrochloride\nIt was made."
@@ -519,6 +530,8 @@ def _counted_case() -> list[Candidate]:
            amount=Amount(moles=Quantity(44.0, "mmol"))),
         _c("brine", "OTHER_COMPOUND", label_rule="workup_compound"),
         _c("hydrogen peroxide", "REAGENT_CATALYST", cls="oxidant", label_rule="known_reagent"),
+        _c("diethyl oxalate", "OTHER_COMPOUND", label_rule="workup_antecedent",
+           amount=Amount(moles=Quantity(0.88, "mol"))),
     ])
 
 
@@ -527,6 +540,7 @@ def test_counted_workup_compound_and_oxidants():
     assert out["methanesulfonyl chloride|"] == ("reactant", "counted_workup_compound")
     assert out["brine|"] == ("none", "no_label")
     assert out["hydrogen peroxide|"] == ("reactant", "class_oxidant")
+    assert out["diethyl oxalate|"] == ("reactant", "counted_workup_compound")
 
 
 def _shares_much_case() -> list[Candidate]:

@@ -74,6 +74,14 @@ def test_spellings_rejoin_tokenizer_spaces_but_keep_word_spaces():
     assert "methyl (2R)-2-aminopropanoate" in candidates("methyl (2R)-2-aminopropa - noate")
 
 
+def test_a_salt_written_as_a_formula_after_a_dot_is_spelt_as_words():
+    assert candidates("benzylamine·HCl")[-1] == "benzylamine HCl"
+    assert candidates("benzylamine.2HCl")[-1] == "benzylamine 2HCl"
+    assert candidates("benzoic acid·H2O")[-1] == "benzoic acid hydrate"
+    assert candidates("benzoic acid.2H2O")[-1] == "benzoic acid dihydrate"
+    assert candidates("4-(2-chloroethyl)morpholine") == ("4-(2-chloroethyl)morpholine",)
+
+
 def test_alias_bracket_adds_a_spelling_and_name_brackets_stay():
     g = ground("trifluoroacetic acid ( TFA ) ( 2 mL )")
     assert [n.candidates for n in g.names] == [("trifluoroacetic acid", "TFA")]
