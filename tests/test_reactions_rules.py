@@ -190,13 +190,37 @@ def test_title_product_and_is_the_product():
     assert aldehyde.role == "reactant"  # same skeleton, another compound
 
 
+def _solvent_title_case() -> list[Candidate]:
+    return _products([
+        _c("Isopropanol", "REACTION_PRODUCT", "CC(C)O", cls="solvent",
+           label_rule="heading_product"),
+        _c("the citrate", "REACTION_PRODUCT", "NC1CN2CCC1CC2", label_rule="yield_product"),
+        _c("hexanes", "REACTION_PRODUCT", "CCCCCC", cls="solvent", label_rule="yield_product"),
+    ], heading=True)
+
+
 def test_a_solvent_is_no_title_compound():
-    solvent = _c("Isopropanol", "REACTION_PRODUCT", "CC(C)O", cls="solvent",
-                 label_rule="heading_product")
-    salt = _c("the citrate", "REACTION_PRODUCT", "NC1CN2CCC1CC2", label_rule="yield_product")
-    _products([solvent, salt], heading=True)
+    solvent, salt, hexanes = _solvent_title_case()
     assert (salt.role, salt.rule) == ("product", "last_product")
-    assert solvent.role == "none"
+    assert (solvent.role, solvent.rule) == (hexanes.role, hexanes.rule) == (
+        "none", "not_a_product")
+
+
+def _input_class_case() -> list[Candidate]:
+    return _products([
+        _c("benzyl chloride", "REACTION_PRODUCT", "ClCc1ccccc1", label_rule="heading_product"),
+        _c("fuming HCl", "REACTION_PRODUCT", "Cl", cls="acid", label_rule="quantified_product"),
+        _c("Pd/C", "REACTION_PRODUCT", "[Pd]", cls="catalyst", label_rule="quantified_product"),
+        _c("benzyl alcohol", "REACTION_PRODUCT", "OCc1ccccc1", label_rule="yield_product"),
+    ], heading=True)
+
+
+def test_an_input_read_as_a_product_is_that_input():
+    title, acid, catalyst, intermediate = _input_class_case()
+    assert (title.role, title.rule) == ("product", "title_product")
+    assert (acid.role, acid.rule) == ("reagent", "product_of_input_class")
+    assert (catalyst.role, catalyst.rule) == ("catalyst", "product_of_input_class")
+    assert (intermediate.role, intermediate.rule) == ("none", "title_product")
 
 
 def _last_product_case() -> list[Candidate]:
@@ -605,6 +629,8 @@ CASES: dict[str, Callable[[], Iterable[object]]] = {
     "after_reaction": _after_reaction_case,
     "line_break": _line_break_case,
     "yield_then_stage": _yield_then_stage_case,
+    "not_a_product": _solvent_title_case,
+    "product_of_input_class": _input_class_case,
     "title_product": _title_case,
     "last_product": _last_product_case,
     "alias": _alias_case,

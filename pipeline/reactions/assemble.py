@@ -47,8 +47,13 @@ OTHER = "OTHER_COMPOUND"  # a candidate only when counted in moles (rules decide
 CONDITION_LABELS = {"TEMPERATURE": "temperature", "TIME": "time"}
 INPUTS = ("reactant", "reagent", "catalyst", "solvent")
 # dictionary classes of a compound that is no product ("Isopropanol solution (25 g)
-# containing X was charged" read as a title)
+# containing X was charged" read as a title; hexanes of a column read as what it gave)
 NOT_TITLES = frozenset({"solvent", "material", "gas", "drying_agent"})
+# dictionary classes of an input read as a product by its percentage ("fuming HCl (37%)"),
+# with the role it takes when it is not the reaction's product
+INPUT_CLASSES = {"acid": "reagent", "base": "reagent", "coupling_agent": "reagent",
+                 "reducing_agent": "reagent", "oxidant": "reagent", "catalyst": "catalyst",
+                 "ligand": "catalyst"}
 ROLE_LISTS = {"product": "products", "reactant": "reactants", "reagent": "reagents",
               "catalyst": "catalysts", "solvent": "solvents"}
 
@@ -359,17 +364,22 @@ def _choose_products(members: list[Candidate], heading: bool) -> None:
     so do inputs with the product's structure (same InChIKey connectivity block: "the
     title compound" taken for a reactant; a reduced aldehyde keeps its skeleton, not its
     InChIKey)."""
+    for c in members:  # hexanes of the column, "Isopropanol solution containing X"
+        if c.role == "product" and c.cls in NOT_TITLES:
+            c.role, c.rule = "none", "not_a_product"
     products = [c for c in members if c.role == "product" and _key(c)]
-    candidates_ = [c for c in products if c.cls not in NOT_TITLES]
-    chosen = next((c for c in candidates_ if c.heading), None) if heading else None
+    chosen = next((c for c in products if c.heading), None) if heading else None
     rule = "title_product"
-    if chosen is None and candidates_:
-        chosen, rule = candidates_[-1], "last_product"
+    if chosen is None and products:
+        chosen, rule = products[-1], "last_product"
     if chosen is None:
         return
     key = _key(chosen)
     for c in products:
-        if c is chosen or _key(c) != key:
+        if c is not chosen and c.cls in INPUT_CLASSES and _key(c) != key:
+            # "fuming HCl (37%)", "potassium carbonate (2.0 g, 99%)": a reagent's percentage
+            c.role, c.rule = INPUT_CLASSES[c.cls], "product_of_input_class"
+        elif c is chosen or _key(c) != key:
             c.role, c.rule = ("product", rule) if c is chosen else ("none", rule)
     for c in members:
         if c.role in INPUTS and _key(c) == key:

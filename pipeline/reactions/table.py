@@ -18,8 +18,8 @@ ROLES_TABLE = "roles.yaml"  # the chemie_roles table whose rule names this one r
 Role = Literal["product", "reactant", "reagent", "catalyst", "solvent", "none"]
 # rules written in code that the table must name, by section
 CODE_RULES = {
-    "products": ("line_break", "yield_then_stage", "title_product", "last_product", "alias",
-                 "is_the_product"),
+    "products": ("line_break", "yield_then_stage", "not_a_product", "title_product",
+                 "last_product", "product_of_input_class", "alias", "is_the_product"),
     "names": ("widened_name", "joined_names", "reference_to_title", "coreference_antecedent"),
 }
 MEASURES = ("mass", "volume", "moles", "equivalents", "concentration", "temperature", "time",
