@@ -82,6 +82,13 @@ def test_a_salt_written_as_a_formula_after_a_dot_is_spelt_as_words():
     assert candidates("4-(2-chloroethyl)morpholine") == ("4-(2-chloroethyl)morpholine",)
 
 
+def test_alternative_stereodescriptors_are_also_tried_as_the_first():
+    assert candidates("3-((1S,3R/1R,3S)-3-methylcyclohexyl)propanoic acid")[-1] == \
+        "3-((1S,3R)-3-methylcyclohexyl)propanoic acid"
+    assert candidates("(E/Z)-but-2-enoic acid")[-1] == "(E)-but-2-enoic acid"
+    assert candidates("(2R)-butan-2-ol") == ("(2R)-butan-2-ol",)
+
+
 def test_alias_bracket_adds_a_spelling_and_name_brackets_stay():
     g = ground("trifluoroacetic acid ( TFA ) ( 2 mL )")
     assert [n.candidates for n in g.names] == [("trifluoroacetic acid", "TFA")]
