@@ -167,6 +167,40 @@ def test_spectator_ions_split_a_salt():
     assert len(found) == 3
 
 
+def test_the_ion_sharing_most_reacts_and_its_counter_ions_are_spectators():
+    out = _by_name(_roles([
+        _c("5-(chloromethyl)-3-phenyl-1,2,4-oxadiazole", "REACTION_PRODUCT",
+           "ClCc1nc(-c2ccccc2)no1"),
+        _c("benzonitrile", "STARTING_MATERIAL", "N#Cc1ccccc1"),
+        _c("hydroxylamine hydrochloride", "STARTING_MATERIAL", "NO.Cl"),
+        _c("chloroacetyl chloride", "STARTING_MATERIAL", "O=C(Cl)CCl"),
+    ]))
+    # the chloride shares one atom with the product, hydroxylamine two: it is a counter-ion
+    assert out["hydroxylamine hydrochloride|NO"][0] == "reactant"
+    assert out["hydroxylamine hydrochloride|Cl"] == ("reagent", "spectator_ions")
+    # an ion that is a whole fragment of the product salt stays, and so does the one that
+    # reacts, however much more the first shares
+    out = _by_name(_roles([
+        _c("tetrabutylammonium 4-phenoxybutylsulfonate", "REACTION_PRODUCT",
+           "CCCC[N+](CCCC)(CCCC)CCCC.O=S(=O)([O-])CCCCOc1ccccc1"),
+        _c("tetrabutylammonium 4-chlorobutylsulfonate", "STARTING_MATERIAL",
+           "CCCC[N+](CCCC)(CCCC)CCCC.O=S(=O)([O-])CCCCCl"),
+    ]))
+    assert [v[0] for v in out.values()] == ["product", "reactant"]
+
+
+def test_a_grignard_reagent_gives_its_carbon():
+    out = _by_name(_roles([
+        _c("2-phenylpropan-2-ol", "REACTION_PRODUCT", "CC(C)(O)c1ccccc1"),
+        _c("acetophenone", "STARTING_MATERIAL", "CC(=O)c1ccccc1"),
+        _c("methyl magnesium iodide", "REAGENT_CATALYST", "[CH3][Mg][I]",
+           label_rule="reagent_by_name"),
+        _c("zinc chloride", "REAGENT_CATALYST", "[Cl-].[Cl-].[Zn+2]", cls="reagent"),
+    ]))
+    assert out["methyl magnesium iodide|[CH3][Mg][I]"] == ("reactant", "shares_much_substructure")
+    assert out["zinc chloride|[Cl-].[Cl-].[Zn+2]"][0] == "reagent"
+
+
 def _products(found: list[Candidate], heading: bool) -> list[Candidate]:
     text_roles(found, reaction_table())
     assemble._choose_products(found, heading)

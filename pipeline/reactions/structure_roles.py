@@ -24,6 +24,7 @@ from chemie.structures import chem
 # non-metal atoms other than halogens and hydrogen: B C N O Si P S As Se Te
 _NON_METALS = frozenset({5, 6, 7, 8, 14, 15, 16, 33, 34, 52})
 _HALOGENS = frozenset({9, 17, 35, 53})
+_NOT_METALS = _NON_METALS | _HALOGENS | {1, 2, 10, 18, 36, 54}  # and H, noble gases
 
 
 def structure_roles(found: list[Candidate], table: ReactionTable) -> None:
@@ -64,8 +65,14 @@ def _split_spectators(rule: StructureRule, c: Candidate, products: list[str]
     if len(frags) < 2:
         return None
     product_keys = {k for p in products for k in (chem.skeleton_keys(p) or ())}
-    spectators = [f for f in frags if set(chem.skeleton_keys(f) or ()) - product_keys
-                  and not any(contributes(f, p, rule) for p in products)]
+    whole = {f for f in frags if not set(chem.skeleton_keys(f) or ()) - product_keys}
+    contributing = {f for f in frags if any(contributes(f, p, rule) for p in products)}
+    # a halide that shares less with a product than another ion of the salt is its
+    # counter-ion ("hydroxylamine hydrochloride" giving an oxadiazole that has its chlorine
+    # from chloroacetyl chloride: the chloride is a spectator)
+    most = max((_shared(f, products, rule) for f in contributing - whole), default=0)
+    spectators = [f for f in frags if f not in whole and (
+        f not in contributing or _halide(f) and _shared(f, products, rule) < most)]
     if len(spectators) == len(frags) and c.cls in rule.unless_classes:
         # an oxidant gives its oxygen: its largest ion stays ("KMnO4": MnO4- and K+)
         largest = max(frags, key=lambda f: _mol(f).GetNumHeavyAtoms() if _mol(f) else 0)
@@ -75,6 +82,18 @@ def _split_spectators(rule: StructureRule, c: Candidate, products: list[str]
         return None
     c.structure = _part(c.structure, kept)
     return replace(c, role=rule.role, rule=rule.name, structure=_part(c.structure, spectators))
+
+
+def _halide(smiles: str) -> bool:
+    """Whether a fragment is one halogen atom (Cl-, HBr …)."""
+    mol = _mol(smiles)
+    return mol is not None and mol.GetNumHeavyAtoms() == 1 \
+        and mol.GetAtomWithIdx(0).GetAtomicNum() in _HALOGENS
+
+
+def _shared(smiles: str, products: list[str], rule: StructureRule) -> int:
+    """The most heavy atoms a fragment shares with one of the products."""
+    return max(shared_atoms(smiles, p, rule.timeout) for p in products)
 
 
 def _part(structure: Structure, fragments: list[str]) -> Structure:
@@ -92,12 +111,26 @@ def _fires(rule: StructureRule, smiles: str, products: list[str]) -> bool:
 
 def _shares_most(smiles: str, product: str, rule: StructureRule) -> bool:
     """Whether the candidate's largest fragment shares at least ``min_shared`` heavy atoms,
-    and ``min_fraction`` of its own, with the product."""
+    and ``min_fraction`` of its own, with the product; for an organometallic compound (a
+    carbon bound to a metal: a Grignard reagent), of its atoms other than metals and
+    halogens, which leave (methylmagnesium iodide gives its one carbon)."""
     mol = _mol(smiles)
     if mol is None or not mol.GetNumHeavyAtoms():
         return False
     shared = shared_atoms(smiles, product, rule.timeout)
+    if _organometallic(mol):
+        kept = sum(1 for a in mol.GetAtoms() if a.GetAtomicNum() in _NON_METALS)
+        return shared >= needed(smiles, rule.min_shared) and shared >= rule.min_fraction * kept
     return shared >= rule.min_shared and shared >= rule.min_fraction * mol.GetNumHeavyAtoms()
+
+
+def _organometallic(mol: Chem.Mol) -> bool:
+    """Whether a carbon is bound to a metal (Li, Mg, Zn, Cu …)."""
+    for bond in mol.GetBonds():
+        pair = sorted((bond.GetBeginAtom().GetAtomicNum(), bond.GetEndAtom().GetAtomicNum()))
+        if 6 in pair and not set(pair) <= _NOT_METALS:
+            return True
+    return False
 
 
 def contributes(smiles: str, product: str, rule: StructureRule) -> bool:
