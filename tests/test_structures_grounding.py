@@ -82,6 +82,14 @@ def test_a_salt_written_as_a_formula_after_a_dot_is_spelt_as_words():
     assert candidates("4-(2-chloroethyl)morpholine") == ("4-(2-chloroethyl)morpholine",)
 
 
+def test_a_substituent_prefix_cut_from_its_parent_is_joined_to_it():
+    assert candidates("N-phenyl-2-hydroxy acetamide")[-1] == "N-phenyl-2-hydroxyacetamide"
+    assert candidates("Methyl 4-methyl benzoate")[-1] == "Methyl 4-methylbenzoate"
+    for kept in ("methyl 4-methylbenzoate", "4-methylbenzoic acid", "ethyl acetate",
+                 "2-aminopyridine hydrochloride"):
+        assert candidates(kept) == (kept,)
+
+
 def test_alternative_stereodescriptors_are_also_tried_as_the_first():
     assert candidates("3-((1S,3R/1R,3S)-3-methylcyclohexyl)propanoic acid")[-1] == \
         "3-((1S,3R)-3-methylcyclohexyl)propanoic acid"
