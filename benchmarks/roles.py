@@ -85,7 +85,7 @@ def speed(docs: list[Document], passes: int) -> dict[str, float]:
     (the same caches and vocabulary), the "without" arm run with chemie_roles disabled; both
     arms warmed by a whole pass, then alternated over chunks of 20 snippets, each chunk's best
     of ``passes`` kept (CPU time, as the machine may be shared; the ratio is what counts)."""
-    nlp = load()
+    nlp = load(roles=True)
     texts = [Document(d.id, d.text) for d in docs]
     chunks = [texts[i : i + 20] for i in range(0, len(texts), 20)]
 
@@ -117,7 +117,7 @@ def main() -> None:
     args = parser.parse_args()
     folder = args.data / "chemu2020" / "train"
     order = jsonl_order(args.data / "chemu-ref" / "train.jsonl")
-    nlp = load()
+    nlp = load(roles=True)
     baseline = Dictionary(gold_documents(folder, 0, 600, order))
     figures: dict[str, object] = {}
     for part, (lo, hi) in PARTS.items():

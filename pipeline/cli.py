@@ -10,7 +10,7 @@ import pkgutil
 import sys
 
 from chemie import __version__, commands
-from chemie.errors import InputError
+from chemie.errors import InputError, OutputError
 
 
 def _command_modules(argv: list[str]) -> list[str]:
@@ -44,8 +44,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run a subcommand; bad input becomes one ``FILE:LINE: message`` line and exit 2.
 
-    Files that cannot be read or written (a missing folder, no permission, a read-only
-    disk) are reported the same way: one line naming the file, exit status 2.
+    Files that cannot be read (a missing folder, no permission) are reported the same way:
+    one line naming the file, exit status 2; an output that cannot be written (no
+    permission, a read-only or full disk) gives one line naming it and exit status 3.
     """
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
@@ -61,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader stopped early (``chemie run | head``): a quiet end
         _silence_stdout()
         return 0
+    except OutputError as e:
+        print(f"chemie: {e.filename or '<output>'}: {e.strerror or e}", file=sys.stderr)
+        return 3
     except OSError as e:
         where = e.filename or "<output>"
         print(f"chemie: {where}: {e.strerror or e}", file=sys.stderr)

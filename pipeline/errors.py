@@ -35,6 +35,12 @@ class InputError(Exception):
         return f"{where}: {self.message}"
 
 
+class OutputError(OSError):
+    """An output that cannot be written (no permission, a full disk, a parent that is a
+    file): one line naming the file and exit status 3 in the CLI. Made like an OSError:
+    ``OutputError(errno, message, filename)``."""
+
+
 def read_text(path: str | os.PathLike[str], *, bom_as_space: bool = False) -> str:
     """Read a UTF-8 text file, raising InputError for missing, binary or non-UTF-8 files.
 
@@ -76,9 +82,11 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except (FileExistsError, NotADirectoryError) as e:
-        raise OSError(e.errno, "cannot write: a parent path is not a folder", str(target)) from None
+        raise OutputError(
+            e.errno, "cannot write: a parent path is not a folder", str(target)
+        ) from None
     except OSError as e:
-        raise OSError(e.errno, f"cannot write: {e.strerror or e}", str(target)) from None
+        raise OutputError(e.errno, f"cannot write: {e.strerror or e}", str(target)) from None
     try:
         kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
         with os.fdopen(fd, mode, **kwargs) as fh:

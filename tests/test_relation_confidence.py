@@ -12,6 +12,7 @@ import pytest
 from chemie.cli import main
 from chemie.errors import InputError
 from chemie.formats.brat import format_ann, read_brat_dir, read_brat_pair, write_brat
+from chemie.formats.jsondoc import document_json
 from chemie.model import Document, Mention, Relation
 from chemie.resources import load_rules, rules_path
 from chemie.rule_precision import (
@@ -22,7 +23,6 @@ from chemie.rule_precision import (
     set_confidences,
     stored_confidences,
 )
-from chemie.scale.sinks import document_json
 from chemie.show.inputs import parse_document_json
 
 SCALE = Path(__file__).parent / "fixtures" / "scale"

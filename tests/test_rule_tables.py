@@ -18,12 +18,14 @@ from chemie.rc.rules import RcTable
 from chemie.reactions.table import ReactionTable
 from chemie.resources import load_rules, rules_path
 from chemie.roles.table import RoleTable
+from chemie.structures.grounding import GroundingTable
 from chemie.tables import TableError, load_table, parse_table
 
 SCHEMAS = {
     "actions.yaml": ActionTable,
     "bridging.yaml": BridgingTable,
     "coref.yaml": CorefTable,
+    "grounding.yaml": GroundingTable,
     "ner.yaml": NerTable,
     "rc.yaml": RcTable,
     "rc_labels.yaml": LabelTable,
@@ -33,7 +35,7 @@ SCHEMAS = {
     "tokenizer_sentences.yaml": SentenceTable,
 }
 # read by chemie_mentions itself (being split into a package); the vocabularies are the lists
-UNTYPED = {"mentions.yaml", "vocabularies.yaml", "grounding.yaml"}
+UNTYPED = {"mentions.yaml", "vocabularies.yaml"}
 
 
 def _item(items: list, name: str) -> dict:
@@ -60,6 +62,8 @@ CASES = [
      "rules/coref.yaml: rules.repeated_name.removed: missing key"),
     ("coref.yaml", lambda t: _item(t["rules"], "repeated_name").update(min_length="eight"),
      "rules/coref.yaml: rules.repeated_name.min_length: expected int, got str 'eight'"),
+    ("grounding.yaml", lambda t: _rename(_item(t["splits"], "mixture_slash"), "guard", "gaurd"),
+     "rules/grounding.yaml: splits.mixture_slash.gaurd: unknown key (did you mean 'guard'?)"),
     ("ner.yaml", lambda t: _rename(_item(t["rules"], "formula"), "class", "clas"),
      "rules/ner.yaml: rules.formula.clas: unknown key (did you mean 'class'?)"),
     ("rc.yaml", lambda t: _rename(_item(t["rules"], "compare_correlation"), "before", "befor"),

@@ -73,6 +73,15 @@ def test_two_workers_give_the_single_process_output(corpus, tmp_path):
     assert one.read_bytes() == two.read_bytes()
 
 
+def test_chemu2020_format_writes_the_roles(tmp_path):
+    out = tmp_path / "roles"
+    assert main(["run", str(SCALE / "texts" / "s1.txt"), "-o", str(out), "--format",
+                 "chemu2020", "-q", "--workers", "1"]) == 0
+    ann = (out / "s1.ann").read_text(encoding="utf-8")
+    labels = {line.split("\t")[1].split()[0] for line in ann.splitlines() if line.startswith("T")}
+    assert labels & {"STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT", "REACTION_PRODUCT"}
+
+
 def test_json_csv_and_parquet_outputs(tmp_path):
     texts = str(SCALE / "texts")
     assert main(["run", texts, "-o", str(tmp_path / "all.jsonl"), "--format", "json", "-q"]) == 0
@@ -104,9 +113,11 @@ def test_empty_text_warns_and_gives_an_empty_result(tmp_path, capsys):
     empty.write_text("  \n")
     out = tmp_path / "out"
     assert main(["run", str(empty), "-o", str(out), "-q"]) == 0
-    assert "empty document" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "empty document" in err
     assert (out / "empty.ann").read_text() == ""
-    assert read_errors(tmp_path / "out.errors.tsv")[0]["level"] == "warning"
+    # a warning is not an error: no errors file, and no claim that one lists it
+    assert not (tmp_path / "out.errors.tsv").exists() and "listed in" not in err
 
 
 def test_bad_documents_are_listed_and_the_run_goes_on(tmp_path, capsys):
@@ -500,3 +511,147 @@ def test_tokens_a_doc_cannot_hold_are_one_line_errors_naming_file_and_line(
     err = capsys.readouterr().err
     assert f"{src}:2: {message}" in err and "Traceback" not in err
     assert status == (1 if command == ["run"] else 2)  # run: the other document is written
+
+
+@pytest.mark.parametrize(
+    ("name", "written"),
+    [
+        ("out.jsonl", ["out.jsonl"]),
+        ("out.json", ["out.json"]),
+        ("out.csv", ["out.mentions.csv", "out.relations.csv"]),
+        ("out.parquet", ["out.mentions.parquet", "out.relations.parquet"]),
+    ],
+)
+def test_an_output_name_implies_its_format(tmp_path, name, written):
+    """`chemie run x.txt -o out.jsonl` used to write a brat folder named out.jsonl."""
+    src = SCALE / "texts" / "s1.txt"
+    assert main(["run", str(src), "-o", str(tmp_path / name), "-q", "--workers", "1"]) == 0
+    assert sorted(p.name for p in tmp_path.glob("[!.]*")) == written
+    assert all((tmp_path / w).is_file() for w in written)
+    if name == "out.jsonl":  # text -> ChEMU-Ref lines, as --format chemu writes them
+        assert [d.id for d in read_chemu(tmp_path / name)] == ["s1"]
+    elif name == "out.json":  # text -> everything, as --format json writes it
+        assert json.loads((tmp_path / name).read_text())["id"] == "s1"
+
+
+def test_a_jsonl_input_keeps_its_chemu_output_whatever_json_name_it_gets(tmp_path):
+    src = SCALE / "snippets.jsonl"
+    assert main(["run", str(src), "-o", str(tmp_path / "a.jsonl"), "-q", "--workers", "1"]) == 0
+    assert main(["run", str(src), "-o", str(tmp_path / "b.json"), "-q", "--workers", "1"]) == 0
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.json").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name", "message"),
+    [
+        ("brat", "out.jsonl", "a .jsonl name is for chemu or json output, not --format brat"),
+        ("csv", "out.json", "a .json name is for json or chemu output, not --format csv"),
+        ("chemu", "out.parquet", "a .parquet name is for parquet output, not --format chemu"),
+    ],
+)
+def test_a_format_that_contradicts_the_output_name_is_refused(tmp_path, capsys, fmt, name,
+                                                              message):
+    src = SCALE / "texts"
+    assert main(["run", str(src), "--format", fmt, "-o", str(tmp_path / name), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"chemie: {tmp_path / name}: {message}: rename the output or change --format\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_written_as_a_folder_says_nothing_by_its_suffix(tmp_path):
+    out = tmp_path / "x.jsonl"
+    assert main(["run", str(SCALE / "texts"), "--format", "brat", "-o", f"{out}/", "-q"]) == 0
+    assert (out / "s1.ann").is_file()
+
+
+def test_warnings_alone_write_no_errors_file_but_are_listed_beside_errors(tmp_path, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Water was added to the flask.\n")
+    (folder / "b.txt").write_text("\n")
+    out = tmp_path / "out.jsonl"
+    assert main(["run", str(folder), "--format", "json", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "b.txt: warning: empty document" in err and "1 warnings" in err
+    assert "listed in" not in err and not (tmp_path / "out.jsonl.errors.tsv").exists()
+    (folder / "c.txt").write_bytes(b"caf\xe9\n")
+    assert main(["run", str(folder), "--format", "json", "-o", str(out), "-q"]) == 1
+    assert f"listed in {tmp_path / 'out.jsonl.errors.tsv'}" in capsys.readouterr().err
+    rows = read_errors(tmp_path / "out.jsonl.errors.tsv")
+    assert [(Path(r["file"]).name, r["level"]) for r in rows] == [
+        ("b.txt", "warning"), ("c.txt", "error")]
+
+
+@pytest.mark.parametrize("fmt", ["chemu", "brat", "csv"])
+def test_an_output_that_cannot_be_written_exits_3(tmp_path, capsys, fmt):
+    """Not 2: the input is fine. (A file stands where a folder must be: root ignores
+    permission bits, so a read-only folder would not stop it.)"""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    out = blocker / "sub" / "out"
+    argv = ["run", str(SCALE / "snippets.jsonl"), "--format", fmt, "-o", str(out), "-q"]
+    assert main([*argv, "--workers", "1"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"chemie: {blocker}")
+    assert "cannot write" in err and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+@pytest.fixture(scope="module")
+def many_snippets(tmp_path_factory) -> tuple[Path, Path]:
+    """1,500 snippets (the fixture's, renamed) and their uninterrupted output."""
+    folder = tmp_path_factory.mktemp("many")
+    lines = (SCALE / "snippets.jsonl").read_text(encoding="utf-8").splitlines()
+    src, full = folder / "in.jsonl", folder / "full.jsonl"
+    with open(src, "w", encoding="utf-8") as fh:
+        for i in range(1500):
+            fh.write(json.dumps({**json.loads(lines[i % len(lines)]), "doc_key": str(i)}) + "\n")
+    subprocess.run(_chemie(str(src), "-o", str(full), "-q", "--workers", "2"), check=True)
+    return src, full
+
+
+def _terminate_when_started(cmd: list[str], partial: Path, group: bool) -> tuple[int, str]:
+    """Start ``cmd``, send SIGTERM once ``partial`` holds output; its status and stderr."""
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (partial.exists() and partial.stat().st_size) and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.stderr.read()
+            time.sleep(0.02)
+        (os.killpg if group else os.kill)(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    return proc.returncode, err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("options", "group"),
+    [
+        (["--workers", "1"], False),
+        (["--workers", "2"], False),
+        (["--workers", "2"], True),  # the whole process group, as a service manager does
+        (["--engine", "dask", "--workers", "2"], False),
+    ],
+)
+def test_sigterm_stops_a_run_like_ctrl_c_and_resume_completes_it(
+    tmp_path, many_snippets, options, group
+):
+    """It used to end with status 143 and no message."""
+    if "dask" in options:
+        pytest.importorskip("distributed")
+    src, full = many_snippets
+    cut = tmp_path / "cut.jsonl"
+    status, err = _terminate_when_started(
+        _chemie(str(src), "-o", str(cut), "-q", *options), Path(f"{cut}.partial"), group
+    )
+    assert status == 130, err
+    assert err.endswith("chemie: interrupted; complete documents are kept, --resume continues\n")
+    assert "Traceback" not in err and not cut.exists()
+    done = subprocess.run(_chemie(str(src), "-o", str(cut), "--resume", "--workers", "2"),
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "already done (resumed)" in done.stderr
+    assert cut.read_bytes() == full.read_bytes()

@@ -18,8 +18,9 @@ from chemie.formats.tabular import read_tables
 from chemie.model import Document, Mention, Relation, Token
 from chemie.scale.engines import RunAborted
 from chemie.scale.errorlog import ErrorLog, read_errors
+from chemie.scale.outputs import make_sink
 from chemie.scale.runner import run_job
-from chemie.scale.sinks import BlockSink, BratSink, JsonlSink, PairSink, errors_path, make_sink
+from chemie.scale.sinks import BlockSink, BratSink, JsonlSink, StepSink, errors_path
 from chemie.scale.sources import iter_items
 from chemie.scale.worker import Job
 
@@ -400,7 +401,7 @@ def test_interrupted_pair_run_resumes_to_the_same_two_files(tmp_path):
     fmt = f"{__name__}:pair_of_blocks"
 
     def run(prefix: str, job: Job, **kw) -> object:
-        sink = PairSink(tmp_path / f"{prefix}.1", tmp_path / f"{prefix}.2")
+        sink = StepSink(tmp_path / f"{prefix}.1", tmp_path / f"{prefix}.2")
         items = iter_items([src], keys=kw.get("resume", False))
         return run_job(items, job, sink, ErrorLog(tmp_path / f"{prefix}.err"), **kw)
 
@@ -495,8 +496,8 @@ def test_document_json_is_the_json_of_the_documents_fields():
     (dataclasses.asdict), actions in meta as dicts, other meta values as str."""
     import dataclasses
 
+    from chemie.formats.jsondoc import document_json
     from chemie.model import Action
-    from chemie.scale.sinks import document_json
 
     text = 'Le "sel" à 5 °C\tok'
     tokens = [Token("Le", 0, 2), Token('"sel"', 3, 8), Token("à", 9, 10), Token("5", 11, 12),
@@ -529,7 +530,7 @@ def test_a_table_run_killed_before_its_first_document_resumes_to_the_same_tables
     _run(src, full, job)
     # a process killed right after opening its output (nothing flushed by Python)
     kill = (
-        "import os, sys, pathlib; from chemie.scale.sinks import make_sink; "
+        "import os, sys, pathlib; from chemie.scale.outputs import make_sink; "
         "sink = make_sink(sys.argv[1], pathlib.Path(sys.argv[2])); sink.open(False); os._exit(9)"
     )
     assert subprocess.run([sys.executable, "-c", kill, fmt, str(cut)]).returncode == 9

@@ -135,3 +135,85 @@ def test_table_format_needs_an_output_and_text_input(tmp_path, capsys):
     assert main(["ner", str(src), "--format", "parquet", "-o", str(tmp_path / "t")]) == 2
     assert "--format parquet is for text input" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == [src]
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "json"])
+def test_one_document_or_several_give_one_shape(tmp_path, capsys, fmt):
+    """One file used to give a pretty JSON array (or a TSV header) and several JSON lines
+    (or, on stdout, TSV blocks with no header and blank lines between them)."""
+    printed = {}
+    for n in (1, 2, 4):
+        assert main(["ner", *map(str, FILES[:n]), "--format", fmt, "-q"]) == 0
+        printed[n] = capsys.readouterr().out
+        out = tmp_path / f"{n}.out"
+        assert main(["ner", *map(str, FILES[:n]), "--format", fmt, "-o", str(out), "-q"]) == 0
+        assert out.read_text() == printed[n]  # printed and written alike
+        lines = printed[n].splitlines()
+        assert "" not in lines
+        if fmt == "json":
+            assert [Path(json.loads(x)["document"]).name for x in lines] == [
+                f.name for f in FILES[:n]]
+        else:
+            assert lines.count(lines[0]) == 1 and lines[0].startswith("document\tstart")
+    assert printed[2].startswith(printed[1]) and printed[4].startswith(printed[2])
+
+
+@pytest.mark.parametrize(
+    ("name", "written"),
+    [("m.json", "json"), ("m.jsonl", "json"), ("m.tsv", "tsv"), ("m.txt", "tsv"),
+     ("m.csv", "m.mentions.csv")],
+)
+def test_a_ner_output_name_implies_its_format(tmp_path, name, written):
+    assert main(["ner", str(FILES[0]), "-o", str(tmp_path / name), "-q"]) == 0
+    if written == "json":
+        [doc] = [json.loads(x) for x in (tmp_path / name).read_text().splitlines()]
+        assert doc["mentions"]
+    elif written == "tsv":
+        assert (tmp_path / name).read_text().startswith("document\tstart\tend")
+    else:
+        assert (tmp_path / written).read_text().startswith("doc_id,mention_id")
+
+
+def test_a_ner_format_that_contradicts_the_output_name_is_refused(tmp_path, capsys):
+    out = tmp_path / "m.json"
+    assert main(["ner", str(FILES[0]), "--format", "tsv", "-o", str(out)]) == 2
+    assert "a .json name is for json output, not --format tsv" in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.slow
+def test_sigterm_stops_ner_like_ctrl_c_and_resume_completes_it(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    texts = [f.read_text() for f in FILES]
+    for i in range(1500):
+        (folder / f"{i:04d}.txt").write_text(texts[i % len(texts)])
+    full, cut = tmp_path / "full.tsv", tmp_path / "cut.tsv"
+    cmd = [sys.executable, "-m", "chemie", "ner", str(folder), "-q", "--workers", "2", "-o"]
+    subprocess.run([*cmd, str(full)], check=True)
+    proc = subprocess.Popen([*cmd, str(cut)], stderr=subprocess.PIPE, text=True)
+    journal = Path(f"{cut}.partial.done")
+    deadline = time.monotonic() + 120
+    while not (journal.exists() and journal.stat().st_size) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "chemie: interrupted; complete documents are kept, --resume continues" in err
+    subprocess.run([*cmd, str(cut), "--resume"], check=True)
+    assert cut.read_bytes() == full.read_bytes()
+
+
+@pytest.mark.parametrize("inputs", [[FILES[0]], [TEXTS / "s1.txt", TEXTS / "s2.txt"]])
+def test_an_output_that_cannot_be_written_exits_3(tmp_path, capsys, inputs):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["ner", *map(str, inputs), "-o", str(blocker / "m.tsv"), "-q"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"chemie: {blocker}") and "cannot write" in err

@@ -1,34 +1,33 @@
 """``chemie ner INPUT... [-o OUTPUT]``: chemical mentions in text, CHEMDNER or IOB files.
 
-- plain text (``.txt``): one document per file -> mentions as TSV or JSON (char offsets,
-  text, CHEMDNER class, confidence, rule);
+- plain text (``.txt`` files, folders of them): one document per file, streamed through
+  ``chemie.scale`` -> mentions (char offsets, text, CHEMDNER class, confidence, rule) as
+  TSV (one header, then one row per mention), JSON lines with ``--format json`` (one line
+  per document), or with ``--format csv|parquet`` (needs ``-o OUT``) one row per mention in
+  ``OUT.mentions.csv|parquet`` (``-o FOLDER/``: ``FOLDER/mentions.EXT``), the mention
+  columns of ``chemie run``'s tables (``chemie.formats.tabular``): ``doc_id`` is the file,
+  ``label`` and ``chemdner_class`` the CHEMDNER class. The shape is the same for one
+  document or many; an output name ending in ``.tsv``, ``.jsonl``/``.json``, ``.csv`` or
+  ``.parquet`` implies its format. Bad documents are listed in ``OUT.errors.tsv`` and the
+  run goes on (exit 1); an empty document gives a warning and an empty result.
 - CHEMDNER abstracts (``PMID<TAB>title<TAB>abstract``) -> ``PREFIX.cem.tsv`` and
-  ``PREFIX.cdi.tsv`` (``-o PREFIX`` or ``-o FOLDER/``), always streamed one abstract per
-  line through ``chemie.scale`` (bad lines listed in ``PREFIX.errors.tsv``, the run goes on);
+  ``PREFIX.cdi.tsv`` (``-o PREFIX`` or ``-o FOLDER/``), streamed one abstract per line
+  (bad lines listed in ``PREFIX.errors.tsv``, the run goes on);
 - IOB TSV -> the same tokens in the same order with predicted ``B-/I-Chemical`` tags
-  (tagged in one process: the scale options are ignored, with a note);
-- several text documents (files, a folder), or one with any of ``--workers --resume
-  --engine --scheduler``: streamed through ``chemie.scale``: TSV, or JSON lines with
-  ``--format json``; bad documents listed in ``OUT.errors.tsv``, the run goes on (exit 1).
-  An empty document gives a warning and an empty result.
-- ``--format csv|parquet`` (text input, always streamed, needs ``-o OUT``): one row per
-  mention in ``OUT.mentions.csv|parquet`` (``-o FOLDER/``: ``FOLDER/mentions.EXT``), the
-  mention columns of ``chemie run``'s tables (``chemie.formats.tabular``): ``doc_id`` is
-  the file, ``label`` and ``chemdner_class`` the CHEMDNER class.
+  (tagged in one process: the scale options are ignored, with a note).
 
 The input format is detected from the extension and the first line; ``--input-format``
 overrides it (JSON lines, e.g. ChEMU-Ref, are refused: ``chemie run`` reads them).
 Outputs are written atomically: a bad input leaves no half-written file, and an output
 that would overwrite an input is refused. A document longer than ``--max-chars``
 characters (a text file, an abstract; in an IOB file, a sentence) is refused
-(:mod:`chemie.limits`): streamed, it fails alone; an IOB or single text input stops.
+(:mod:`chemie.limits`): streamed, it fails alone; an IOB input stops.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -36,30 +35,28 @@ from pathlib import Path
 from spacy.language import Language
 
 from chemie.cliutil import add_max_chars, emit, refuse_overwrite
-from chemie.commands.run import OutputPath, add_scale_options, execute, make_output_folder
+from chemie.commands.run import (
+    OutputPath,
+    add_scale_options,
+    execute,
+    format_help,
+    make_output_folder,
+    requirements,
+)
 from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
 from chemie.errors import InputError
-from chemie.formats import file_name_text
-from chemie.formats.chemdner import format_cdi, format_cem, rank_cdi, rank_cem
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
-from chemie.limits import MAX_CHARS, check_chars, line_cap, line_too_long, read_document, read_lines
-from chemie.model import Document, Mention
-from chemie.scale.sinks import (
-    BlockSink,
-    JsonlSink,
-    PairSink,
-    Sink,
-    StdoutSink,
-    TableSink,
-    errors_path,
-)
+from chemie.limits import MAX_CHARS, check_chars, line_cap, line_too_long, read_lines
+from chemie.model import Document
+from chemie.scale import outputs
+from chemie.scale.outputs import PREFIX, OutputFormat
+from chemie.scale.sinks import errors_path
 from chemie.scale.sources import Item, iter_txt_items
 from chemie.scale.worker import Job
 
 FORMATS = ("auto", "text", "chemdner", "iob")
 IOB_SUFFIXES = (".iob", ".bio", ".conll")
 DEFAULT_IOB_WINDOW = 600  # tokens: an IOB file holds many abstracts one after another
-TABLES = ("csv", "parquet")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -75,8 +72,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--input-format", choices=FORMATS, default="auto")
     p.add_argument(
-        "--format", choices=("tsv", "json", *TABLES), default="tsv",
-        help="text output format (csv/parquet: a mention table, -o OUT gives OUT.mentions.EXT)",
+        "--format", choices=[f.name for f in outputs.offered("ner")],
+        help="output format for text input (default: the one -o OUT's suffix implies, else "
+        "tsv): " + format_help("ner"),
     )
     p.add_argument(
         "--abbreviation-window",
@@ -145,27 +143,6 @@ def tag_iob(ner: ChemicalNER, sentences: list[IOBSentence]) -> list[IOBSentence]
     ]
 
 
-TSV_HEADER = "document\tstart\tend\ttext\tclass\tconfidence\trule\n"
-
-
-def _tsv_rows(name: str, mentions: list[dict[str, object]]) -> str:
-    lines = []
-    for m in mentions:
-        text = str(m["text"]).replace("\t", " ").replace("\n", " ")
-        lines.append(
-            f"{name}\t{m['start']}\t{m['end']}\t{text}\t{m['class']}\t"
-            f"{float(m['confidence']):.3f}\t{m['rule']}\n"
-        )
-    return "".join(lines)
-
-
-def _text_output(docs: Iterable[tuple[str, list[dict[str, object]]]], fmt: str) -> str:
-    if fmt == "json":
-        payload = [{"document": name, "mentions": mentions} for name, mentions in docs]
-        return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
-    return TSV_HEADER + "".join(_tsv_rows(name, mentions) for name, mentions in docs)
-
-
 def ner_processor(
     abbreviation_window: int = 0, nonchemical_veto: str = "rules", max_chars: int = MAX_CHARS
 ):
@@ -177,47 +154,6 @@ def ner_processor(
         return doc
 
     return process
-
-
-def _name(doc: Document) -> str:
-    """The document's file (or id), as text (see :func:`~chemie.formats.file_name_text`)."""
-    return file_name_text(str(doc.meta.get("source", doc.id)))
-
-
-def tsv_block(doc: Document) -> str:
-    """Scale formatter: the TSV rows of one document."""
-    return _tsv_rows(_name(doc), doc.meta.get("ner", []))  # type: ignore[arg-type]
-
-
-def json_line(doc: Document) -> str:
-    """Scale formatter: one JSON line ``{"document", "mentions"}``."""
-    return json.dumps({"document": _name(doc), "mentions": doc.meta.get("ner", [])},
-                      ensure_ascii=False)
-
-
-def table_document(doc: Document) -> Document:
-    """Scale formatter: the document named by its file, its records as Mentions (label:
-    the CHEMDNER class), for :class:`~chemie.scale.sinks.TableSink`."""
-    mentions = [
-        Mention(f"T{i}", ((int(m["start"]), int(m["end"])),), str(m["class"]), str(m["text"]),
-                str(m["rule"]), float(m["confidence"]))  # type: ignore[arg-type]
-        for i, m in enumerate(doc.meta.get("ner", []), 1)  # type: ignore[arg-type]
-    ]
-    return Document(id=_name(doc), text=doc.text, mentions=mentions)
-
-
-def chemdner_blocks(doc: Document) -> tuple[str, str]:
-    """Scale formatter: the CEM and CDI rows of one abstract (``doc.text`` is the title, a
-    newline and the abstract; ``doc.id`` the PMID)."""
-    cut = doc.text.find("\n") + 1 if "\n" in doc.text else len(doc.text) + 1
-    found = []
-    for m in doc.meta.get("ner", []):  # type: ignore[union-attr]
-        start, end = int(m["start"]), int(m["end"])
-        part, base = ("T", 0) if start < cut else ("A", cut)
-        found.append((part, start - base, end - base, str(m["text"]), float(m["confidence"])))
-    cem = rank_cem(doc.id, [(p, a, b, c) for p, a, b, _, c in found])
-    cdi = rank_cdi(doc.id, [(t, c) for _, _, _, t, c in found])
-    return format_cem(cem), format_cdi(cdi)
 
 
 def _options(args: argparse.Namespace) -> tuple[tuple[str, object], ...]:
@@ -272,24 +208,18 @@ def iter_abstract_items(path: Path, max_chars: int | None = MAX_CHARS) -> Iterat
             yield Item("error", str(path), lineno, pmid or None, message)
 
 
-def run_scaled(args: argparse.Namespace) -> int:
-    """Plain-text documents (files or folders of .txt) streamed through chemie.scale:
-    TSV, JSON lines with ``--format json`` or a mention table with ``--format csv|parquet``;
-    bad documents go to ``OUT.errors.tsv``."""
-    fmt = {"tsv": "tsv_block", "json": "json_line"}.get(args.format, "table_document")
-    job = Job("chemie.commands.ner:ner_processor", f"chemie.commands.ner:{fmt}", _options(args))
-    if args.format in TABLES:
-        if args.output is None:
-            raise InputError(None, None, f"--format {args.format} needs an output: -o OUT")
-        sink: Sink = TableSink(args.output, args.format, ("mentions",))
-    elif args.output is None:
-        sink = StdoutSink()
-    elif args.format == "tsv":
-        sink = BlockSink(args.output, TSV_HEADER)
-    else:
-        sink = JsonlSink(args.output, "document", item_key=lambda item: item.path)
+def _job(args: argparse.Namespace, fmt: OutputFormat) -> Job:
+    return Job("chemie.commands.ner:ner_processor", fmt.key, _options(args),
+               max_chars=args.max_chars)
+
+
+def run_text(args: argparse.Namespace, fmt: OutputFormat) -> int:
+    """Plain-text documents (files or folders of .txt) streamed through chemie.scale, one
+    or many alike: TSV, JSON lines or a mention table; bad documents go to
+    ``OUT.errors.tsv``."""
     inputs = list(args.inputs)
-    return execute(args, job, inputs, sink, _numbered(_text_items(inputs)))
+    return execute(args, _job(args, fmt), inputs, fmt.open(args.output),
+                   _numbered(_text_items(inputs)))
 
 
 def run_chemdner(args: argparse.Namespace) -> int:
@@ -298,14 +228,13 @@ def run_chemdner(args: argparse.Namespace) -> int:
     if len(args.inputs) > 1 and args.output is not None and not _is_folder(args.output):
         raise InputError(args.inputs[1], None, "CHEMDNER: give one input per output prefix "
                          "(or -o FOLDER/)")
-    job = Job("chemie.commands.ner:ner_processor", "chemie.commands.ner:chemdner_blocks",
-              _options(args))
+    fmt = outputs.default("ner", "chemdner")
     status = 0
     for path in args.inputs:
-        cem, cdi = _chemdner_paths(args.output, path)
-        prefix = Path(str(cem)[: -len(".cem.tsv")])
+        prefix = _chemdner_prefix(args.output, path)
         items = _numbered(iter_abstract_items(path, args.max_chars))
-        status = max(status, execute(args, job, [path], PairSink(cem, cdi), items, prefix))
+        status = max(status, execute(args, _job(args, fmt), [path], fmt.open(prefix), items,
+                                     prefix))
     return status
 
 
@@ -313,14 +242,12 @@ def _is_folder(output: Path) -> bool:
     return output.is_dir() or str(output).endswith(("/", "\\"))
 
 
-def _chemdner_paths(output: Path | None, source: Path) -> tuple[Path, Path]:
+def _chemdner_prefix(output: Path | None, source: Path) -> Path:
     if output is None:
-        prefix = source.with_suffix("")
-    elif _is_folder(output):
-        prefix = output / source.stem
-    else:
-        prefix = output
-    return Path(f"{prefix}.cem.tsv"), Path(f"{prefix}.cdi.tsv")
+        return source.with_suffix("")
+    if _is_folder(output):
+        return output / source.stem
+    return output
 
 
 def _head(path: Path, size: int = 65536) -> str:
@@ -348,21 +275,29 @@ def input_format(path: Path, requested: str) -> str:
     return detect_format(path, head)
 
 
-def written_files(args: argparse.Namespace, kind: str) -> list[Path]:
+def text_format(args: argparse.Namespace) -> OutputFormat:
+    """The output format for text input: ``--format``, or the one the output's suffix
+    implies, else TSV."""
+    if args.output is None:
+        return outputs.get("ner", args.format or "tsv")
+    fmt = outputs.choose("ner", args.format, args.output, {"text"},
+                         getattr(args, "output_folder", False))
+    assert fmt is not None  # text input always has a default
+    return fmt
+
+
+def written_files(args: argparse.Namespace, kind: str, fmt: OutputFormat | None) -> list[Path]:
     """The files ``chemie ner`` writes for inputs of ``kind`` (with their errors files)."""
     if kind == "chemdner":
-        prefixes = [
-            Path(str(_chemdner_paths(args.output, p)[0])[: -len(".cem.tsv")])
-            for p in args.inputs
-        ]
+        prefixes = [_chemdner_prefix(args.output, p) for p in args.inputs]
         return [Path(f"{prefix}{end}") for prefix in prefixes
                 for end in (".cem.tsv", ".cdi.tsv", ".errors.tsv")]
     if args.output is None:
         return []
-    if args.format in TABLES:
+    if fmt is not None and fmt.layout == PREFIX:
         from chemie.formats.tabular import table_paths  # pandas and pyarrow: only for tables
 
-        return [table_paths(args.output, args.format)["mentions"], errors_path(args.output)]
+        return [table_paths(args.output, fmt.name)["mentions"], errors_path(args.output)]
     return [args.output, errors_path(args.output)]
 
 
@@ -379,39 +314,32 @@ def run(args: argparse.Namespace) -> int:
     if len(kinds) > 1:
         raise InputError(args.inputs[-1], None, f"inputs mix formats: {', '.join(sorted(kinds))}")
     kind = kinds.pop()
-    if args.format in TABLES and kind != "text":
+    if kind != "text" and args.format is not None:
         raise InputError(args.inputs[0], None, f"--format {args.format} is for text input "
-                         f"(this is {kind}): use --format tsv or json")
-    make_output_folder(args, kind == "chemdner" or args.format in TABLES, "this output")
-    refuse_overwrite(written_files(args, kind), args.inputs)
+                         f"(this is {kind}, whose output format is fixed)")
+    fmt = text_format(args) if kind == "text" else outputs.default("ner", kind)
+    if fmt is not None:
+        requirements(fmt, args)
+        if fmt.layout != PREFIX and args.output is not None and args.output.is_dir():
+            raise InputError(args.output, None, f"{fmt.name} output is one file, and this is "
+                             "a folder")
+    make_output_folder(args, fmt is not None and fmt.layout == PREFIX, "this output")
+    refuse_overwrite(written_files(args, kind, fmt), args.inputs)
     if kind == "chemdner":
         return run_chemdner(args)
-    scaled = args.workers or args.resume or args.engine or args.scheduler
-    streamed = scaled or args.format in TABLES or len(args.inputs) > 1
-    if kind == "text" and (streamed or args.inputs[0].is_dir()):
-        return run_scaled(args)
-    if kind == "iob" and scaled:
+    if kind == "text":
+        return run_text(args, fmt)  # type: ignore[arg-type]
+    if args.workers or args.resume or args.engine or args.scheduler:
         print("chemie: note: IOB input is tagged in this process; --workers, --resume, "
               "--engine and --scheduler are ignored", file=sys.stderr)
+    if len(args.inputs) > 1 and args.output is not None:
+        raise InputError(args.inputs[1], None, "IOB: give one input per output file")
     window = args.abbreviation_window
-    if kind == "iob":
-        if len(args.inputs) > 1 and args.output is not None:
-            raise InputError(args.inputs[1], None, "IOB: give one input per output file")
-        nlp = build_nlp(window if window is not None else DEFAULT_IOB_WINDOW, args.nonchemical_veto)
-        ner = nlp.get_pipe("chemie_ner")
-        sentences = [read_iob(path) for path in args.inputs]
-        for path, one in zip(args.inputs, sentences, strict=True):
-            check_sentences(one, path, args.max_chars)
-        tagged = [tag_iob(ner, one) for one in sentences]
-        emit("\n".join(format_iob(t) for t in tagged), args.output)
-        return 0
-    path = args.inputs[0]
-    text = read_document(path, args.max_chars)
-    if not text.strip():
-        print(f"chemie: {path}: warning: empty document: empty result", file=sys.stderr)
-        docs = [(str(path), [])]
-    else:
-        nlp = build_nlp(window or 0, args.nonchemical_veto, args.max_chars)
-        docs = [(str(path), ner_document(nlp, text))]
-    emit(_text_output(docs, args.format), args.output)
+    nlp = build_nlp(window if window is not None else DEFAULT_IOB_WINDOW, args.nonchemical_veto)
+    ner = nlp.get_pipe("chemie_ner")
+    sentences = [read_iob(path) for path in args.inputs]
+    for path, one in zip(args.inputs, sentences, strict=True):
+        check_sentences(one, path, args.max_chars)
+    tagged = [tag_iob(ner, one) for one in sentences]
+    emit("\n".join(format_iob(t) for t in tagged), args.output)
     return 0

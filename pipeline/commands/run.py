@@ -3,46 +3,51 @@
 With no input, runs the bundled example and prints the mentions and links readably.
 ``.txt`` files and folders of them (plain or brat) become a brat folder (rule names as
 ``#`` notes), ChEMU-Ref ``.jsonl`` becomes ChEMU-Ref ``.jsonl`` in the input's token
-indices (ready for ``chemie score anaphora``). ``--format`` overrides: brat, chemu, json
-(everything with rule names, one document per line), csv/parquet (a mention table and a
-relation table) or chemu2020 (a brat folder of the reaction roles: ChEMU 2020 labels,
-trigger-argument E lines). Input and output are streamed; bad documents are listed in
-``OUT.errors.tsv`` and the run goes on. Documents read from folders are named by their
-path in the folder without suffix (``sub/a``), files given by name by their name
-(``a``); a second document with the same name in one run fails (listed as an error).
-A folder is read for its ``.txt`` files: ``.jsonl``/``.json`` files in it are not read
-(a warning names them; give them by name). A document longer than ``--max-chars``
-characters fails alone (:mod:`chemie.limits`). The pairs of ChEMU-Ref input are not
-used: a bad one gives a warning, not an error.
+indices (ready for ``chemie score anaphora``). An output name ending in ``.jsonl``,
+``.json``, ``.csv`` or ``.parquet`` implies its format; ``--format`` chooses: brat, chemu,
+json (everything with rule names, one document per line), csv/parquet (a mention table
+and a relation table) or chemu2020 (a brat folder of the reaction roles: ChEMU 2020 labels,
+trigger-argument E lines); the formats are declared in :mod:`chemie.scale.outputs`. Input
+and output are streamed; bad documents are listed in ``OUT.errors.tsv`` and the run goes
+on. Documents read from folders are named by their path in the folder without suffix
+(``sub/a``), files given by name by their name (``a``); a second document with the same
+name in one run fails (listed as an error). A folder is read for its ``.txt`` files:
+``.jsonl``/``.json`` files in it are not read (a warning names them; give them by name). A
+document longer than ``--max-chars`` characters fails alone (:mod:`chemie.limits`). The
+pairs of ChEMU-Ref input are not used: a bad one gives a warning, not an error.
 Exit status: 0 all documents done (an empty input file gives a warning and an empty
 result), 1 some failed (or all, when any of them timed out or hit an internal error),
 2 bad input (every document unreadable or malformed, or none found: an existing output
 is left as it was and no partial file stays; the errors are printed and, for several
-documents when there is no errors file yet, listed in a new one), 3 the run itself broke
-down, 130 interrupted (``--resume`` continues).
+documents when there is no errors file yet, listed in a new one), 3 the output could not
+be written or the run itself broke down, 130 interrupted by Ctrl-C or SIGTERM
+(``--resume`` continues).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
+import signal
 import sys
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from chemie.cliutil import add_max_chars, refuse_overwrite, whole_number
-from chemie.errors import InputError
+from chemie.errors import InputError, OutputError
+from chemie.extras import MissingExtra, require
 from chemie.resources import example_path
+from chemie.scale import outputs
 from chemie.scale.engines import RunAborted, default_workers
 from chemie.scale.errorlog import ErrorLog
+from chemie.scale.outputs import FOLDER, PREFIX, OutputFormat
 from chemie.scale.runner import ENGINES, Summary, run_job
-from chemie.scale.sinks import Sink, errors_path, make_sink
+from chemie.scale.sinks import Sink, errors_path
 from chemie.scale.sources import Item, input_kind, iter_items, unread_files
 from chemie.scale.worker import Job
-
-FORMATS = ("brat", "chemu", "chemu2020", "json", "csv", "parquet")
-BRAT_FORMATS = ("brat", "chemu2020")  # written as a brat folder (chemu2020: the roles)
 
 
 def seconds(text: str) -> float:
@@ -75,7 +80,27 @@ def make_output_folder(args: argparse.Namespace, folder_ok: bool, what: str) -> 
         return
     if not folder_ok:
         raise InputError(args.output, None, f"{what} is one file: give a file name, not a folder")
-    args.output.mkdir(parents=True, exist_ok=True)
+    try:
+        args.output.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(e.errno, f"cannot write: {e.strerror or e}", str(args.output)) from None
+
+
+def format_help(command: str) -> str:
+    """``--format``'s help: the formats ``command`` offers, from the registry."""
+    return "; ".join(f"{f.name}: {f.help.replace('`', '')}" for f in outputs.offered(command))
+
+
+def requirements(fmt: OutputFormat, args: argparse.Namespace) -> None:
+    """InputError naming the extra to install when the format or the engine needs one
+    that is missing (before anything is written)."""
+    try:
+        if fmt.extra:
+            require(fmt.extra, f"--format {fmt.name}")
+        if args.scheduler or args.engine == "dask":
+            require("cluster", "--scheduler" if args.scheduler else "--engine dask")
+    except MissingExtra as e:
+        raise InputError(None, None, str(e)) from None
 
 
 def add_scale_options(p: argparse.ArgumentParser) -> None:
@@ -120,8 +145,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "without it, documents are printed readably",
     )
     p.add_argument(
-        "--format", choices=FORMATS,
-        help="output format (default: brat for text input, chemu for ChEMU-Ref .jsonl)",
+        "--format", choices=[f.name for f in outputs.offered("run")],
+        help="output format (default: the one -o OUT's suffix implies, else brat for text "
+        "input and chemu for ChEMU-Ref .jsonl): " + format_help("run"),
     )
     p.add_argument(
         "--coref", choices=("surface", "atomic"), default="surface",
@@ -132,63 +158,68 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def output_format(kinds: set[str], requested: str | None, out: Path | None) -> str:
-    """The output format: requested, or implied by the input kinds (InputError if mixed)."""
+def output_format(
+    kinds: set[str], requested: str | None, out: Path | None, folder: bool = False
+) -> OutputFormat:
+    """The output format: requested, or implied by the output's suffix or the input kinds
+    (InputError if they conflict or nothing decides)."""
     if out is None:
-        if requested in (*BRAT_FORMATS, "csv", "parquet"):
+        fmt = outputs.get("run", requested or "describe")
+        if not fmt.prints:
             raise InputError(None, None, f"--format {requested} needs an output: -o OUT")
-        return "describe" if requested is None else requested
-    if requested:
-        return requested
-    if kinds == {"jsonl"}:
-        return "chemu"
-    if kinds == {"txt"}:
-        return "brat"
-    raise InputError(None, None, "mixed .jsonl and .txt inputs: choose --format json|csv|parquet")
+        return fmt
+    fmt = outputs.choose("run", requested, out, kinds, folder)
+    if fmt is None:
+        raise InputError(None, None, "mixed .jsonl and .txt inputs: choose --format json|csv|"
+                         "parquet (or an output name ending in .json, .csv or .parquet)")
+    return fmt
 
 
-def written_files(out: Path, fmt: str, inputs: list[Path]) -> list[Path | None]:
+def written_files(out: Path, fmt: OutputFormat, inputs: list[Path]) -> list[Path | None]:
     """The files (and folder) a run writing ``fmt`` to ``out`` makes that can be known
     before it starts: the output, its errors file, its tables, and the brat files of
     ``.txt`` inputs given by name."""
     files = [out, errors_path(out) if out.name else None]
-    if fmt in ("csv", "parquet"):
+    tables = fmt.sink_options.get("tables")
+    if fmt.layout == PREFIX and tables:
         from chemie.formats.tabular import table_paths  # pandas and pyarrow: only for tables
 
-        files.extend(table_paths(out, fmt).values())
-    if fmt in BRAT_FORMATS:
+        files.extend(table_paths(out, fmt.name).values())
+    if fmt.layout == FOLDER:
         stems = [p.stem for p in inputs if p.is_file() and input_kind(p) == "txt"]
         files.extend(out / f"{stem}{suffix}" for stem in stems for suffix in (".txt", ".ann"))
     return files
 
 
-def check_brat_folder(out: Path, inputs: list[Path]) -> None:
-    """Refuse a brat output folder that overlaps an input folder, or that could hold an
-    input file under a ``.jsonl`` document's name (InputError)."""
+def check_folder(out: Path, fmt: OutputFormat, inputs: list[Path]) -> None:
+    """Refuse a folder output that overlaps an input folder, or that could hold an input
+    file under a ``.jsonl`` document's name (InputError)."""
     resolved = out.resolve()
     jsonl = any(p.is_file() and input_kind(p) == "jsonl" for p in inputs)
     for p in inputs:
         folder = p.resolve()
         if p.is_dir() and resolved.is_relative_to(folder):
-            raise InputError(out, None, f"brat output inside the input folder {p}")
+            raise InputError(out, None, f"{fmt.name} output inside the input folder {p}")
         if p.is_dir() and folder.is_relative_to(resolved):
             prefix = folder.relative_to(resolved)
             if (folder / prefix).is_dir():  # OUT/PREFIX/x.txt would be the input PREFIX/x.txt
-                raise InputError(out, None, f"brat output would write into the input folder {p}")
+                raise InputError(
+                    out, None, f"{fmt.name} output would write into the input folder {p}"
+                )
         if jsonl and p.is_file() and folder.is_relative_to(resolved):
-            raise InputError(out, None, f"brat output folder holds the input {p}, which a "
-                             ".jsonl document of the same name would overwrite")
+            raise InputError(out, None, f"{fmt.name} output folder holds the input {p}, which "
+                             "a .jsonl document of the same name would overwrite")
 
 
-def check_output(out: Path, fmt: str, inputs: list[Path]) -> None:
+def check_output(out: Path, fmt: OutputFormat, inputs: list[Path]) -> None:
     """Refuse an output that would overwrite an input or has the wrong kind (InputError)."""
     refuse_overwrite(written_files(out, fmt, inputs), inputs)
-    if fmt in BRAT_FORMATS:
-        check_brat_folder(out, inputs)
-    if fmt in BRAT_FORMATS and out.exists() and not out.is_dir():
-        raise InputError(out, None, "brat output must be a folder, and this is a file")
-    if fmt in ("chemu", "json") and out.is_dir():
-        raise InputError(out, None, f"{fmt} output is one .jsonl file, and this is a folder")
+    if fmt.layout == FOLDER:
+        check_folder(out, fmt, inputs)
+    if fmt.layout == FOLDER and out.exists() and not out.is_dir():
+        raise InputError(out, None, f"{fmt.name} output must be a folder, and this is a file")
+    if fmt.layout not in (FOLDER, PREFIX) and out.is_dir():
+        raise InputError(out, None, f"{fmt.name} output is one file, and this is a folder")
 
 
 def report(summary: Summary, errors: ErrorLog, quiet: bool) -> None:
@@ -222,6 +253,27 @@ def exit_status(summary: Summary) -> int:
     return 1 if summary.errors else 0
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: the run stops as it does on Ctrl-C."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM stops the block like Ctrl-C (in the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _kept(errors: ErrorLog) -> str:
     """What a stopped run left behind: its partial files (when it wrote something)."""
     if errors.partial is not None and errors.partial.exists():
@@ -247,23 +299,27 @@ def execute(
             input_kind(path)  # a missing or unknown input stops the run before any output
         items = iter_items(inputs, keys=args.resume, max_chars=args.max_chars)
     try:
-        summary = run_job(
-            items,
-            job,
-            sink,
-            errors,
-            workers=args.workers or default_workers(),
-            engine=engine,
-            scheduler=args.scheduler,
-            resume=args.resume,
-            quiet=args.quiet,
-            allow_empty=all(Path(p).is_file() for p in inputs),
-        )
+        with sigterm_interrupts():
+            summary = run_job(
+                items,
+                job,
+                sink,
+                errors,
+                workers=args.workers or default_workers(),
+                engine=engine,
+                scheduler=args.scheduler,
+                resume=args.resume,
+                quiet=args.quiet,
+                allow_empty=all(Path(p).is_file() for p in inputs),
+            )
     except KeyboardInterrupt:
         print(f"chemie: interrupted{_kept(errors)}", file=sys.stderr)
         return 130
     except RunAborted as e:
         print(f"chemie: run aborted: {e}{_kept(errors)}", file=sys.stderr)
+        return 3
+    except OutputError as e:
+        print(f"chemie: {e.filename or '<output>'}: {e.strerror}{_kept(errors)}", file=sys.stderr)
         return 3
     report(summary, errors, args.quiet or out is None)
     return exit_status(summary)
@@ -282,14 +338,17 @@ def warn_unread(folder: Path, shown: int = 3) -> None:
 def run(args: argparse.Namespace) -> int:
     inputs = list(args.inputs) or [example_path("example.txt")]
     kinds = {input_kind(p) for p in inputs}
-    fmt = output_format(kinds, args.format, args.output)
+    fmt = output_format(kinds, args.format, args.output, getattr(args, "output_folder", False))
+    requirements(fmt, args)
     if args.output is not None:
         check_output(args.output, fmt, inputs)
-        make_output_folder(args, fmt in (*BRAT_FORMATS, "csv", "parquet"), f"{fmt} output")
+        make_output_folder(args, fmt.layout in (FOLDER, PREFIX), f"{fmt.name} output")
     for p in inputs:
         if p.is_dir():
             warn_unread(p)
     if not args.inputs:
         args.workers = 1
-    job = Job("anaphora", fmt, (("coref", args.coref),))
-    return execute(args, job, inputs, make_sink(fmt, args.output))
+    # the roles only for the format that writes them (they cost time)
+    roles = (("roles", True),) if fmt.name == "chemu2020" else ()
+    job = Job("anaphora", fmt.key, (("coref", args.coref), *roles))
+    return execute(args, job, inputs, fmt.open(args.output))

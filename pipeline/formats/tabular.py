@@ -1,16 +1,21 @@
 """Tabular exports: one row per mention and one per relation, as CSV or Parquet.
 
-Output location (``out``) for ``fmt`` in ``{"csv", "parquet"}``:
+A tabular output is a set of :class:`Table` s (name, typed columns, the rows of a document);
+:data:`TABLES` are ``chemie run``'s mention and relation tables, and another output declares
+its own. Output location (``out``) for ``fmt`` in ``{"csv", "parquet"}``:
 
 - an existing folder, or a path ending in ``/``: ``OUT/mentions.EXT`` and ``OUT/relations.EXT``;
 - otherwise a prefix (a trailing ``.csv``/``.parquet`` is dropped):
   ``OUT.mentions.EXT`` and ``OUT.relations.EXT``.
 
+CSV needs nothing more than chemie; Parquet needs pyarrow (``pip install 'chemie[parquet]'``),
+imported only when Parquet is written or read.
+
 Mention columns: ``doc_id, mention_id, start, end, spans, text, label, kind,
 chemdner_class, rule, confidence`` (``spans`` is every range as ``"a-b;c-d"``, end exclusive).
 Relation columns: ``doc_id, relation_id, label``, then ``head_*`` (the anaphor, or first
 argument) and ``tail_*`` (the antecedent, or second argument) with ``id, start, end, spans,
-text, kind``, then ``rule, confidence``. Both files are written atomically: nothing appears
+text, kind``, then ``rule, confidence``. The files are written atomically: nothing appears
 under the final names until :meth:`TableWriter.close` succeeds.
 """
 
@@ -18,21 +23,26 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import io
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from chemie.errors import atomic_write
+from chemie.extras import require
 from chemie.model import Document, Mention, Range
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
 
 PathLike = str | os.PathLike[str]
 FORMATS = ("csv", "parquet")
+SUFFIXES = tuple(f".{fmt}" for fmt in FORMATS)  # dropped from a table prefix (``run.csv``)
 
 # CHEMDNER mention classes (the CEM annotation guidelines).
 CHEMDNER_CLASSES = frozenset(
@@ -40,24 +50,50 @@ CHEMDNER_CLASSES = frozenset(
      "NO CLASS"}
 )
 
-_STR, _INT, _FLOAT = pa.string(), pa.int64(), pa.float64()
-MENTION_SCHEMA = pa.schema(
-    [
-        ("doc_id", _STR), ("mention_id", _STR), ("start", _INT), ("end", _INT),
-        ("spans", _STR), ("text", _STR), ("label", _STR), ("kind", _STR),
-        ("chemdner_class", _STR), ("rule", _STR), ("confidence", _FLOAT),
-    ]
-)
-_ARG = [("id", _STR), ("start", _INT), ("end", _INT), ("spans", _STR), ("text", _STR),
-        ("kind", _STR)]
-RELATION_SCHEMA = pa.schema(
-    [("doc_id", _STR), ("relation_id", _STR), ("label", _STR)]
-    + [(f"head_{n}", t) for n, t in _ARG]
-    + [(f"tail_{n}", t) for n, t in _ARG]
-    + [("rule", _STR), ("confidence", _FLOAT)]
-)
-_CONVERT = {_INT: int, _FLOAT: float}
-SCHEMAS = {"mentions": MENTION_SCHEMA, "relations": RELATION_SCHEMA}
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a tabular output: its name (``OUT.NAME.csv``), its columns as
+    ``(name, type)`` with type ``str``, ``int`` or ``float``, and the function giving the
+    rows of one document (dicts with those keys)."""
+
+    name: str
+    columns: tuple[tuple[str, str], ...]
+    rows: Callable[[Document], list[dict]]
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.columns]
+
+    def header(self) -> str:
+        """The CSV header line."""
+        return ",".join(self.names) + "\n"
+
+    def schema(self) -> pa.Schema:
+        """The Arrow schema (needs the parquet extra)."""
+        return _schema(self.columns)
+
+
+@functools.cache
+def _schema(columns: tuple[tuple[str, str], ...]) -> pa.Schema:
+    pa = _arrow()
+    types = {"str": pa.string(), "int": pa.int64(), "float": pa.float64()}
+    return pa.schema([(name, types[kind]) for name, kind in columns])
+
+
+def _arrow() -> Any:
+    """pyarrow (installed by ``chemie[parquet]``)."""
+    require("parquet", "Parquet output")
+    import pyarrow
+
+    return pyarrow
+
+
+def _parquet() -> Any:
+    _arrow()
+    import pyarrow.parquet
+
+    return pyarrow.parquet
 
 
 def format_spans(spans: Iterable[Range]) -> str:
@@ -92,7 +128,7 @@ def _text(doc: Document, mention: Mention) -> str:
 
 
 def mention_rows(doc: Document) -> list[dict]:
-    """One dict per mention of ``doc`` (columns of :data:`MENTION_SCHEMA`)."""
+    """One dict per mention of ``doc`` (columns of :data:`MENTIONS`)."""
     return [
         {
             "doc_id": doc.id,
@@ -126,7 +162,7 @@ def _argument(doc: Document, index: dict[str, Mention], prefix: str, mid: str) -
 
 
 def relation_rows(doc: Document) -> list[dict]:
-    """One dict per relation of ``doc`` (columns of :data:`RELATION_SCHEMA`)."""
+    """One dict per relation of ``doc`` (columns of :data:`RELATIONS`)."""
     index = doc.mention_index()
     rows = []
     for r in doc.relations:
@@ -139,36 +175,61 @@ def relation_rows(doc: Document) -> list[dict]:
     return rows
 
 
-def _frame(rows: list[dict], schema: pa.Schema) -> pd.DataFrame:
-    return pa.Table.from_pylist(rows, schema=schema).to_pandas()
+_ARG = (("id", "str"), ("start", "int"), ("end", "int"), ("spans", "str"), ("text", "str"),
+        ("kind", "str"))
+MENTIONS = Table(
+    "mentions",
+    (("doc_id", "str"), ("mention_id", "str"), ("start", "int"), ("end", "int"),
+     ("spans", "str"), ("text", "str"), ("label", "str"), ("kind", "str"),
+     ("chemdner_class", "str"), ("rule", "str"), ("confidence", "float")),
+    mention_rows,
+)
+RELATIONS = Table(
+    "relations",
+    (("doc_id", "str"), ("relation_id", "str"), ("label", "str"),
+     *((f"head_{n}", t) for n, t in _ARG), *((f"tail_{n}", t) for n, t in _ARG),
+     ("rule", "str"), ("confidence", "float")),
+    relation_rows,
+)
+TABLES = (MENTIONS, RELATIONS)  # the tables of ``chemie run --format csv|parquet``
 
 
-def frames(docs: Iterable[Document]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """``(mentions, relations)`` data frames for ``docs``."""
-    mentions: list[dict] = []
-    relations: list[dict] = []
-    for doc in docs:
-        mentions.extend(mention_rows(doc))
-        relations.extend(relation_rows(doc))
-    return _frame(mentions, MENTION_SCHEMA), _frame(relations, RELATION_SCHEMA)
+def _frame(rows: list[dict], table: Table) -> pd.DataFrame:
+    """``rows`` as a data frame with the dtypes Arrow's ``to_pandas`` gives: pandas' string
+    dtype, int64 (float64 when a value is missing), float64."""
+    import pandas as pd
+
+    text = pd.Series(["x"]).dtype  # the string dtype of this pandas (object before 3.0)
+    columns = {}
+    for name, kind in table.columns:
+        values = [row[name] for row in rows]
+        if kind == "str":
+            columns[name] = pd.Series(values, dtype=text)
+        else:
+            exact = kind == "int" and None not in values
+            columns[name] = pd.Series(values, dtype="int64" if exact else "float64")
+    return pd.DataFrame(columns)
 
 
-def table_paths(out: PathLike, fmt: str = "csv") -> dict[str, Path]:
+def frames(docs: Iterable[Document], tables: Sequence[Table] = TABLES) -> tuple[pd.DataFrame, ...]:
+    """One data frame per table for ``docs`` (default: ``(mentions, relations)``)."""
+    docs = list(docs)
+    return tuple(_frame([row for doc in docs for row in t.rows(doc)], t) for t in tables)
+
+
+def table_paths(
+    out: PathLike, fmt: str = "csv", tables: Sequence[Table] = TABLES
+) -> dict[str, Path]:
     """Where :class:`TableWriter` writes: ``{"mentions": path, "relations": path}``."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown table format {fmt!r} (expected one of {', '.join(FORMATS)})")
     text = os.fspath(out)
     p = Path(text)
     if p.is_dir() or text.endswith(("/", os.sep)):
-        return {name: p / f"{name}.{fmt}" for name in SCHEMAS}
-    if p.suffix.lower() in {".csv", ".parquet"}:
+        return {t.name: p / f"{t.name}.{fmt}" for t in tables}
+    if p.suffix.lower() in SUFFIXES:
         p = p.with_suffix("")
-    return {name: p.with_name(f"{p.name}.{name}.{fmt}") for name in SCHEMAS}
-
-
-def csv_header(name: str) -> str:
-    """The header line of table ``name`` (``mentions`` or ``relations``) as CSV."""
-    return ",".join(SCHEMAS[name].names) + "\n"
+    return {t.name: p.with_name(f"{p.name}.{t.name}.{fmt}") for t in tables}
 
 
 def csv_block(rows: list[dict]) -> str:
@@ -194,22 +255,22 @@ def _csv_lines(rows: list[dict], fieldnames: list[str]) -> str:
     return "".join(lines)
 
 
-def ipc_block(rows: list[dict], name: str) -> bytes:
-    """``rows`` of table ``name`` as one Arrow IPC record-batch message (no schema message);
+def ipc_block(rows: list[dict], table: Table) -> bytes:
+    """``rows`` of ``table`` as one Arrow IPC record-batch message (no schema message);
     consecutive blocks form a stream :func:`ipc_to_parquet` reads."""
     if not rows:
         return b""
-    batch = pa.RecordBatch.from_pylist(rows, schema=SCHEMAS[name])
+    batch = _arrow().RecordBatch.from_pylist(rows, schema=table.schema())
     return batch.serialize().to_pybytes()
 
 
 _GROUP_BATCHES = 4096  # documents per Parquet row group when converting record batches
 
 
-def ipc_to_parquet(src: Path, dest: Path, name: str) -> None:
-    """Write the record batches of ``src`` (:func:`ipc_block` messages) as the Parquet table
-    ``name`` at ``dest``, atomically."""
-    schema = SCHEMAS[name]
+def ipc_to_parquet(src: Path, dest: Path, table: Table) -> None:
+    """Write the record batches of ``src`` (:func:`ipc_block` messages) as the Parquet file
+    of ``table`` at ``dest``, atomically."""
+    pa, pq, schema = _arrow(), _parquet(), table.schema()
     with pa.memory_map(os.fspath(src)) as source, atomic_write(dest, "wb") as fh:
         writer = pq.ParquetWriter(fh, schema)
         group: list[pa.RecordBatch] = []
@@ -223,19 +284,19 @@ def ipc_to_parquet(src: Path, dest: Path, name: str) -> None:
         writer.close()
 
 
-def parquet_to_ipc(src: Path, dest: Path, name: str) -> int:
-    """The rows of the Parquet table ``src`` as one :func:`ipc_block` at ``dest``; its size."""
-    rows = pq.read_table(src, schema=SCHEMAS[name]).to_pylist()
-    data = ipc_block(rows, name)
+def parquet_to_ipc(src: Path, dest: Path, table: Table) -> int:
+    """The rows of the Parquet file ``src`` as one :func:`ipc_block` at ``dest``; its size."""
+    rows = _parquet().read_table(src, schema=table.schema()).to_pylist()
+    data = ipc_block(rows, table)
     with atomic_write(dest, "wb") as fh:
         fh.write(data)
     return len(data)
 
 
 class TableWriter:
-    """Streams mention and relation rows to two files; ``close()`` renames them into place.
+    """Streams the rows of each table to its file; ``close()`` renames them into place.
 
-    Use as a context manager; on an exception both temporary files are removed and
+    Use as a context manager; on an exception every temporary file is removed and
     nothing is written under the final names::
 
         with TableWriter("out/run", "parquet") as w:
@@ -243,55 +304,53 @@ class TableWriter:
                 w.write(batch)
     """
 
-    def __init__(
-        self, out: PathLike, fmt: str = "csv", tables: Iterable[str] = tuple(SCHEMAS)
-    ):
-        """``tables``: which of ``mentions`` and ``relations`` to write (default: both)."""
+    def __init__(self, out: PathLike, fmt: str = "csv", tables: Sequence[Table] = TABLES):
+        """``tables``: which tables to write (default: mentions and relations)."""
         self.fmt = fmt
-        self.paths = {n: p for n, p in table_paths(out, fmt).items() if n in set(tables)}
-        self.counts = {name: 0 for name in SCHEMAS}
+        self.tables = {t.name: t for t in tables}
+        self.paths = table_paths(out, fmt, tables)
+        self.counts = {name: 0 for name in self.tables}
         self._stack = contextlib.ExitStack()
         self._sinks: dict[str, object] = {}
         try:
             for name, path in self.paths.items():
                 fh = self._stack.enter_context(atomic_write(path, "w" if fmt == "csv" else "wb"))
-                self._sinks[name] = self._open(fh, SCHEMAS[name])
+                self._sinks[name] = self._open(fh, self.tables[name])
         except BaseException as e:
             self._stack.__exit__(type(e), e, e.__traceback__)
             raise
 
-    def _open(self, fh, schema: pa.Schema) -> object:
+    def _open(self, fh, table: Table) -> object:
         if self.fmt == "csv":
-            fh.write(",".join(schema.names) + "\n")
+            fh.write(table.header())
             return fh
-        writer = pq.ParquetWriter(fh, schema)
+        writer = _parquet().ParquetWriter(fh, table.schema())
         self._stack.callback(writer.close)
         return writer
 
-    def _write(self, name: str, rows: list[dict]) -> None:
+    def _write(self, table: Table, rows: list[dict]) -> None:
         if not rows:
             return
-        sink = self._sinks[name]
+        sink = self._sinks[table.name]
         if self.fmt == "csv":
-            sink.write(_csv_lines(rows, SCHEMAS[name].names))  # type: ignore[attr-defined]
+            sink.write(_csv_lines(rows, table.names))  # type: ignore[attr-defined]
         else:
-            sink.write_table(pa.Table.from_pylist(rows, schema=SCHEMAS[name]))  # type: ignore[attr-defined]
-        self.counts[name] += len(rows)
+            batch = _arrow().Table.from_pylist(rows, schema=table.schema())
+            sink.write_table(batch)  # type: ignore[attr-defined]
+        self.counts[table.name] += len(rows)
 
     def write(self, docs: Iterable[Document]) -> None:
         """Append the rows of a batch of documents."""
         for doc in docs:
-            if "mentions" in self._sinks:
-                self._write("mentions", mention_rows(doc))
-            if "relations" in self._sinks:
-                self._write("relations", relation_rows(doc))
+            for table in self.tables.values():
+                self._write(table, table.rows(doc))
 
     def close(self) -> None:
-        """Finish both files and move them into place."""
+        """Finish every file and move it into place."""
         self._stack.close()
 
     def abort(self, exc: BaseException | None = None) -> None:
-        """Discard both temporary files."""
+        """Discard every temporary file."""
         exc = exc or RuntimeError("table writer aborted")
         with contextlib.suppress(Exception):
             self._stack.__exit__(type(exc), exc, exc.__traceback__)
@@ -311,26 +370,34 @@ class TableWriter:
             self.abort(exc)
 
 
-def write_tables(docs: Iterable[Document], out: PathLike, fmt: str = "csv") -> dict[str, Path]:
-    """Write the mention and relation tables of ``docs``; returns the two paths."""
-    with TableWriter(out, fmt) as writer:
+def write_tables(
+    docs: Iterable[Document], out: PathLike, fmt: str = "csv", tables: Sequence[Table] = TABLES
+) -> dict[str, Path]:
+    """Write the tables of ``docs`` (default: mentions and relations); returns their paths."""
+    with TableWriter(out, fmt, tables) as writer:
         writer.write(docs)
     return writer.paths
 
 
-def read_tables(out: PathLike, fmt: str = "csv") -> tuple[pd.DataFrame, pd.DataFrame]:
+_CONVERT = {"int": int, "float": float, "str": str}
+
+
+def read_tables(
+    out: PathLike, fmt: str = "csv", tables: Sequence[Table] = TABLES
+) -> tuple[pd.DataFrame, ...]:
     """Read back what :func:`write_tables` wrote, with the same dtypes as :func:`frames`."""
+    import pandas as pd
+
     result = []
-    for name, path in table_paths(out, fmt).items():
-        schema = SCHEMAS[name]
+    for table, path in zip(tables, table_paths(out, fmt, tables).values(), strict=True):
         if fmt == "parquet":
-            result.append(pq.read_table(path, schema=schema).to_pandas())
+            result.append(_parquet().read_table(path, schema=table.schema()).to_pandas())
             continue
         raw = pd.read_csv(path, dtype=str, keep_default_na=False)
-        convert = {f.name: _CONVERT.get(f.type, str) for f in schema}
+        convert = {name: _CONVERT[kind] for name, kind in table.columns}
         rows = [
             {k: None if v == "" else convert[k](v) for k, v in row.items()}
             for row in raw.to_dict("records")
         ]
-        result.append(_frame(rows, schema))
-    return result[0], result[1]
+        result.append(_frame(rows, table))
+    return tuple(result)

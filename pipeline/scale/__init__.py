@@ -4,36 +4,36 @@
 
     out = Path("out.jsonl")
     summary = run_job(
-        iter_items(["big.jsonl"]), Job("anaphora", "chemu"), make_sink("chemu", out),
+        iter_items(["big.jsonl"]), Job("anaphora", "run/chemu"), make_sink("run/chemu", out),
         ErrorLog(errors_path(out)), workers=4,
     )
 
 Sources are lazy, at most a few chunks per worker are in flight, results come back in
 input order, bad documents land in the errors file, and ``resume=True`` continues an
-interrupted run.
+interrupted run. Output formats are declared in :mod:`chemie.scale.outputs`.
 """
 
 from chemie.scale.engines import RunAborted, default_workers, run_dask, run_inline, run_pool
 from chemie.scale.errorlog import ErrorLog, read_errors
+from chemie.scale.outcome import Outcome
+from chemie.scale.outputs import OutputFormat, make_sink, register
 from chemie.scale.runner import ENGINES, Summary, run_job
 from chemie.scale.sinks import (
-    FORMATTERS,
     BlockSink,
     BratSink,
     JsonlSink,
-    PairSink,
+    PrefixSink,
     Sink,
     StdoutSink,
+    StepSink,
     TableSink,
     errors_path,
-    make_sink,
 )
 from chemie.scale.sources import Item, input_kind, iter_items, read_item
-from chemie.scale.worker import TASKS, Job, Outcome, process_chunk
+from chemie.scale.worker import TASKS, Job, process_chunk
 
 __all__ = [
     "ENGINES",
-    "FORMATTERS",
     "TASKS",
     "BlockSink",
     "BratSink",
@@ -42,10 +42,12 @@ __all__ = [
     "Job",
     "JsonlSink",
     "Outcome",
-    "PairSink",
+    "OutputFormat",
+    "PrefixSink",
     "RunAborted",
     "Sink",
     "StdoutSink",
+    "StepSink",
     "Summary",
     "TableSink",
     "default_workers",
@@ -56,6 +58,7 @@ __all__ = [
     "process_chunk",
     "read_errors",
     "read_item",
+    "register",
     "run_dask",
     "run_inline",
     "run_job",

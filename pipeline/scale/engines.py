@@ -21,8 +21,10 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from chemie.extras import require
+from chemie.scale.outcome import Outcome
 from chemie.scale.sources import Item
-from chemie.scale.worker import Job, Outcome, process_chunk
+from chemie.scale.worker import Job, process_chunk
 
 Chunks = Iterable[list[Item]]
 
@@ -73,10 +75,11 @@ _PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal sent to this process whe
 
 
 def _init_worker(parent: int) -> None:
-    """Pool workers leave Ctrl-C to the parent, which stops the run cleanly, and end with
-    it when it is killed (on Linux; else they would wait forever on the queue whose other
-    end their siblings hold)."""
+    """Pool workers leave Ctrl-C and SIGTERM to the parent, which stops the run cleanly,
+    and end with it when it is killed (on Linux; else they would wait forever on the queue
+    whose other end their siblings hold)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -113,7 +116,9 @@ def run_dask(
     chunks: Chunks, job: Job, workers: int, scheduler: str | None = None, window: int = 0
 ) -> Iterator[list[Outcome]]:
     """Process chunks on dask.distributed: an embedded LocalCluster (``workers`` processes,
-    one thread each) or the cluster whose scheduler is at ``scheduler`` (tcp://HOST:PORT)."""
+    one thread each) or the cluster whose scheduler is at ``scheduler`` (tcp://HOST:PORT).
+    Needs the cluster extra (:class:`~chemie.extras.MissingExtra` without it)."""
+    require("cluster", "the Dask engine")
     from distributed import Client, LocalCluster
 
     cluster = None

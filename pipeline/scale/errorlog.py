@@ -3,8 +3,9 @@
 Columns: ``n, file, line, id, level, message``: ``n`` is the document's position in the
 input (1-based), ``level`` is ``error`` (no output for the document) or ``warning`` (an empty
 result was written). Rows are appended to ``PATH.partial`` and flushed with the output; the
-file is renamed into place when the run ends, and only when there is something to report
-(a stale one from an earlier run is removed). When the run as a whole fails (nothing
+file is renamed into place when the run ends, and only when some document failed (then
+warnings are listed beside the errors; warnings alone are printed, not filed, and a stale
+file from an earlier run is removed). When the run as a whole fails (nothing
 written, the output is left as it was) the errors file is written only when the run had
 several documents and there is none yet: an earlier one describes the earlier output,
 which is untouched, so it is kept (the errors were printed). :attr:`ErrorLog.listed`
@@ -102,11 +103,12 @@ class ErrorLog:
             os.fsync(self._fh.fileno())
 
     def close(self) -> None:
-        """Write the final file (rows in input order), or remove a stale one if all is well."""
+        """Write the final file (rows in input order) when some document failed, or remove
+        a stale one if none did (warnings are not errors)."""
         if self._fh is None or self.path is None or self.partial is None:
             return
         self._fh.close()
-        if os.path.getsize(self.partial) == 0:
+        if not self.errors:
             os.unlink(self.partial)
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
 import time
@@ -10,11 +11,13 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
+from chemie.errors import OutputError
 from chemie.scale.engines import run_dask, run_inline, run_pool
 from chemie.scale.errorlog import ErrorLog
+from chemie.scale.outcome import Outcome
 from chemie.scale.sinks import Sink
 from chemie.scale.sources import Item
-from chemie.scale.worker import Job, Outcome
+from chemie.scale.worker import Job
 
 ENGINES = ("local", "dask")
 FLUSH_SECONDS = 1.0
@@ -100,7 +103,8 @@ def run_job(
 
     Bad documents go to ``errors``; with ``resume`` documents already complete in the output
     are skipped. On any exception (Ctrl-C included) the sink keeps only complete documents,
-    so the same call with ``resume=True`` continues where this one stopped.
+    so the same call with ``resume=True`` continues where this one stopped. An output that
+    cannot be written raises :class:`~chemie.errors.OutputError`.
 
     When nothing could be done (every document failed, or there was none and not
     ``allow_empty``; or an exception before any document was written) the run changes
@@ -113,8 +117,14 @@ def run_job(
     summary = Summary()
     started = time.perf_counter()
     resume = resume and sink.resumable
-    sink.open(resume)
-    errors.open(resume)
+    with _writing():
+        sink.open(resume)
+    try:
+        with _writing():
+            errors.open(resume)
+    except BaseException:
+        sink.discard()
+        raise
     bar = None
 
     def todo() -> Iterator[Item]:
@@ -130,13 +140,14 @@ def run_job(
         bar = progress_bar(quiet)
         last_flush = time.monotonic()
         for chunk in outcomes:
-            for o in chunk:
-                _record(o, sink, errors, summary)
+            with _writing():
+                for o in chunk:
+                    _record(o, sink, errors, summary)
+                if time.monotonic() - last_flush > FLUSH_SECONDS:
+                    errors.flush()
+                    sink.flush()
+                    last_flush = time.monotonic()
             bar.update(len(chunk))
-            if time.monotonic() - last_flush > FLUSH_SECONDS:
-                errors.flush()
-                sink.flush()
-                last_flush = time.monotonic()
     except BaseException:
         if summary.written or summary.skipped:
             sink.abort()
@@ -152,17 +163,31 @@ def run_job(
     summary.failed = not summary.written and not summary.skipped and bool(
         summary.errors or not (summary.documents or allow_empty)
     )
-    if summary.failed:
-        sink.discard()
-        if summary.documents > 1:
-            errors.fail()
-        else:  # a single bad document is a plain bad input: its one error, no file
-            errors.discard()
-    else:
-        errors.close()
-        sink.close()
+    with _writing():
+        if summary.failed:
+            sink.discard()
+            if summary.documents > 1:
+                errors.fail()
+            else:  # a single bad document is a plain bad input: its one error, no file
+                errors.discard()
+        else:
+            errors.close()
+            sink.close()
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+@contextlib.contextmanager
+def _writing() -> Iterator[None]:
+    """An OSError while writing the output or the errors file (no permission, a full disk)
+    stops the run as an :class:`~chemie.errors.OutputError` (a reader that stopped early,
+    ``BrokenPipeError``, stays what it is)."""
+    try:
+        yield
+    except (BrokenPipeError, OutputError):
+        raise
+    except OSError as e:
+        raise OutputError(e.errno, f"cannot write: {e.strerror or e}", e.filename) from None
 
 
 def _record(o: Outcome, sink: Sink, errors: ErrorLog, summary: Summary) -> None:

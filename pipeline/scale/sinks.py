@@ -1,136 +1,47 @@
 """Streaming sinks: formatted documents written in input order, resumable, never half-written.
 
-Formatting (:data:`FORMATTERS`) happens in the workers; a sink only writes:
+Formatting (an output format's formatter, :mod:`chemie.scale.outputs`) happens in the
+workers; a sink only writes:
 
 - :class:`JsonlSink` (ChEMU-Ref jsonl or full JSON): complete lines appended to
   ``OUT.partial`` and fsync'd after every batch, renamed to ``OUT`` when the run completes.
   Resuming reads the keys of the complete lines already in ``OUT.partial``.
 - :class:`BlockSink`: text (or bytes) blocks (e.g. TSV rows) after a header, with a journal of the
   documents complete, so documents with no rows resume too.
+- :class:`StepSink`: several block files written in step (CHEMDNER CEM and CDI).
 - :class:`BratSink`: ``KEY.txt`` then ``KEY.ann`` per document, each renamed into place
   complete (synced once per batch), so an existing ``.ann`` means the document is complete
   (resume skips it).
-- :class:`TableSink`: mention and relation tables (CSV/Parquet): block sinks in step, resumable.
-- :class:`StdoutSink`: the readable rendering, printed.
+- :class:`TableSink`: the tables of a tabular output (CSV/Parquet), block sinks in step,
+  resumable.
+- :class:`StdoutSink`: payloads printed (what :meth:`Sink.stdout` gives for a sink whose
+  payloads can be printed).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable
-from json.encoder import encode_basestring
-from operator import attrgetter
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from chemie.errors import InputError
-from chemie.model import Document, Token
-
-if TYPE_CHECKING:
-    from chemie.scale.sources import Item
-    from chemie.scale.worker import Outcome
-
-
-def _fields(obj: object) -> object:
-    """A dataclass instance as a dict of its fields, for :func:`json.dumps` (``default``):
-    the encoder recurses into the values itself, so this gives the JSON of
-    ``dataclasses.asdict`` without its deep copy (10x cheaper); anything else: ``str``."""
-    names = _FIELD_NAMES.get(type(obj))
-    if names is None:
-        if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
-            return str(obj)
-        names = _FIELD_NAMES[type(obj)] = tuple(f.name for f in dataclasses.fields(obj))
-    return {name: getattr(obj, name) for name in names}
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-_TEXT, _START, _END = attrgetter("text"), attrgetter("start"), attrgetter("end")
-
-
-_TOKEN_JSON = '{{"text": {}, "start": {}, "end": {}}}'.format  # as json.dumps writes a token
-
-
-def _tokens_json(tokens: list[Token]) -> str:
-    """``json.dumps`` of the tokens as ``{"text", "start", "end"}`` objects (``ensure_ascii``
-    off), written by C-level maps: twice as fast as encoding a dict per token."""
-    texts = map(encode_basestring, map(_TEXT, tokens))
-    return f"[{', '.join(map(_TOKEN_JSON, texts, map(_START, tokens), map(_END, tokens)))}]"
-
-
-def document_json(doc: Document) -> str:
-    """Everything known about ``doc`` as one line of JSON (mentions and links with rule names)."""
-    out = {
-        "id": doc.id,
-        "text": doc.text,
-        "tokens": None,  # written by _tokens_json below
-        "sentences": doc.sentences,
-        "mentions": doc.mentions,
-        "relations": doc.relations,
-    }
-    meta = {k: v for k, v in doc.meta.items() if k != "sentences"}
-    if "actions" in meta:
-        meta["actions"] = [_fields(a) for a in meta["actions"]]  # type: ignore[union-attr]
-    # no cycle check: Documents hold trees of plain values (a cycle would fail either way)
-    head, _, rest = json.dumps(
-        out, ensure_ascii=False, default=_fields, check_circular=False
-    ).partition('"tokens": null')
-    # meta's other values are written with ``str`` (not as dataclasses): encoded on their own
-    meta_json = json.dumps(meta, ensure_ascii=False, default=str, check_circular=False)
-    return f'{head}"tokens": {_tokens_json(doc.tokens)}{rest[:-1]}, "meta": {meta_json}}}'
-
-
-def _chemu(doc: Document) -> str:
-    from chemie.formats.chemu import format_chemu_doc
-
-    return format_chemu_doc(doc)
-
-
-def _brat(doc: Document) -> tuple[str, str]:
-    from chemie.formats.brat import format_ann
-
-    return doc.text, format_ann(doc)
-
-
-def _chemu2020(doc: Document) -> tuple[str, str]:
-    from chemie.formats.chemu2020 import roles_payload
-
-    return roles_payload(doc)
-
-
-def _describe(doc: Document) -> str:
-    from chemie.nlp import describe
-
-    return describe(doc)
-
-
-def _document(doc: Document) -> Document:
-    return doc
-
-
-def formatter(fmt: str) -> Callable[[Document], object]:
-    """The payload function of an output format: a name in :data:`FORMATTERS`, or
-    ``"module:function"``."""
-    if fmt in FORMATTERS:
-        return FORMATTERS[fmt]
-    module, _, name = fmt.partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
-# output format -> the worker-side function that turns an annotated Document into a payload
-FORMATTERS: dict[str, Callable[[Document], object]] = {
-    "chemu": _chemu,
-    "json": document_json,
-    "brat": _brat,
-    "chemu2020": _chemu2020,
-    "describe": _describe,
-    "csv": _document,
-    "parquet": _document,
-}
+from chemie.formats.tabular import (
+    SUFFIXES,
+    TABLES,
+    Table,
+    csv_block,
+    ipc_block,
+    ipc_to_parquet,
+    parquet_to_ipc,
+    table_paths,
+)
+from chemie.model import Document
+from chemie.scale.outcome import Outcome
+from chemie.scale.sources import Item
 
 
 def errors_path(out: Path) -> Path:
@@ -138,7 +49,7 @@ def errors_path(out: Path) -> Path:
     a table prefix drops its ``.csv``/``.parquet`` like the tables do (``pre.csv`` ->
     ``pre.errors.tsv`` beside ``pre.mentions.csv``)."""
     name = out.name.rstrip("/")
-    if Path(name).suffix.lower() in {".csv", ".parquet"}:
+    if Path(name).suffix.lower() in SUFFIXES:
         name = Path(name).stem
     return out.with_name(name + ".errors.tsv")
 
@@ -147,6 +58,12 @@ class Sink:
     """Base class: open (maybe resuming), skip done items, write outcomes, close or abort."""
 
     resumable = False
+
+    @classmethod
+    def stdout(cls, **options: object) -> Sink | None:
+        """The sink printing what this one (made with ``options``) writes, or None when its
+        output cannot be printed (a folder, tables)."""
+        return None
 
     def open(self, resume: bool) -> None:
         """Prepare the output; with ``resume`` keep what an interrupted run completed."""
@@ -211,6 +128,10 @@ class JsonlSink(Sink):
         self.completed: Counter[str] = Counter()
         self.fh = None
         self.fresh = self.restored = False
+
+    @classmethod
+    def stdout(cls, **options: object) -> Sink | None:
+        return StdoutSink()
 
     def _load_partial(self) -> None:
         """Drop a trailing incomplete line from the partial file and count its keys
@@ -305,6 +226,10 @@ class BlockSink(Sink):
         self.fh = self.journal = None
         self.fresh = self.restored = False
 
+    @classmethod
+    def stdout(cls, header: str = "", **options: object) -> Sink | None:
+        return StdoutSink(header, end="")
+
     def _load_journal(self, limit: int | None) -> int:
         """Count the journalled keys (the first ``limit``); the size of the file they cover."""
         size = len(self.header)
@@ -398,46 +323,57 @@ class BlockSink(Sink):
             self.journal_path.unlink(missing_ok=True)
 
 
-class PairSink(Sink):
-    """Two block files written in step (CHEMDNER CEM and CDI): each payload is a pair of
-    blocks. The first file's block is journalled first, so on resume it is cut back to the
-    documents the second one completed."""
+class StepSink(Sink):
+    """Block files written in step (CHEMDNER CEM and CDI, the tables of a tabular output):
+    each payload is a tuple of blocks, one per file. The blocks of a document are journalled
+    in file order, so on resume every file is cut back to the documents the last one
+    completed."""
 
     resumable = True
 
-    def __init__(self, first: Path | BlockSink, second: Path | BlockSink):
-        self.first, self.second = (
-            p if isinstance(p, BlockSink) else BlockSink(p) for p in (first, second)
-        )
+    def __init__(self, *parts: Path | BlockSink):
+        self.parts = [p if isinstance(p, BlockSink) else BlockSink(p) for p in parts]
 
     def open(self, resume: bool) -> None:
-        self.second.open(resume)
-        self.first.open(resume, limit=sum(self.second.completed.values()))
-        self.first.completed.clear()
+        *first, last = self.parts
+        last.open(resume)
+        complete = sum(last.completed.values())
+        for part in first:
+            part.open(resume, limit=complete)
+            part.completed.clear()
 
     def done(self, item: Item) -> bool:
-        return self.second.done(item)
+        return self.parts[-1].done(item)
 
     def write(self, outcome: Outcome) -> None:
-        one, two = outcome.payload  # type: ignore[misc]
-        for sink, block in ((self.first, one), (self.second, two)):
-            sink.write(dataclasses.replace(outcome, payload=block))
+        blocks = tuple(outcome.payload)  # type: ignore[call-overload]
+        if len(blocks) != len(self.parts):  # checked first: no file gets a block alone
+            raise ValueError(f"expected {len(self.parts)} blocks, got {len(blocks)}")
+        for part, block in zip(self.parts, blocks, strict=True):
+            part.write(dataclasses.replace(outcome, payload=block))
 
     def flush(self) -> None:
-        self.first.flush()
-        self.second.flush()
+        for part in self.parts:
+            part.flush()
 
     def close(self) -> None:
-        self.first.close()
-        self.second.close()
+        for part in self.parts:
+            part.close()
 
     def abort(self) -> None:
-        self.first.abort()
-        self.second.abort()
+        for part in self.parts:
+            part.abort()
 
     def discard(self) -> None:
-        self.first.discard()
-        self.second.discard()
+        for part in self.parts:
+            part.discard()
+
+
+class PrefixSink(StepSink):
+    """Block files ``PREFIX`` + each of ``parts`` (``.cem.tsv``, ``.cdi.tsv``) written in step."""
+
+    def __init__(self, prefix: Path, parts: Sequence[str]):
+        super().__init__(*(Path(f"{prefix}{part}") for part in parts))
 
 
 def _replace(path: Path, text: str) -> None:
@@ -494,27 +430,27 @@ class BratSink(Sink):
 
 
 class TableSink(Sink):
-    """Mention and relation tables (``csv`` or ``parquet``; ``tables`` says which), resumable.
+    """The tables of a tabular output (``csv`` or ``parquet``), resumable; each payload is
+    the Document whose rows (:attr:`Table.rows`) are written.
 
-    Each table is a :class:`BlockSink` of its rows, written in step like a :class:`PairSink`:
+    Each table is a :class:`BlockSink` of its rows, written in step by a :class:`StepSink`:
     CSV rows after the header; for Parquet, Arrow IPC record batches in ``TABLE.arrows``,
-    converted to the Parquet table when the run completes (``--resume`` on a finished
+    converted to the Parquet file when the run completes (``--resume`` on a finished
     Parquet output converts it back first). A second document with the same id fails.
     """
 
     resumable = True
 
-    def __init__(self, out: Path, fmt: str, tables: tuple[str, ...] = ("mentions", "relations")):
-        from chemie.formats.tabular import csv_header, table_paths
-
+    def __init__(self, out: Path, fmt: str, tables: Sequence[Table] = TABLES):
         self.fmt = fmt
-        self.paths = {n: p for n, p in table_paths(out, fmt).items() if n in tables}
-        self.blocks = {
-            n: BlockSink(p, csv_header(n)) if fmt == "csv" else BlockSink(self._arrows(p))
-            for n, p in self.paths.items()
-        }
-        sinks = list(self.blocks.values())
-        self.inner: Sink = PairSink(*sinks) if len(sinks) == 2 else sinks[0]
+        self.tables = tuple(tables)
+        self.paths = table_paths(out, fmt, self.tables)
+        self.blocks = [
+            BlockSink(self.paths[t.name], t.header()) if fmt == "csv"
+            else BlockSink(self._arrows(self.paths[t.name]))
+            for t in self.tables
+        ]
+        self.inner = StepSink(*self.blocks)
         self.written: set[str] = set()
 
     @staticmethod
@@ -524,15 +460,14 @@ class TableSink(Sink):
     def _restore_parquet(self) -> None:
         """A finished Parquet output about to be resumed: its rows back as record batches,
         every journalled document complete at the end of them."""
-        from chemie.formats.tabular import parquet_to_ipc
-
-        for name, block in self.blocks.items():
-            if not (self.paths[name].exists() and block.finished_journal.exists()):
+        pairs = list(zip(self.tables, self.blocks, strict=True))
+        for table, block in pairs:
+            if not (self.paths[table.name].exists() and block.finished_journal.exists()):
                 return
-        for name, block in self.blocks.items():
+        for table, block in pairs:
             if block.partial.exists() or block.path.exists():
                 continue
-            size = parquet_to_ipc(self.paths[name], block.path, name)
+            size = parquet_to_ipc(self.paths[table.name], block.path, table)
             keys = block.finished_journal.read_text(encoding="utf-8").splitlines()
             block.finished_journal.write_text(
                 "".join(f"{size}\t{line.split(chr(9), 1)[1]}\n" for line in keys),
@@ -551,28 +486,22 @@ class TableSink(Sink):
         return False
 
     def write(self, outcome: Outcome) -> None:
-        from chemie.formats.tabular import csv_block, ipc_block, mention_rows, relation_rows
-
         doc: Document = outcome.payload  # type: ignore[assignment]
         claim(self.written, doc.id)
-        rows = {"mentions": mention_rows, "relations": relation_rows}
-        blocks = [
-            csv_block(rows[n](doc)) if self.fmt == "csv" else ipc_block(rows[n](doc), n)
-            for n in self.blocks
-        ]
-        payload = tuple(blocks) if len(blocks) == 2 else blocks[0]
-        self.inner.write(dataclasses.replace(outcome, payload=payload))
+        blocks = tuple(
+            csv_block(t.rows(doc)) if self.fmt == "csv" else ipc_block(t.rows(doc), t)
+            for t in self.tables
+        )
+        self.inner.write(dataclasses.replace(outcome, payload=blocks))
 
     def flush(self) -> None:
         self.inner.flush()
 
     def close(self) -> None:
-        from chemie.formats.tabular import ipc_to_parquet
-
         self.inner.close()
         if self.fmt == "parquet":
-            for name, block in self.blocks.items():
-                ipc_to_parquet(block.path, self.paths[name], name)
+            for table, block in zip(self.tables, self.blocks, strict=True):
+                ipc_to_parquet(block.path, self.paths[table.name], table)
                 block.path.unlink()
 
     def abort(self) -> None:
@@ -581,28 +510,29 @@ class TableSink(Sink):
     def discard(self) -> None:
         self.inner.discard()
         if self.fmt == "parquet":
-            for block in self.blocks.values():
+            for block in self.blocks:
                 block.path.unlink(missing_ok=True)  # a restored finished output stays as it was
 
 
 class StdoutSink(Sink):
-    """The readable rendering of each document, printed to standard output."""
+    """Each payload printed to standard output, followed by ``end``, after ``header``
+    (printed once, before the first payload or, for an empty result, at the end)."""
+
+    def __init__(self, header: str = "", end: str = "\n"):
+        self.header = header
+        self.end = end
+
+    @classmethod
+    def stdout(cls, **options: object) -> Sink | None:
+        return cls(**options)  # type: ignore[arg-type]
 
     def write(self, outcome: Outcome) -> None:
-        sys.stdout.write(str(outcome.payload) + "\n")
+        sys.stdout.write(self.header + str(outcome.payload) + self.end)
+        self.header = ""
+
+    def close(self) -> None:
+        sys.stdout.write(self.header)
+        self.flush()
 
     def flush(self) -> None:
         sys.stdout.flush()
-
-
-def make_sink(fmt: str, out: Path | None) -> Sink:
-    """The sink for output format ``fmt`` writing to ``out`` (stdout when None)."""
-    if out is None or fmt == "describe":
-        return StdoutSink()
-    if fmt in ("brat", "chemu2020"):
-        return BratSink(out)
-    if fmt in ("csv", "parquet"):
-        return TableSink(out, fmt)
-    if fmt == "json":
-        return JsonlSink(out, "id", unique=True)
-    return JsonlSink(out, "doc_key", unique=True)  # a repeated doc_key could not be scored

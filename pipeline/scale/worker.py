@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from chemie.errors import InputError
 from chemie.limits import MAX_CHARS
 from chemie.model import Document, Token
-from chemie.scale.sinks import formatter
+from chemie.scale.outcome import Outcome
+from chemie.scale.outputs import formatter
 from chemie.scale.sources import INPUT_WARNINGS, Item, read_item
 
 Processor = Callable[[Document], Document]
@@ -32,8 +33,9 @@ class Job:
     """A picklable description of the work: task, its options, and the output format.
 
     ``task`` is one of :data:`TASKS` or ``"module:function"``, a factory called with
-    ``options`` that returns a ``Document -> Document`` function; ``fmt`` is a name in
-    :data:`~chemie.scale.sinks.FORMATTERS` or ``"module:function"`` (Document -> payload).
+    ``options`` that returns a ``Document -> Document`` function; ``fmt`` names the output
+    format (:func:`chemie.scale.outputs.formatter`: ``COMMAND/NAME``, a ``chemie run``
+    format's name, or ``"module:function"``, Document -> payload).
     A document that takes longer than ``timeout`` seconds fails alone (interrupted where
     the worker runs tasks on its main thread: local runs; on Dask's worker threads it fails
     once it has finished). A document longer than ``max_chars`` characters fails alone
@@ -46,28 +48,6 @@ class Job:
     options: tuple[tuple[str, object], ...] = field(default_factory=tuple)
     timeout: float = 0.0  # seconds per document (0: no limit)
     max_chars: int = MAX_CHARS
-
-
-@dataclass
-class Outcome:
-    """The result for one item: ``payload`` (formatted output) or ``error``; maybe a warning.
-
-    ``bad_input`` tells a failure caused by the document (unreadable, malformed) from one
-    that is not its fault (a timeout, an internal error)."""
-
-    n: int
-    key: str | None
-    path: str
-    line: int | None
-    payload: object = None
-    error: str | None = None
-    warning: str | None = None
-    tokens: int = 0
-    bad_input: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
 
 
 def _max_length(max_chars: int) -> int:

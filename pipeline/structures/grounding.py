@@ -20,8 +20,11 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
-from chemie.resources import load_rules
+from chemie.tables import TableError, load_table
+
+TABLE = "grounding.yaml"
 
 Known = Callable[[str], bool]
 MAX_TEXT = 1000  # characters; the longest chemical mention in ChEMU-Ref docs 0-599 has 318
@@ -34,6 +37,17 @@ _MARKS = re.compile(r"[®™©]")
 _INNER_SPACES = re.compile(r"(?<=[(\[{])\s+|\s+(?=[)\]}])|\s*([-,'])\s*")
 _BROKEN_WORD = re.compile(r"(?<=[a-z]) - (?=[a-z])")
 _SALT_DOT = re.compile(r"(?<=[a-z)\]])[.·](?=[a-z]{4})")  # "amine.dibenzoate" -> "amine dibenzoate"
+# a salt or hydrate written as a formula after a dot ("amine·HCl", "amine.2HCl", "acid·H2O")
+_SALT_FORMULA = re.compile(r"(?<=[\w)\]])\s*[.·•]\s*(?P<n>[1-3]?)\s*(?P<salt>HCl|HBr|HI|TFA|H2O)$")
+_HYDRATES = {"": "hydrate", "1": "monohydrate", "2": "dihydrate", "3": "trihydrate"}
+# a substituent prefix with a locant cut from its parent by a space ("2-hydroxy acetamide",
+# "4-methyl benzoate"): the space before a lowercase word after a word with a locant
+_SPACED_PREFIX = re.compile(r"(?<!\S)(\S*\d-\S*[a-z]) (?=[a-z])(?!(?:acids?|esters?|salts?|ethers?|"
+                            r"anhydrides?|and|or|in|of|with|hydro\w+|mono\w+|di\w*hydro\w+)\b)")
+# alternative stereodescriptors, which OPSIN refuses: "(1S,3R/1R,3S)", "(E/Z)" (the first is
+# tried: structures are compared without stereo)
+_STEREO = r"(?:\d+[a-z]?)?[RSEZ]\*?"
+_ALTERNATIVE_STEREO = re.compile(rf"\(({_STEREO}(?:,\s?{_STEREO})*)/{_STEREO}(?:,\s?{_STEREO})*\)")
 
 
 @dataclass(frozen=True)
@@ -125,34 +139,79 @@ def _compile(pattern: str, placeholders: dict[str, str], exact: bool = False) ->
     return re.compile(pattern, 0 if exact else re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class PatternRule:
+    """A named pattern of ``rules/grounding.yaml`` (``reason``: why what it takes out
+    leaves no name; ``case: exact`` matches case-sensitively)."""
+
+    name: str
+    comment: str
+    pattern: str
+    example: str
+    reason: str = ""
+    case: Literal["exact", "any"] = "any"
+
+
+@dataclass(frozen=True)
+class SplitRule:
+    """A named split: a ``pattern`` with named groups, or a ``separator`` between pieces,
+    tried only where its ``guard`` allows."""
+
+    name: str
+    comment: str
+    example: str
+    pattern: str | None = None
+    separator: str | None = None
+    guard: Literal["", "no_locant", "known_sides"] = ""
+
+
+@dataclass(frozen=True)
+class GroundingTable:
+    """``rules/grounding.yaml``."""
+
+    placeholders: dict[str, str]
+    brackets: tuple[PatternRule, ...]
+    bracket_solvents: tuple[PatternRule, ...]
+    prefixes: tuple[PatternRule, ...]
+    suffixes: tuple[PatternRule, ...]
+    splits: tuple[SplitRule, ...]
+    rejects: tuple[PatternRule, ...]
+
+
+_SECTIONS = ("brackets", "bracket_solvents", "prefixes", "suffixes", "splits", "rejects")
+
+
+def grounding_table() -> GroundingTable:
+    """The typed grounding rules (``rules/grounding.yaml``, read once)."""
+    table = load_table(TABLE, GroundingTable)
+    for r in table.splits:
+        if (r.pattern is None) == (r.separator is None):
+            raise TableError(TABLE, f"splits.{r.name}", "give a pattern or a separator")
+    return table
+
+
 @functools.cache
 def _rules() -> dict[str, list[_Rule]]:
-    table = load_rules("grounding.yaml")
-    ph = {k: "".join(v.split()) for k, v in table["placeholders"].items()}
+    table = grounding_table()
+    ph = {k: "".join(v.split()) for k, v in table.placeholders.items()}
     out: dict[str, list[_Rule]] = {}
     for section in ("brackets", "bracket_solvents", "prefixes", "suffixes", "rejects"):
         out[section] = [
-            _Rule(r["name"], r.get("reason", ""),
-                  _compile(r["pattern"], ph, r.get("case") == "exact"))
-            for r in table[section]
+            _Rule(r.name, r.reason, _compile(r.pattern, ph, r.case == "exact"))
+            for r in getattr(table, section)
         ]
     out["splits"] = [
-        _Rule(r["name"], "", _compile(r.get("pattern") or r["separator"], ph),
-              "pattern" if "pattern" in r else "separator", r.get("guard", ""))
-        for r in table["splits"]
+        _Rule(r.name, "", _compile(r.pattern or r.separator or "", ph),
+              "pattern" if r.pattern is not None else "separator", r.guard)
+        for r in table.splits
     ]
     return out
 
 
 def rule_examples() -> list[tuple[str, str, str]]:
     """``(section, rule name, example)`` of every rule (the tests fire each one)."""
-    table = load_rules("grounding.yaml")
-    return [
-        (section, r["name"], r["example"])
-        for section in ("brackets", "bracket_solvents", "prefixes", "suffixes", "splits",
-                        "rejects")
-        for r in table[section]
-    ]
+    table = grounding_table()
+    return [(section, r.name, r.example) for section in _SECTIONS for r in getattr(table, section)]
 
 
 def _depths(text: str) -> list[int]:
@@ -337,8 +396,11 @@ def candidates(text: str) -> tuple[str, ...]:
     ("fluorocyclopropyl ) methyl" -> "fluorocyclopropyl)methyl"); spaces between words stay
     ("ethyl acetate"); Unicode dashes are made hyphens and trade mark signs dropped. Then: in
     lower case when written in capitals; with a salt's dot made a space ("amine.dibenzoate"
-    -> "amine dibenzoate"); with a word broken by a spaced hyphen joined ("propa - noate" ->
-    "propanoate")."""
+    -> "amine dibenzoate", "amine·2HCl" -> "amine 2HCl", "acid·H2O" -> "acid hydrate"); with
+    a substituent prefix joined to the lowercase word after it ("N-phenyl-2-hydroxy
+    acetamide" -> "N-phenyl-2-hydroxyacetamide"); with the first of alternative
+    stereodescriptors ("(1S,3R/1R,3S)" -> "(1S,3R)"); with a word broken by a spaced hyphen
+    joined ("propa - noate" -> "propanoate")."""
     written = " ".join(text.split())
     plain = " ".join(_MARKS.sub(" ", written.translate(_DASHES)).split())
     joined = _JOINERS.sub(r"\1", plain)
@@ -347,6 +409,15 @@ def candidates(text: str) -> tuple[str, ...]:
         out.append(joined.lower())
     if _SALT_DOT.search(joined):
         out.append(_SALT_DOT.sub(" ", joined))
+    salt = _SALT_FORMULA.search(joined)
+    if salt:
+        n, formula = salt.group("n"), salt.group("salt")
+        word = _HYDRATES[n] if formula == "H2O" else f"{n}{formula}"
+        out.append(f"{joined[:salt.start()]} {word}")
+    if _SPACED_PREFIX.search(joined):
+        out.append(_SPACED_PREFIX.sub(r"\1", joined))
+    if _ALTERNATIVE_STEREO.search(joined):
+        out.append(_ALTERNATIVE_STEREO.sub(r"(\1)", joined))
     if _BROKEN_WORD.search(written):
         out.append(_INNER_SPACES.sub(r"\1", _BROKEN_WORD.sub("", plain)))
     return tuple(dict.fromkeys(out))
