@@ -23,6 +23,13 @@ CASES: dict[str, tuple[str, str, str]] = {
                       "0.44 g", "YIELD_OTHER"),
     "yield_bracket": ("The residue was purified to give a white solid (0.25 g, 77%).",
                       "0.25 g", "YIELD_OTHER"),
+    "described_yield": ("The residue was purified to give 4-bromoaniline as a colorless liquid "
+                        "(2.6 g).", "2.6 g", "YIELD_OTHER"),
+    "bracketed_heading_label": ("[Step 2] Synthesis of 4-bromoaniline 4-Bromotoluene (2.0 g) was "
+                                "heated in water for 2 h.", "2", "EXAMPLE_LABEL"),
+    "referred_product": ("The residue was purified to give 4-bromoaniline (0.02 g, 79%) "
+                         "(hereinafter referred to as the compound of Example 7) as a white "
+                         "solid.", "compound of Example 7", "REACTION_PRODUCT"),
     "yield_word": ("4-Bromoaniline was obtained in 91% yield.", "91%", "YIELD_PERCENT"),
     "yield_amount": ("Chromatography gave 1.3 g of a white solid.", "1.3 g", "YIELD_OTHER"),
     "aqueous_solvent": (
@@ -183,6 +190,44 @@ def test_known_names_outside_a_name_run_are_compounds(nlp):
     found = roles(nlp, "The residue was purified by chromatography (n-Hex/EA = 3/1).")
     assert {("n-Hex", "OTHER_COMPOUND"), ("EA", "OTHER_COMPOUND")} <= {
         (text, label) for text, label, _ in found}
+
+
+@pytest.mark.parametrize(("text", "span", "rule"), [
+    # a state whose mention runs on after it
+    ("The residue was purified to give 1.65g of a white solid with a yield of 82.8%.", "solid",
+     "yield_product"),
+    # a title reference inside another mention
+    ("The residue was purified to obtain the title compound in white color (6.0 g, 93%).",
+     "title compound", "title_reference"),
+    ("This gave a first portion of 2.28 g (63% of theory) of the title compound.",
+     "title compound", "title_reference"),
+    # the label a state carries before its bracket
+    ("The residue was purified to deliver a yellow solid 36-d (1.8 g, yield: 91%).", "36-d",
+     "yield_product"),
+])
+def test_products_found_inside_longer_mentions(nlp, text, span, rule):
+    assert (span, "REACTION_PRODUCT", rule) in roles(nlp, text)
+
+
+def test_a_title_reference_in_fractions_is_no_product(nlp):
+    assert roles(nlp, "Fractions containing the desired compound were collected.") == []
+
+
+def test_a_state_with_a_yield_that_no_step_gives_is_no_product(nlp):
+    found = roles(nlp, "The mixture was stirred for 2 h. Yellow oil (30 mg, 81%).")
+    assert ("30 mg", "YIELD_OTHER", "yield_bracket") in found
+    assert all(text != "oil" for text, _, _ in found)
+
+
+def test_the_amount_of_a_numbered_compound_before_it_is_its_yield(nlp):
+    found = roles(nlp, "7.2 g of Compound 17 was prepared in the same manner.")
+    assert ("7.2 g", "YIELD_OTHER", "product_yield") in found
+
+
+def test_a_bracketed_example_in_a_sentence_is_no_label(nlp):
+    found = roles(nlp, "As described (Example 3) the mixture was stirred at 50 °C.")
+    assert ("50 °C", "TEMPERATURE", "temperature_degrees") in found
+    assert all(label != "EXAMPLE_LABEL" for _, label, _ in found)
 
 
 def test_a_patent_number_is_no_compound(nlp):

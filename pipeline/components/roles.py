@@ -101,14 +101,18 @@ class RoleLabeller(SavesTables):
         for f in entities:
             if f.label != PRODUCT:
                 continue
+            rule = "product_yield"
             amounts, percents = finder.after(f)
             if not amounts and not percents:
                 amounts, percents = finder.before(f)
+            if not amounts and not percents:
+                rule = "described_yield"
+                amounts, percents = finder.described(f)
             if amounts:
-                accept([Found(a.start, a.end, "amount", "YIELD_OTHER", "product_yield",
+                accept([Found(a.start, a.end, "amount", "YIELD_OTHER", rule,
                               mention=f.mention) for a in amounts])
             if percents:
-                accept([Found(p.start, p.end, "percent", "YIELD_PERCENT", "product_yield",
+                accept([Found(p.start, p.end, "percent", "YIELD_PERCENT", rule,
                               mention=f.mention) for p in percents])
         ending = self.ending
         verbs = [(a.start, a.end) for a in ctx.actions if a.label.lower() in ending]

@@ -82,6 +82,11 @@ _CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?((?:pd(?:\(o
 _NOT_NAME = regex.compile(r"(?:wo|us|ep|jp|cn|kr)\d{6,}$|c\d+h\d+[a-z\d]*[+-]?$")
 _NOT_NAME_FIRST = frozenset("wuejck")  # the letters _NOT_NAME starts with
 _RATIO_CHARS = frozenset("0123456789.:")
+# "a yellow solid 36-d (1.8 g, 91%)": the label a physical state carries before its bracket
+_STATE_LABEL = regex.compile(r"\b(?:solid|oil|liquid|foam|gum|powder|crystals?|syrup|wax)\s"
+                             r"(\d{1,4}-?[a-z])(?=\s?\()")
+_CONTAINING = ("containing the ", "contains the ", "containing ")  # "fractions containing the
+# desired compound": no product obtained
 _NO_LABELS: frozenset[str] = frozenset()  # no relation points to the compound's mention
 
 
@@ -183,6 +188,9 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
                 out.append(Found(m.start(), m.end(1), "compound"))
     if "compound" in low or "intermediate" in low or "macrocy" in low:
         _labelled_references(text, low, out)
+    for m in _STATE_LABEL.finditer(low):
+        if not any(f.start < m.end(1) and m.start(1) < f.end for f in out):
+            out.append(Found(m.start(1), m.end(1), "reference"))
     titles = table.words["title_refs"]
     if "compound" in low or "product" in low:
         by_start = {f.start: f for f in out if f.kind == "compound"}
@@ -192,6 +200,13 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
                 f = by_start.get(at + len(phrase) + 1)
                 if f is not None:  # "the title compound NAME 4c": one span
                     f.start, f.kind = at, "reference"
+                elif _WORDCHAR(text[at - 1 : at]) or _WORDCHAR(text[at + len(phrase) :][:1]):
+                    pass  # inside a longer word
+                elif not low.endswith(_CONTAINING, 0, at) and not any(
+                        g.start < at + len(phrase) and at < g.end for g in out):
+                    # "the title compound in white color (6.0 g)", "a first portion of
+                    # 2.28 g (63%) of the title compound": the phrase whatever its mention
+                    out.append(Found(at, at + len(phrase), "reference"))
                 at = low.find(phrase, at + 1)
     taken = None
     for m in ctx.mentions:
@@ -311,7 +326,8 @@ def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
     product of the step that gives it."""
     head = str(m.attrs.get("head", ""))
     text = ctx.text
-    end = m.end
+    end = ctx.ends[m.attrs["core"][1]]  # type: ignore[index]  # "200mg of a white solid with
+    # a yield of 52.2%": the core ends at the head, the mention after it
     while end > m.start and not text[end - 1].isalnum():
         end -= 1
     start = end - len(head)

@@ -33,8 +33,9 @@ NONE = "NONE"  # the label of a compound rule that makes no role entity
 YIELD = "YIELD"  # the label of a builtin rule giving YIELD_OTHER and YIELD_PERCENT
 COMPOUND = "COMPOUND"  # the label of a builtin rule giving the role of another compound
 # the rules written in code (pipeline/roles/): each must be named in ``builtin``
-CODE_RULES = ("heading_label", "opening_label", "product_yield", "yield_bracket", "yield_word",
-              "yield_amount", "aqueous_solvent", "bracket_label", "coreferent_product")
+CODE_RULES = ("heading_label", "bracketed_heading_label", "opening_label", "product_yield",
+              "described_yield", "yield_bracket", "yield_word", "yield_amount", "aqueous_solvent",
+              "bracket_label", "coreferent_product")
 # the word lists the code reads (the rules may name others)
 CODE_WORDS = ("heading_words", "title_words", "reference_heads", "heading_stops",
               "skipped_before", "names", "name_prefixes", "kept_modifiers", "name_tails",

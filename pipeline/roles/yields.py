@@ -1,6 +1,6 @@
 """Yields: the amounts (YIELD_OTHER) and percentages (YIELD_PERCENT) stated for a product.
 
-Four builtin rules (named in ``rules/roles.yaml``):
+Five builtin rules (named in ``rules/roles.yaml``):
 
 - ``yield_bracket``: a bracket with an amount and a yield percentage, wherever it stands
   ("as a white solid (0.25 g, 1.2 mmol, 77%)"); not a bracket of equivalents or purity;
@@ -8,6 +8,8 @@ Four builtin rules (named in ``rules/roles.yaml``):
   theory") and the amount after "Yield:";
 - ``product_yield``: the amounts in the bracket after a product ("the crude product
   (0.44 g)") or before it ("383 mg (42%) of the title compound");
+- ``described_yield``: the amounts in the bracket after the state that describes a product
+  ("X as a colorless liquid (2.615 g)");
 - ``yield_amount``: the amount a step gives ("to give 2.5 g of the target compound",
   "1.3 g of a white solid was obtained").
 """
@@ -22,8 +24,9 @@ from chemie.roles.conditions import OF_AFTER
 from chemie.roles.context import RoleContext
 from chemie.roles.found import Found
 
-# "383 mg (42% of theory) of the title compound", "1.2 g of X": an amount before "of"
-_OF_BEFORE = regex.compile(r"\bof\s+(?:the\s+|pure\s+|a\s+)?$")
+# "383 mg (42% of theory) of the title compound", "1.2 g of X", "7.2 g of Compound 17": an
+# amount before "of"
+_OF_BEFORE = regex.compile(r"\bof\s+(?:the\s+|pure\s+|a\s+)?(?:[Cc]ompound\s+)?$")
 # a yield named next to a percentage: "yield: 66%", "66% yield", "yield of 28%", "of theory"
 _YIELD_BEFORE = regex.compile(r"(?i)(?:yield|yielded|yielding)\s*(?:[:=]|of|was|is)?\s*"
                               r"(?:about|approximately|ca\.|greater than|~)?\s*$")
@@ -36,6 +39,9 @@ _NOT_YIELD = regex.compile(r"(?i)\beq\b|\bequiv|purity|\bwt\b|w/w|dispersion")
 _AFTER_VERB = regex.compile(r"^\s+(?:about\s+|approximately\s+)?$")
 _STATE = regex.compile(r"^\s+of\s+(?:a|an|the)?\s*(?:\w+\s+){0,3}?(?:solid|oil|powder|foam|"
                        r"crystals?|gum|liquid|syrup|wax|glass)\b")
+# "X as a colorless liquid (2.615 g)": the state that describes a product before its bracket
+_AS_STATE = regex.compile(r"\s+as\s+(?:an?\s+)?(?:[\w-]+\s+){0,4}?(?:solid|oil|powder|foam|"
+                          r"crystals?|gum|liquid|syrup|wax|glass)\b")
 _MAX_BRACKET = 120
 _PAREN = regex.compile(r"[()]")
 
@@ -171,6 +177,19 @@ class YieldFinder:
         if between and not (between.startswith("(") and between.endswith(")")):
             return [], []
         return [amount], self._within(self.percents, self.percent_starts, amount.end, stop)
+
+    def described(self, f: Found) -> tuple[list[Found], list[Found]]:
+        """``described_yield``: the amounts and percentages in the bracket after the state
+        that describes product ``f`` ("X as a colorless liquid (2.615 g)")."""
+        if not self.ctx.text.startswith(" as ", f.end):
+            return [], []
+        m = _AS_STATE.match(self.ctx.text, f.end)
+        bracket = self.bracket_after(m.end()) if m else None
+        if bracket is None or _NOT_YIELD.search(self.ctx.text, *bracket):
+            return [], []
+        a, b = bracket
+        return (self._within(self.amounts, self.amount_starts, a, b),
+                self._within(self.percents, self.percent_starts, a, b))
 
     def has_yield_after(self, f: Found) -> bool:
         """Whether the bracket after ``f`` states a yield (an amount and a percentage)."""
