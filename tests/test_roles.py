@@ -30,6 +30,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     "referred_product": ("The residue was purified to give 4-bromoaniline (0.02 g, 79%) "
                          "(hereinafter referred to as the compound of Example 7) as a white "
                          "solid.", "compound of Example 7", "REACTION_PRODUCT"),
+    "isolated_product": ("The mixture was stirred for 2 h. 4-Bromoaniline (C23) Isolated as a "
+                         "tan solid (0.15 g, 42%).", "4-Bromoaniline", "REACTION_PRODUCT"),
     "yield_word": ("4-Bromoaniline was obtained in 91% yield.", "91%", "YIELD_PERCENT"),
     "yield_amount": ("Chromatography gave 1.3 g of a white solid.", "1.3 g", "YIELD_OTHER"),
     "aqueous_solvent": (
@@ -105,6 +107,9 @@ NOT_LABELLED: dict[str, tuple[str, str]] = {
     "other_reference": ("The crude product was purified by chromatography.", "crude product"),
     "generic_reference": ("The resultant crude product was purified by chromatography.",
                           "resultant crude product"),
+    "source_reference": ("The mixture was stirred at 50 °C for 1 h. To a solution of "
+                         "4-bromotoluene [Example 2, Step 3] (2 g) in THF (5 mL) was added "
+                         "triethylamine (1 mL).", "Example 2"),
     "layer": ("The water layer was extracted with ether.", "water"),
     "other_state": ("The solid was filtered and dried.", "solid"),
     "described_state": ("The mixture was concentrated to give 4-bromoaniline as a white solid "
@@ -228,6 +233,23 @@ def test_a_bracketed_example_in_a_sentence_is_no_label(nlp):
     found = roles(nlp, "As described (Example 3) the mixture was stirred at 50 °C.")
     assert ("50 °C", "TEMPERATURE", "temperature_degrees") in found
     assert all(label != "EXAMPLE_LABEL" for _, label, _ in found)
+
+
+def test_silica_gel_is_never_a_product(nlp):
+    found = roles(nlp, "The residue was isolated and purified by silica gel column chromatography "
+                       "(hexane/EtOAc = 3/1) to give 4-bromoaniline.")
+    assert ("silica gel", "OTHER_COMPOUND", "supports") in found
+
+
+def test_pyridine_is_a_reagent_even_as_the_medium(nlp):
+    found = roles(nlp, "4-Bromoaniline (1.0 g) was dissolved in pyridine (5 mL) and stirred.")
+    assert [label for text, label, _ in found if text == "pyridine"] == ["REAGENT_CATALYST"]
+
+
+def test_a_concentration_in_brackets_is_no_label(nlp):
+    found = roles(nlp, "The mixture was washed with NaOH (2M, 75 mL).")
+    assert ("NaOH", "OTHER_COMPOUND", "workup_compound") in found
+    assert all(text != "2M" for text, _, _ in found)
 
 
 def test_a_patent_number_is_no_compound(nlp):

@@ -340,8 +340,10 @@ def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
 # ("ethylamino)", "[4,3", "d]", ",9-tetrahydro"), a substituent ("ethyl"), or one to three
 # letters ("and", "d"); an English word of four letters or more ends the name
 _NAME_GAP_WORD = regex.compile(r"(?:.*[\d()\[\],'\-].*|[A-Za-z]{1,3}|[a-z]+(?:yl|o|amino|oxy))$")
+# (not a concentration: "NaOH (2M, 75 mL)")
 _BRACKET_LABEL = regex.compile(
-    r"\s?\((?:(?i:compound|cpd\.?|intermediate)\s)?([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
+    r"\s?\((?:(?i:compound|cpd\.?|intermediate)\s)?(?![0-9]{1,2}[MN][,)])"
+    r"([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
     r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)(?:\)(?![-\w])|(?=,\s))"
     r"|\s?\((CAS#?\s?\d+-\d+-\d)(?=[,;)])")
 BRACKET_RULE = "bracket_label"  # a builtin rule (rules/roles.yaml)
