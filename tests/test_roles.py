@@ -110,6 +110,8 @@ NOT_LABELLED: dict[str, tuple[str, str]] = {
     "source_reference": ("The mixture was stirred at 50 °C for 1 h. To a solution of "
                          "4-bromotoluene [Example 2, Step 3] (2 g) in THF (5 mL) was added "
                          "triethylamine (1 mL).", "Example 2"),
+    "following_reference": ("The following compounds were prepared in like manner.",
+                            "following compounds"),
     "layer": ("The water layer was extracted with ether.", "water"),
     "other_state": ("The solid was filtered and dried.", "solid"),
     "described_state": ("The mixture was concentrated to give 4-bromoaniline as a white solid "
@@ -195,6 +197,10 @@ def test_known_names_outside_a_name_run_are_compounds(nlp):
     found = roles(nlp, "The residue was purified by chromatography (n-Hex/EA = 3/1).")
     assert {("n-Hex", "OTHER_COMPOUND"), ("EA", "OTHER_COMPOUND")} <= {
         (text, label) for text, label, _ in found}
+    found = roles(nlp, "The residue was purified by chromatography (silica gel, n-hexane/ethyl "
+                       "acetate) to give 4-bromoaniline.")
+    assert {("n-hexane", "OTHER_COMPOUND"), ("ethyl acetate", "OTHER_COMPOUND")} <= {
+        (text, label) for text, label, _ in found}
 
 
 @pytest.mark.parametrize(("text", "span", "rule"), [
@@ -250,6 +256,12 @@ def test_a_concentration_in_brackets_is_no_label(nlp):
     found = roles(nlp, "The mixture was washed with NaOH (2M, 75 mL).")
     assert ("NaOH", "OTHER_COMPOUND", "workup_compound") in found
     assert all(text != "2M" for text, _, _ in found)
+
+
+def test_a_melting_or_dsc_temperature_is_no_condition(nlp):
+    found = roles(nlp, "The mixture was stirred at 50 °C. Endothermic peak in DSC: 195° C.; "
+                       "mp: 163-165 °C.")
+    assert [text for text, label, _ in found if label == "TEMPERATURE"] == ["50 °C"]
 
 
 def test_a_patent_number_is_no_compound(nlp):

@@ -123,7 +123,10 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
                 continue
             runs.append(Found(a, b, "compound"))
             covered[a:b] = b"\x01" * (b - a)
-    runs.extend(_known_names(ctx, known, covered))
+    names = _known_names(ctx, known, covered)
+    if names:
+        runs = [f for f in runs if not any(g.start <= f.start and f.end <= g.end for g in names)]
+        runs.extend(names)
     p = text.find("=")
     while p > 0:
         # "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a known name glued to a ratio in one token
@@ -244,7 +247,8 @@ def _known_names(ctx: RoleContext, known: frozenset[str], covered: bytearray) ->
     "n-hexane/EtOAc"), split into its names."""
     out: list[Found] = []
     tokens = ctx.tokens
-    idx, words = tokens.idx, tokens.text
+    idx, words, ends = tokens.idx, tokens.text, ctx.ends
+    last = len(words) - 1
     for i, low in enumerate(tokens.lower):
         a = idx[i]
         if covered[a]:
@@ -253,6 +257,9 @@ def _known_names(ctx: RoleContext, known: frozenset[str], covered: bytearray) ->
             out.append(Found(a, a + len(low), "compound"))
         elif ("/" in low or ":" in low) and low[:1].isalpha():
             pieces = _pieces(words[i], known)
+            if pieces is None and i < last and idx[i + 1] == ends[i] + 1:
+                # "n-hexane/ethyl acetate": the last name ends in the next token
+                pieces = _pieces(ctx.text[a : ends[i + 1]], known)
             if pieces is not None and len(pieces) > 1:
                 at = a
                 for piece in pieces:
