@@ -32,6 +32,8 @@ CASES: dict[str, tuple[str, str, str]] = {
                          "solid.", "compound of Example 7", "REACTION_PRODUCT"),
     "isolated_product": ("The mixture was stirred for 2 h. 4-Bromoaniline (C23) Isolated as a "
                          "tan solid (0.15 g, 42%).", "4-Bromoaniline", "REACTION_PRODUCT"),
+    "amount_percent": ("The residue was purified by chromatography. Yield: 870.7 mg (70%).",
+                       "70%", "YIELD_PERCENT"),
     "yield_word": ("4-Bromoaniline was obtained in 91% yield.", "91%", "YIELD_PERCENT"),
     "yield_amount": ("Chromatography gave 1.3 g of a white solid.", "1.3 g", "YIELD_OTHER"),
     "aqueous_solvent": (

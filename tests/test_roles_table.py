@@ -24,8 +24,8 @@ BASE = {
     "patterns": {"metal": "palladium"},
     "builtin": [{"name": n, "comment": "a rule in code", "label": "EXAMPLE_LABEL"} for n in (
         "heading_label", "bracketed_heading_label", "opening_label", "product_yield",
-        "described_yield", "yield_bracket", "yield_word", "yield_amount", "aqueous_solvent",
-        "bracket_label", "coreferent_product")],
+        "described_yield", "yield_bracket", "yield_word", "yield_amount", "amount_percent",
+        "aqueous_solvent", "bracket_label", "coreferent_product")],
     "conditions": [{"name": "c1", "comment": "a time", "label": "TIME", "pattern": r"\d+ h"}],
     "triggers": [{"name": "t1", "comment": "an addition", "label": "REACTION_STEP",
                   "classes": ["Add"], "phase": "reaction"}],
@@ -109,7 +109,8 @@ def test_a_small_table_parses():
         ({"patterns__metal": "(pd"}, "rules/x.yaml: patterns.metal: bad regular expression"),
         ({"conditions__0__name": "heading_label"},
          "rules/x.yaml: heading_label: rule name used twice"),
-        ({"builtin": []}, "rules/x.yaml: builtin: missing rule(s) aqueous_solvent, "),
+        ({"builtin": []},
+         "rules/x.yaml: builtin: missing rule(s) amount_percent, aqueous_solvent, "),
     ],
 )
 def test_a_bad_table_names_the_file_and_key(changes, message):

@@ -1,6 +1,6 @@
 """Yields: the amounts (YIELD_OTHER) and percentages (YIELD_PERCENT) stated for a product.
 
-Five builtin rules (named in ``rules/roles.yaml``):
+Six builtin rules (named in ``rules/roles.yaml``):
 
 - ``yield_bracket``: a bracket with an amount and a yield percentage, wherever it stands
   ("as a white solid (0.25 g, 1.2 mmol, 77%)"); not a bracket of equivalents or purity;
@@ -10,6 +10,8 @@ Five builtin rules (named in ``rules/roles.yaml``):
   (0.44 g)") or before it ("383 mg (42%) of the title compound");
 - ``described_yield``: the amounts in the bracket after the state that describes a product
   ("X as a colorless liquid (2.615 g)");
+- ``amount_percent``: the percentage opening the bracket after such an amount ("Yield:
+  870.7 mg (70%)");
 - ``yield_amount``: the amount a step gives ("to give 2.5 g of the target compound",
   "1.3 g of a white solid was obtained").
 """
@@ -190,6 +192,22 @@ class YieldFinder:
         a, b = bracket
         return (self._within(self.amounts, self.amount_starts, a, b),
                 self._within(self.percents, self.percent_starts, a, b))
+
+    def amount_percents(self, spans: list[Found]) -> list[Found]:
+        """``amount_percent``: the percentage that opens the bracket right after an amount
+        taken as a yield ("Yield: 870.7 mg (70%)", "420 g (82%; mp 209 °C)")."""
+        out = []
+        for f in spans:
+            if f.label != "YIELD_OTHER":
+                continue
+            bracket = self.bracket_after(f.end)
+            if bracket is None:
+                continue
+            percents = self._within(self.percents, self.percent_starts, *bracket)
+            if percents and percents[0].start == bracket[0] + 1:
+                p = percents[0]
+                out.append(Found(p.start, p.end, "percent", "YIELD_PERCENT", "amount_percent"))
+        return out
 
     def has_yield_after(self, f: Found) -> bool:
         """Whether the bracket after ``f`` states a yield (an amount and a percentage)."""
