@@ -247,9 +247,19 @@ def _known_names(ctx: RoleContext, known: frozenset[str], covered: bytearray) ->
     "n-hexane/EtOAc"), split into its names."""
     out: list[Found] = []
     tokens = ctx.tokens
-    idx, words, ends = tokens.idx, tokens.text, ctx.ends
+    idx, words, ends, lower = tokens.idx, tokens.text, ctx.ends, tokens.lower
     last = len(words) - 1
-    for i, low in enumerate(tokens.lower):
+    # the candidate tokens: known names, and tokens with a slash or colon
+    candidates = set(compress(range(len(lower)), map(known.__contains__, lower)))
+    text = ctx.text
+    for sep in "/:":
+        at = text.find(sep)
+        while at >= 0:
+            candidates.add(bisect.bisect_right(idx, at) - 1)
+            at = text.find(sep, at + 1)
+    candidates.discard(-1)
+    for i in sorted(candidates):
+        low = lower[i]
         a = idx[i]
         if covered[a]:
             continue
