@@ -266,6 +266,12 @@ def test_a_melting_or_dsc_temperature_is_no_condition(nlp):
     assert [text for text, label, _ in found if label == "TEMPERATURE"] == ["50 °C"]
 
 
+def test_a_compound_from_an_example_inside_a_solution_is_a_starting_material(nlp):
+    found = roles(nlp, "The mixture was stirred for 1 h. DAST (0.5 mL) was added to a solution of "
+                       "200 mg (0.37 mmol) of the compound from Example 99A in DMF (5 mL).")
+    assert ("compound from Example 99A", "STARTING_MATERIAL", "reactant") in found
+
+
 def test_a_patent_number_is_no_compound(nlp):
     found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
     assert all("WO2012345678" not in text for text, _, _ in found)

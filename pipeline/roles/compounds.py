@@ -33,6 +33,7 @@ COREF_RULE = "coreferent_product"  # a builtin rule (rules/roles.yaml)
 AQUEOUS_RULE = "aqueous_solvent"  # a builtin rule (rules/roles.yaml)
 _NUMBER_HEADS = frozenset(("compound", "compounds", "product", "products"))
 _EXAMPLE_REF = regex.compile(r"(?i)^(?:the\s+)?(compounds?\s+(?:from|of)\s+(?:ex\.|example)\s*\S+)")
+_FROM_EXAMPLE = regex.compile(r"(?i)\bcompounds?\s+from\s+example\s*[0-9][0-9A-Za-z-]*")
 _DROP_MODIFIERS = frozenset(("the", "a", "an", "this", "that", "white", "crude", "pure",
                              "obtained", "solid", "resulting", "precipitated", "yellow"))
 
@@ -323,6 +324,9 @@ def _labelled_references(text: str, low: str, out: list[Found]) -> None:
         for m in _FROM_EX.finditer(text):
             found += [Found(m.start(1), m.end(1), "reference"),
                       Found(m.start(2), m.end(2), "reference")]
+    if "from example" in low:
+        # "a solution of 200 mg of the compound from Example 99A in DMF": the whole reference
+        found += [Found(m.start(), m.end(), "reference") for m in _FROM_EXAMPLE.finditer(text)]
     for word in ("compound", "intermediate", "macrocy"):
         at = low.find(word)
         while at >= 0:
