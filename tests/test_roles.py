@@ -272,6 +272,27 @@ def test_a_compound_from_an_example_inside_a_solution_is_a_starting_material(nlp
     assert ("compound from Example 99A", "STARTING_MATERIAL", "reactant") in found
 
 
+@pytest.mark.parametrize("text", [
+    "The reaction was quenched with aq. sat. NaHCO3 solution and extracted with EtOAc.",
+    "The residue was dissolved in CH2Cl2 and washed with sat. NaHCO3 (aq).",
+])
+def test_aq_apart_from_its_name_is_a_compound_of_its_own(nlp, text):
+    found = roles(nlp, text)
+    assert ("aq", "OTHER_COMPOUND", "workup_compound") in found
+    assert ("NaHCO3", "OTHER_COMPOUND", "workup_compound") in found
+
+
+def test_aq_of_a_layer_is_no_compound(nlp):
+    found = roles(nlp, "The organic layer was separated, and the aq. layer was extracted.")
+    assert all(text != "aq" for text, _, _ in found)
+
+
+def test_a_support_with_a_trade_mark_before_a_full_stop_is_found(nlp):
+    found = roles(nlp, "The mixture was stirred for 30 min, then filtered over Celite®. The "
+                       "filtrate was concentrated.")
+    assert ("Celite®", "OTHER_COMPOUND", "supports") in found
+
+
 def test_a_patent_number_is_no_compound(nlp):
     found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
     assert all("WO2012345678" not in text for text, _, _ in found)

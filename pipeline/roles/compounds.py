@@ -33,6 +33,10 @@ COREF_RULE = "coreferent_product"  # a builtin rule (rules/roles.yaml)
 AQUEOUS_RULE = "aqueous_solvent"  # a builtin rule (rules/roles.yaml)
 _NUMBER_HEADS = frozenset(("compound", "compounds", "product", "products"))
 _EXAMPLE_REF = regex.compile(r"(?i)^(?:the\s+)?(compounds?\s+(?:from|of)\s+(?:ex\.|example)\s*\S+)")
+# "aq" apart from the name it qualifies ("aq. sat. NaHCO3", "sat. NaHCO3 (aq)", "(10% aq)"),
+# not a layer ("the aq. layer")
+_AQ_ALONE = regex.compile(r"(?<![\w.])aq(?=[.)]|\s|$)(?!\.?\s*(?:layers?|phases?)\b)")
+_MARKS, _MARKS_DOT = ("®", "™"), ("®.", "™.", "®,", "™,")
 _FROM_EXAMPLE = regex.compile(r"(?i)\bcompounds?\s+from\s+example\s*[0-9][0-9A-Za-z-]*")
 _DROP_MODIFIERS = frozenset(("the", "a", "an", "this", "that", "white", "crude", "pure",
                              "obtained", "solid", "resulting", "precipitated", "yellow"))
@@ -124,7 +128,7 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
                 continue
             runs.append(Found(a, b, "compound"))
             covered[a:b] = b"\x01" * (b - a)
-    names = _known_names(ctx, known, covered)
+    names = _known_names(ctx, known, table.words["supports"], covered)
     if names:
         runs = [f for f in runs if not any(g.start <= f.start and f.end <= g.end for g in names)]
         runs.extend(names)
@@ -190,6 +194,10 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
         for m in _AQUEOUS_ALONE.finditer(text):
             if not any(f.start <= m.start() < f.end for f in out):
                 out.append(Found(m.start(), m.end(1), "compound"))
+    if aqueous_text:
+        for m in _AQ_ALONE.finditer(low):
+            if not any(f.start <= m.start() < f.end for f in out):
+                out.append(Found(m.start(), m.end(), "compound"))
     if "compound" in low or "intermediate" in low or "macrocy" in low:
         _labelled_references(text, low, out)
     for m in _STATE_LABEL.finditer(low):
@@ -242,10 +250,12 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     return out
 
 
-def _known_names(ctx: RoleContext, known: frozenset[str], covered: bytearray) -> list[Found]:
+def _known_names(ctx: RoleContext, known: frozenset[str], marked: frozenset[str],
+                 covered: bytearray) -> list[Found]:
     """Known names (the ``names`` word list) that no other span holds: a token that is one
     ("Hex" in "(Hex/EA = 3/1)"), or a token that is a mixture of them ("n-Hex/EA",
-    "n-hexane/EtOAc"), split into its names."""
+    "n-hexane/EtOAc"), split into its names; a word of ``marked`` with a trade mark fused to
+    the punctuation after it ("Celite®.")."""
     out: list[Found] = []
     tokens = ctx.tokens
     idx, words, ends, lower = tokens.idx, tokens.text, ctx.ends, tokens.lower
@@ -253,7 +263,7 @@ def _known_names(ctx: RoleContext, known: frozenset[str], covered: bytearray) ->
     # the candidate tokens: known names, and tokens with a slash or colon
     candidates = set(compress(range(len(lower)), map(known.__contains__, lower)))
     text = ctx.text
-    for sep in "/:":
+    for sep in "/:®™":
         at = text.find(sep)
         while at >= 0:
             candidates.add(bisect.bisect_right(idx, at) - 1)
@@ -266,6 +276,10 @@ def _known_names(ctx: RoleContext, known: frozenset[str], covered: bytearray) ->
             continue
         if low in known:
             out.append(Found(a, a + len(low), "compound"))
+        elif (low.endswith(_MARKS) or low.endswith(_MARKS_DOT)) and (
+                low.rstrip(".,")[:-1] in marked):
+            # "Celite®." read as one token: the support with its mark
+            out.append(Found(a, a + len(low.rstrip(".,")), "compound"))
         elif ("/" in low or ":" in low) and low[:1].isalpha():
             pieces = _pieces(words[i], known)
             if pieces is None and i < last and idx[i + 1] == ends[i] + 1:
