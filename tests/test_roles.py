@@ -34,6 +34,8 @@ CASES: dict[str, tuple[str, str, str]] = {
                          "tan solid (0.15 g, 42%).", "4-Bromoaniline", "REACTION_PRODUCT"),
     "amount_percent": ("The residue was purified by chromatography. Yield: 870.7 mg (70%).",
                        "70%", "YIELD_PERCENT"),
+    "yield_neighbour": ("The residue was purified by chromatography. Light yellow solid, 180 mg, "
+                        "54% yield.", "180 mg", "YIELD_OTHER"),
     "yield_word": ("4-Bromoaniline was obtained in 91% yield.", "91%", "YIELD_PERCENT"),
     "yield_amount": ("Chromatography gave 1.3 g of a white solid.", "1.3 g", "YIELD_OTHER"),
     "aqueous_solvent": (
@@ -291,6 +293,13 @@ def test_a_support_with_a_trade_mark_before_a_full_stop_is_found(nlp):
     found = roles(nlp, "The mixture was stirred for 30 min, then filtered over Celite®. The "
                        "filtrate was concentrated.")
     assert ("Celite®", "OTHER_COMPOUND", "supports") in found
+
+
+def test_a_yield_bracket_with_a_purity_keeps_the_amount_and_the_yield(nlp):
+    found = roles(nlp, "The residue was purified to give the title compound (23 g, purity 99.2%, "
+                       "yield 86%).")
+    assert ("23 g", "YIELD_OTHER", "yield_bracket") in found
+    assert [text for text, label, _ in found if label == "YIELD_PERCENT"] == ["86%"]
 
 
 def test_a_patent_number_is_no_compound(nlp):

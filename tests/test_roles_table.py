@@ -25,7 +25,7 @@ BASE = {
     "builtin": [{"name": n, "comment": "a rule in code", "label": "EXAMPLE_LABEL"} for n in (
         "heading_label", "bracketed_heading_label", "opening_label", "product_yield",
         "described_yield", "yield_bracket", "yield_word", "yield_amount", "amount_percent",
-        "aqueous_solvent", "bracket_label", "coreferent_product")],
+        "yield_neighbour", "aqueous_solvent", "bracket_label", "coreferent_product")],
     "conditions": [{"name": "c1", "comment": "a time", "label": "TIME", "pattern": r"\d+ h"}],
     "triggers": [{"name": "t1", "comment": "an addition", "label": "REACTION_STEP",
                   "classes": ["Add"], "phase": "reaction"}],

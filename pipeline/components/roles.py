@@ -118,6 +118,7 @@ class RoleLabeller(SavesTables):
         verbs = [(a.start, a.end) for a in ctx.actions if a.label.lower() in ending]
         accept(finder.after_verbs(verbs))
         accept(finder.amount_percents(accepted.spans))
+        accept(finder.yield_neighbours(accepted.spans))
         accept(conditions)
         accept(find_triggers(ctx, table, accepted.spans, self.triggers))
         _write(doc, ctx, accepted.spans)

@@ -35,7 +35,7 @@ COMPOUND = "COMPOUND"  # the label of a builtin rule giving the role of another 
 # the rules written in code (pipeline/roles/): each must be named in ``builtin``
 CODE_RULES = ("heading_label", "bracketed_heading_label", "opening_label", "product_yield",
               "described_yield", "yield_bracket", "yield_word", "yield_amount", "amount_percent",
-              "aqueous_solvent", "bracket_label", "coreferent_product")
+              "yield_neighbour", "aqueous_solvent", "bracket_label", "coreferent_product")
 # the word lists the code reads (the rules may name others)
 CODE_WORDS = ("heading_words", "title_words", "reference_heads", "heading_stops",
               "skipped_before", "names", "name_prefixes", "kept_modifiers", "name_tails",

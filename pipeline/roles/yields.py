@@ -1,6 +1,6 @@
 """Yields: the amounts (YIELD_OTHER) and percentages (YIELD_PERCENT) stated for a product.
 
-Six builtin rules (named in ``rules/roles.yaml``):
+Seven builtin rules (named in ``rules/roles.yaml``):
 
 - ``yield_bracket``: a bracket with an amount and a yield percentage, wherever it stands
   ("as a white solid (0.25 g, 1.2 mmol, 77%)"); not a bracket of equivalents or purity;
@@ -12,6 +12,8 @@ Six builtin rules (named in ``rules/roles.yaml``):
   ("X as a colorless liquid (2.615 g)");
 - ``amount_percent``: the percentage opening the bracket after such an amount ("Yield:
   870.7 mg (70%)");
+- ``yield_neighbour``: the amount right before a percentage called a yield ("180 mg, 54%
+  yield") or in the bracket right after it ("91% (16.5 g)");
 - ``yield_amount``: the amount a step gives ("to give 2.5 g of the target compound",
   "1.3 g of a white solid was obtained").
 """
@@ -37,6 +39,7 @@ _YIELD_AFTER = regex.compile(r"(?i)^\s*\)?\s*(?:yield|of theory|of the theoretic
 _AMOUNT_AFTER_WORD = regex.compile(r"(?i)\b(?:yield|mass)\s*[:=]?\s*$")
 # a bracket of a reactant: equivalents or a purity, not a yield
 _NOT_YIELD = regex.compile(r"(?i)\beq\b|\bequiv|purity|\bwt\b|w/w|dispersion")
+_NOT_YIELD_BUT_PURITY = regex.compile(r"(?i)\beq\b|\bequiv|\bwt\b|w/w|dispersion")
 # "give 2.5 g of", "obtain 3.13 g of": an amount right after a verb of a product obtained
 _AFTER_VERB = regex.compile(r"^\s+(?:about\s+|approximately\s+)?$")
 _STATE = regex.compile(r"^\s+of\s+(?:a|an|the)?\s*(?:\w+\s+){0,3}?(?:solid|oil|powder|foam|"
@@ -44,6 +47,8 @@ _STATE = regex.compile(r"^\s+of\s+(?:a|an|the)?\s*(?:\w+\s+){0,3}?(?:solid|oil|p
 # "X as a colorless liquid (2.615 g)": the state that describes a product before its bracket
 _AS_STATE = regex.compile(r"\s+as\s+(?:an?\s+)?(?:[\w-]+\s+){0,4}?(?:solid|oil|powder|foam|"
                           r"crystals?|gum|liquid|syrup|wax|glass)\b")
+# between an amount and the yield after it: ", ", " (", ": "
+_NEIGHBOUR_GAP = regex.compile(r"\s?[,(:]?\s?\(?")
 _MAX_BRACKET = 120
 _PAREN = regex.compile(r"[()]")
 
@@ -113,7 +118,18 @@ class YieldFinder:
                 continue
             amounts = self._within(self.amounts, self.amount_starts, a, b)
             percents = self._within(self.percents, self.percent_starts, a, b)
-            if amounts and percents and not _NOT_YIELD.search(text, a, b):
+            if amounts and percents and "purity" in low[a:b] and "yield" in low[a:b] and (
+                    not _NOT_YIELD_BUT_PURITY.search(text, a, b)):
+                # "(23 g, purity 99.2%, yield 86%)": the yield without the purity
+                percents = [p for p in percents
+                            if "purity" not in low[max(a, p.start - 10) : p.start]]
+                for f in amounts:
+                    out.append(Found(f.start, f.end, "amount", "YIELD_OTHER", "yield_bracket"))
+                for f in percents:
+                    out.append(Found(f.start, f.end, "percent", "YIELD_PERCENT",
+                                     "yield_bracket"))
+                    seen.add(f.start)
+            elif amounts and percents and not _NOT_YIELD.search(text, a, b):
                 for f in amounts:
                     out.append(Found(f.start, f.end, "amount", "YIELD_OTHER", "yield_bracket"))
                 for f in percents:
@@ -207,6 +223,26 @@ class YieldFinder:
             if percents and percents[0].start == bracket[0] + 1:
                 p = percents[0]
                 out.append(Found(p.start, p.end, "percent", "YIELD_PERCENT", "amount_percent"))
+        return out
+
+    def yield_neighbours(self, spans: list[Found]) -> list[Found]:
+        """``yield_neighbour``: the amount right before a percentage called a yield ("180 mg,
+        54% yield", "14 mg (61% yield)") or in the bracket right after it ("91% (16.5 g)")."""
+        text = self.ctx.text
+        out = []
+        for p in spans:
+            if p.rule != "yield_word" or p.label != "YIELD_PERCENT":
+                continue
+            i = bisect.bisect_left(self.amount_starts, p.start) - 1
+            if i >= 0 and _NEIGHBOUR_GAP.fullmatch(text, self.amounts[i].end, p.start):
+                a = self.amounts[i]
+                out.append(Found(a.start, a.end, "amount", "YIELD_OTHER", "yield_neighbour"))
+            bracket = self.bracket_after(p.end)
+            if bracket is not None:
+                amounts = self._within(self.amounts, self.amount_starts, *bracket)
+                if len(amounts) == 1 and amounts[0].start == bracket[0] + 1:
+                    a = amounts[0]
+                    out.append(Found(a.start, a.end, "amount", "YIELD_OTHER", "yield_neighbour"))
         return out
 
     def has_yield_after(self, f: Found) -> bool:
