@@ -302,6 +302,14 @@ def test_a_yield_bracket_with_a_purity_keeps_the_amount_and_the_yield(nlp):
     assert [text for text, label, _ in found if label == "YIELD_PERCENT"] == ["86%"]
 
 
+@pytest.mark.parametrize("word", ["stoichiometric", "thermodynamic", "isocratic"])
+def test_an_adjective_in_ic_is_no_compound(nlp, word):
+    found = roles(nlp, f"The mixture was stirred at 50 °C for 2 h. The {word} mixture was "
+                       "stirred at 50 °C.")
+    assert ("50 °C", "TEMPERATURE", "temperature_degrees") in found
+    assert all(text != word for text, _, _ in found)
+
+
 def test_a_patent_number_is_no_compound(nlp):
     found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
     assert all("WO2012345678" not in text for text, _, _ in found)

@@ -115,8 +115,7 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
             pieces = (f,)  # a mixture starts with a known name
         for g in pieces:
             name = low[g.start : g.end]
-            if g.end > g.start and name not in not_compounds and not (
-                    name[:1] in _NOT_NAME_FIRST and _NOT_NAME.match(name)):
+            if g.end > g.start and name not in not_compounds and not _not_a_name(name):
                 runs.append(g)
     covered = bytearray(len(text) + 1)
     for f in runs:
@@ -124,7 +123,7 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     for a, b in ctx.chemicals:
         if 1 not in covered[a:b]:
             name = low[a:b]
-            if name in not_compounds or (name[:1] in _NOT_NAME_FIRST and _NOT_NAME.match(name)):
+            if name in not_compounds or _not_a_name(name):
                 continue
             runs.append(Found(a, b, "compound"))
             covered[a:b] = b"\x01" * (b - a)
@@ -248,6 +247,15 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
             taken[ref.start : ref.end] = b"\x01" * (ref.end - ref.start)
     out.sort(key=lambda f: f.start)
     return out
+
+
+def _not_a_name(name: str) -> bool:
+    """Whether a lowercased candidate name is no compound: a patent number, a formula of a
+    mass spectrum, or one English adjective in "-ic" ("chromatographic", "biphasic",
+    "endothermic": words a chemical dictionary holds; a compound in "-ic" is "X-ic acid")."""
+    if name[-2:] == "ic" and len(name) > 5 and name.isalpha():
+        return True
+    return name[:1] in _NOT_NAME_FIRST and _NOT_NAME.match(name) is not None
 
 
 def _known_names(ctx: RoleContext, known: frozenset[str], marked: frozenset[str],
