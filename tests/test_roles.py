@@ -310,6 +310,20 @@ def test_an_adjective_in_ic_is_no_compound(nlp, word):
     assert all(text != word for text, _, _ in found)
 
 
+def test_a_purity_before_the_product_is_no_yield(nlp):
+    found = roles(nlp, "The residue was purified. This gave 61 mg (96% of theory, purity 99%) of "
+                       "the title compound.")
+    assert ("96%", "YIELD_PERCENT", "yield_word") in found
+    assert all(text != "99%" for text, _, _ in found)
+
+
+def test_a_bracket_with_a_volume_is_no_yield(nlp):
+    found = roles(nlp, "The mixture was cooled to 0 °C. Aqueous sodium hydroxide (50%, 6.8 mL, "
+                       "130 mmol) was added to a stirred solution of 4-bromoaniline in THF.")
+    assert all(label not in ("YIELD_PERCENT", "YIELD_OTHER") for _, label, _ in found)
+    assert ("sodium hydroxide", "REAGENT_CATALYST") in {(t, label) for t, label, _ in found}
+
+
 def test_a_patent_number_is_no_compound(nlp):
     found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
     assert all("WO2012345678" not in text for text, _, _ in found)

@@ -37,9 +37,10 @@ _YIELD_BEFORE = regex.compile(r"(?i)(?:yield|yielded|yielding)\s*(?:[:=]|of|was|
 _YIELD_AFTER = regex.compile(r"(?i)^\s*\)?\s*(?:yield|of theory|of the theoretical)")
 # "Yield: 530 mg", "Mass: 0.55g": the amount after
 _AMOUNT_AFTER_WORD = regex.compile(r"(?i)\b(?:yield|mass)\s*[:=]?\s*$")
-# a bracket of a reactant: equivalents or a purity, not a yield
-_NOT_YIELD = regex.compile(r"(?i)\beq\b|\bequiv|purity|\bwt\b|w/w|dispersion")
-_NOT_YIELD_BUT_PURITY = regex.compile(r"(?i)\beq\b|\bequiv|\bwt\b|w/w|dispersion")
+# a bracket of a reactant: equivalents, a purity or a volume, not a yield
+_NOT_YIELD = regex.compile(r"(?i)\beq\b|\bequiv|purity|\bwt\b|w/w|dispersion|\d\s?[mμµ]?[lL]\b")
+_NOT_YIELD_BUT_PURITY = regex.compile(
+    r"(?i)\beq\b|\bequiv|\bwt\b|w/w|dispersion|\d\s?[mμµ]?[lL]\b")
 # "give 2.5 g of", "obtain 3.13 g of": an amount right after a verb of a product obtained
 _AFTER_VERB = regex.compile(r"^\s+(?:about\s+|approximately\s+)?$")
 _STATE = regex.compile(r"^\s+of\s+(?:a|an|the)?\s*(?:\w+\s+){0,3}?(?:solid|oil|powder|foam|"
@@ -194,7 +195,10 @@ class YieldFinder:
         between = text[amount.end : stop].strip()
         if between and not (between.startswith("(") and between.endswith(")")):
             return [], []
-        return [amount], self._within(self.percents, self.percent_starts, amount.end, stop)
+        percents = self._within(self.percents, self.percent_starts, amount.end, stop)
+        # "61 mg (96% of theory, purity 99%) of the title compound": not the purity
+        return [amount], [p for p in percents if "purity" not in
+                          self.ctx.lower_text[max(0, p.start - 10) : p.start]]
 
     def described(self, f: Found) -> tuple[list[Found], list[Found]]:
         """``described_yield``: the amounts and percentages in the bracket after the state
