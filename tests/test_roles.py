@@ -324,6 +324,11 @@ def test_a_bracket_with_a_volume_is_no_yield(nlp):
     assert ("sodium hydroxide", "REAGENT_CATALYST") in {(t, label) for t, label, _ in found}
 
 
+def test_a_retention_time_after_a_colon_is_no_time(nlp):
+    found = roles(nlp, "The mixture was stirred for 2 h. Data: LCMS (A) Rt : 5.639 min.")
+    assert [text for text, label, _ in found if label == "TIME"] == ["2 h"]
+
+
 def test_a_patent_number_is_no_compound(nlp):
     found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
     assert all("WO2012345678" not in text for text, _, _ in found)
