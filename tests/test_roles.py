@@ -36,6 +36,9 @@ CASES: dict[str, tuple[str, str, str]] = {
                        "70%", "YIELD_PERCENT"),
     "yield_neighbour": ("The residue was purified by chromatography. Light yellow solid, 180 mg, "
                         "54% yield.", "180 mg", "YIELD_OTHER"),
+    "step_heading_product": ("The mixture was stirred for 2 h. Step 2: Synthesis of 4-bromoaniline "
+                             "To a solution of 4-bromotoluene (1.0 g) in THF was added "
+                             "triethylamine (1 mL).", "4-bromoaniline", "REACTION_PRODUCT"),
     "yield_word": ("4-Bromoaniline was obtained in 91% yield.", "91%", "YIELD_PERCENT"),
     "yield_amount": ("Chromatography gave 1.3 g of a white solid.", "1.3 g", "YIELD_OTHER"),
     "aqueous_solvent": (
