@@ -332,6 +332,12 @@ def test_a_retention_time_after_a_colon_is_no_time(nlp):
     assert [text for text, label, _ in found if label == "TIME"] == ["2 h"]
 
 
+def test_a_compound_separated_and_obtained_is_the_product(nlp):
+    found = roles(nlp, "The mixture was heated at 120 °C for 16 hours. 4-Bromoaniline was "
+                       "separated and obtained as a colorless liquid (2.6 g) in 91% yield.")
+    assert ("4-Bromoaniline", "REACTION_PRODUCT", "isolated_product") in found
+
+
 def test_a_patent_number_is_no_compound(nlp):
     found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
     assert all("WO2012345678" not in text for text, _, _ in found)

@@ -85,8 +85,8 @@ class Facts:
         return self.ctx.text[self.name_start : self.name_end]
 
     def next(self) -> str:
-        """The 20 characters after the compound."""
-        return self.ctx.text[self.f.end : self.f.end + 20]
+        """The 40 characters after the compound."""
+        return self.ctx.text[self.f.end : self.f.end + 40]
 
     def has_role(self, want: frozenset[str]) -> bool:
         return any(role in want for _, role in self.f.links)
