@@ -338,6 +338,14 @@ def test_a_compound_separated_and_obtained_is_the_product(nlp):
     assert ("4-Bromoaniline", "REACTION_PRODUCT", "isolated_product") in found
 
 
+def test_an_addition_to_terminate_the_reaction_is_work_up(nlp):
+    found = roles(nlp, "4-Bromoaniline (1.0 g) and triethylamine (1 mL) were reacted in THF at "
+                       "50 °C for 2 h. To the reaction solution, a 2 N solution of ammonia in "
+                       "methanol was added to terminate the reaction.")
+    assert ("added", "WORKUP", "workup_addition") in found
+    assert ("ammonia", "OTHER_COMPOUND", "workup_compound") in found
+
+
 def test_a_patent_number_is_no_compound(nlp):
     found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
     assert all("WO2012345678" not in text for text, _, _ in found)

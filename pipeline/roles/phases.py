@@ -119,9 +119,12 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
             stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
             send = sentences[a.sentence][1]
             nxt = low[a.end : min(stop, send)]
-            if phase == REACTION and purposes is not None and label == "add" and (
-                    purposes.search(nxt)):
-                phase = WORKUP  # "X was added to quench the reaction"
+            purpose = (purposes.search(low, a.end, send) if phase == REACTION
+                       and purposes is not None and label == "add" else None)
+            if purpose is not None and purpose.start() < a.end + 30:
+                # "X was added to quench the reaction" (the purpose may be an action of its
+                # own: "added to terminate the reaction")
+                phase = WORKUP
             elif phase == REACTION and reacted:
                 word = ctx.text[a.start : a.end].lower()
                 if label == "cool" and (any(t in nxt for t in cooling_to) or workup_ahead(n)):
