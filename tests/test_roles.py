@@ -346,6 +346,15 @@ def test_an_addition_to_terminate_the_reaction_is_work_up(nlp):
     assert ("ammonia", "OTHER_COMPOUND", "workup_compound") in found
 
 
+def test_a_reagent_added_after_the_work_up_starts_a_new_reaction(nlp):
+    found = roles(nlp, "The mixture was stirred at 50 °C for 2 h, then concentrated to dryness. "
+                       "The residue was dissolved in dichloromethane (6 mL). Triethylamine "
+                       "(0.2 mL) and methanesulfonyl chloride (0.03 mL) were added, and the "
+                       "mixture stirred at room temperature.")
+    assert ("dissolved", "REACTION_STEP", "reaction_step") in found
+    assert ("dichloromethane", "SOLVENT") in {(t, label) for t, label, _ in found}
+
+
 def test_a_patent_number_is_no_compound(nlp):
     found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
     assert all("WO2012345678" not in text for text, _, _ in found)

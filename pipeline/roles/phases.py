@@ -78,14 +78,19 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
         timed = [False] * len(actions)
 
     def reaction_ahead(n: int) -> bool:
-        """Whether the mixture reacts (stirred or heated for a time) before the next work-up
-        action, product or step heading."""
+        """Whether the mixture reacts (stirred or heated for a time, or a reagent that is no
+        work-up material is added) before the next work-up action, product or step
+        heading."""
         for j in range(n, len(actions)):
             if j > n and (labels[j] in workup_classes or labels[j] in ending or any(
                     actions[n].start < h < actions[j].start for h in heads)):
                 return False
             if labels[j] in runs and timed[j]:
                 return True
+            if j > n and labels[j] == "add":
+                added = _chemicals(ctx, actions[j], ("object", "reagent"), prefixes)
+                if added and not set(added) <= materials:
+                    return True  # "The residue was dissolved in DCM. TEA and MsCl were added"
         return False
 
     def workup_ahead(n: int) -> bool:
