@@ -355,6 +355,13 @@ def test_a_reagent_added_after_the_work_up_starts_a_new_reaction(nlp):
     assert ("dichloromethane", "SOLVENT") in {(t, label) for t, label, _ in found}
 
 
+def test_an_aqueous_solution_of_a_salt_added_after_the_reaction_is_work_up(nlp):
+    found = roles(nlp, "4-Bromoaniline (1.0 g) and triethylamine (1 mL) were stirred in THF at "
+                       "50 °C for 2 h. Then, an aqueous solution of sodium metabisulfite was "
+                       "added to the reaction mixture.")
+    assert ("added", "WORKUP", "workup_addition") in found
+
+
 def test_a_patent_number_is_no_compound(nlp):
     found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
     assert all("WO2012345678" not in text for text, _, _ in found)

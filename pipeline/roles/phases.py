@@ -22,8 +22,8 @@ REACTION, WORKUP = "reaction", "workup"
 def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
                prefixes: frozenset[str]) -> list[str]:
     """The lowercased names of the NER chemicals inside the mentions an action names in
-    ``roles``; a name after a work-up prefix ("saturated aqueous NaHCO3") comes as
-    ``"aqueous"``."""
+    ``roles``; a name up to three words after a work-up prefix ("saturated aqueous NaHCO3",
+    "an aqueous solution of X") comes as ``"aqueous"``."""
     out: list[str] = []
     chemicals, low = ctx.chemicals, ctx.lower_text
     for role in roles:
@@ -36,7 +36,7 @@ def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
                 a, b = chemicals[k]
                 k += 1
                 if b <= m.end:
-                    before = low[m.start : a].split()[-2:]
+                    before = low[m.start : a].split()[-3:]  # "aqueous solution of"
                     out.append("aqueous" if prefixes.intersection(before) else low[a:b])
     return out
 
