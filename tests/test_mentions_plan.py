@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from chemie.components import mentions as M
+from chemie.components.mentions import detector as M
 
 # class letters a bare core is made of, and the letters that may follow it
 CORE_LETTERS = "DWCGKEXZNUAbnk#O-/"

@@ -21,7 +21,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie.components.actions import token_table
-from chemie.components.mentions import token_info
+from chemie.components.mentions.document import token_info
 from chemie.extensions import mentions_of, relations_of
 from chemie.model import Mention, Relation
 from chemie.resources import load_rules
