@@ -62,6 +62,27 @@ from chemie.components.mentions.tagger import (
 from chemie.extensions import mentions_of
 from chemie.model import Mention, Range
 
+# A rejected bare core made only of these classes ("! ! ! ...", a line of punctuation) needs
+# no search from the positions inside it: a core starting there ends where it ends, takes the
+# same (absent) groups after it and is rejected too (it has no chemical, generic, reference or
+# equipment word), and no other branch can start there ...
+PLAIN_RUN = re.compile(r"[XZU/-]+")
+# ... nor with words, numbers and amounts in it, unless the class after it continues a lead
+# amount ("W* N : N", "N U (", "A ... O"), a gradient ("A ... I", "N S A") or a lone "n"
+PLAIN_RUN_WORDS = re.compile(r"[XZUWNA/-]+")
+CONTINUES_LEAD = frozenset("nx:S(DOPI")
+
+
+def _plain_run(cs: str, start: int, stop: int) -> bool:
+    """True when no search from inside the rejected bare core ``start:stop`` finds a mention
+    before ``stop`` (so the search resumes there: linear time on long runs)."""
+    if PLAIN_RUN.fullmatch(cs, start, stop):
+        return True
+    return (
+        PLAIN_RUN_WORDS.fullmatch(cs, start, stop) is not None
+        and (stop == len(cs) or cs[stop] not in CONTINUES_LEAD)
+    )
+
 
 class MentionDetector:
     """Finds mentions with the compiled class-string pattern and validates their heads."""
@@ -99,7 +120,12 @@ class MentionDetector:
                 # a bare noun phrase (the common case): no ratio, mixture or quantity
                 got = self._bare_np(cs, c0, c1, sent_of)
                 found.extend(got)
-                pos = max(got[0][0][-1][1], start) + 1 if got else start + 1
+                if got:
+                    pos = max(got[0][0][-1][1], start) + 1
+                elif _plain_run(cs, start, stop):
+                    pos = stop  # each later start in the run is the same rejected core
+                else:
+                    pos = start + 1
                 continue
             if m.group("ratio") and not self._is_eluent(cs, m):
                 # "DSC : 195", "pH = 8": no eluent; the same place without the ratio branch
@@ -712,5 +738,8 @@ def _ref_id(cs: str, c0: int, end: int) -> bool:
     an identifier."""
     if end - c0 < 2 or cs[end - 1] not in "NZXCnb":
         return False
-    return cs[c0 : end - 1].rstrip("#")[-1:] in ("K", "k")
+    k = end - 2  # the last class before the id that is no number sign
+    while k > c0 and cs[k] == "#":
+        k -= 1
+    return cs[k] in "Kk"
 

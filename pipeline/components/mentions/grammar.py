@@ -7,13 +7,13 @@ import re
 _IN = "WCGEKZNUAXV"
 CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}])|#+(?=[NZ]))*"
 # Speed guards (necessary conditions checked before a costly branch; they change no match):
-# the characters a core (with its joiners) can consume
-RUN = rf"[Dbnk{_IN}/#-]*"
+# what a core (with its joiners) can consume: a determiner or name start, then core classes
+RUN = rf"(?:D?[bnk]|D)?[{_IN}/#-]*"
 # every branch of the mention pattern starts at one of these classes (a determiner, a core
 # class, a lead amount, "Yield"): the search tests it before trying the branches
 START = rf"(?=[Dbnk{_IN}Y])"
 # a ratio branch needs "=", ":", "/" or "(" right after (or inside) the core run
-RATIO_GUARD = rf"(?=[Dbnk{_IN}#-]*[=:/(])"
+RATIO_GUARD = rf"(?=(?:D?[bnk]|D)?[{_IN}#-]*[=:/(])"
 # "( 15 g ( 32.5% yield ) )", "( 73.5 mg ( 0.145 mmol ) , 94% yield )": one nested bracket
 QPAREN = r"\((?=[^().]*[AU])[^().]*(?:\([^().]*\)[^().]*)?\)"
 # "( 4a )", "( TFA )", "[ Example 9 , Step 1 ]": a label or a reference bracket
@@ -54,7 +54,11 @@ SOLUTION_LIST = (
 # 3 mL of water": more solvents of the same solution
 MORE_SOLVENTS = rf"(?:[&/](?=[bnkNAWCX]){LEAD}?{CORE}(?:{QPAREN})?)*"
 # "DCM(15 mL × 3 )", "acid(250 mg , 83.1% yield )": a name whose bracket opens in its token
-FUSED_QUANTITY = rf"(?P<fused>D?[W{_IN}]*V[^().]*\))"
+# (the run of name classes is taken whole, as by an atomic group: the lookahead captures it and
+# the backreference consumes it, so a failed bracket is not retried after every shorter run)
+FUSED_QUANTITY = (
+    rf"(?P<fused>D?(?=[W{_IN}]*V)(?=(?P<fusedrun>[W{_IN}]*))(?P=fusedrun)[^().]*\))"
+)
 # "An NMP ( 1 mL ) solution of X", "a cooled ( 0° C . ) solution of X": a bracket between the
 # determiner and "solution of"
 SOLUTION_PREFIX = r"D[WCb]+\([^()]*\)(?=W*GO)"

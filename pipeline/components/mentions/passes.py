@@ -4,6 +4,8 @@ split packings, and the filters."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 
 from chemie.components.mentions.docdata import _SentenceIndex
 from chemie.components.mentions.grammar import CORE, QPAREN
@@ -187,25 +189,23 @@ def _abbreviated_solutions(
     """``abbreviated_solution``: "2 N hydrochloric acid ( HCl ) solution", "15% sodium hydroxide
     ( NaOH ) aqueous solution": the name and the word "solution" after its bracketed
     abbreviation are one discontinuous mention (the abbreviation stays a mention)."""
-    out = sorted(found, key=_FIRST)
-    j = 2
-    while j < len(out):
-        (a_ranges, a_rule, a_attrs), (x_ranges, x_rule, _), (b_ranges, b_rule, b_attrs) = (
-            out[j - 2], out[j - 1], out[j])
-        e = a_ranges[-1][1]
-        if (
-            x_rule == "bracketed_abbreviation" and x_ranges == ((e + 2, e + 2),)
-            and cs[e + 1] == "(" and cs[e + 3] == ")" and len(a_ranges) == 1
-            and a_rule in ("chemical_np", "amount_of_np") and a_attrs["kind"] == "chemical"
-            and b_rule == "generic_np" and b_ranges[0][0] == e + 4 and len(b_ranges) == 1
-            and b_attrs["head"] == "solution" and not b_attrs["det"]
-        ):
-            b1 = b_ranges[0][1]
-            out[j] = (a_ranges + b_ranges, "abbreviated_solution", {
-                **a_attrs, "tokens": (a_ranges[0][0], b1)})
-            del out[j - 2]
-            continue
-        j += 1
+    out: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
+    for b_ranges, b_rule, b_attrs in sorted(found, key=_FIRST):
+        if len(out) >= 2:
+            (a_ranges, a_rule, a_attrs), (x_ranges, x_rule, _) = out[-2], out[-1]
+            e = a_ranges[-1][1]
+            if (
+                x_rule == "bracketed_abbreviation" and x_ranges == ((e + 2, e + 2),)
+                and cs[e + 1] == "(" and cs[e + 3] == ")" and len(a_ranges) == 1
+                and a_rule in ("chemical_np", "amount_of_np") and a_attrs["kind"] == "chemical"
+                and b_rule == "generic_np" and b_ranges[0][0] == e + 4 and len(b_ranges) == 1
+                and b_attrs["head"] == "solution" and not b_attrs["det"]
+            ):
+                b1 = b_ranges[0][1]
+                out[-2:] = [out[-1], (a_ranges + b_ranges, "abbreviated_solution", {
+                    **a_attrs, "tokens": (a_ranges[0][0], b1)})]
+                continue
+        out.append((b_ranges, b_rule, b_attrs))
     return out
 
 
@@ -215,23 +215,24 @@ def _eluent_additives(
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
     """``eluent_additive``: a solvent containing a percentage of another is one eluent
     ("methanol containing 1% ammonium hydroxide", "25% methanol containing 0.2% NH4OH")."""
-    out = sorted(found, key=_FIRST)
-    j = 1
-    while j < len(out):
-        (a_ranges, a_rule, a_attrs), (b_ranges, b_rule, b_attrs) = out[j - 1], out[j]
-        a1, b0 = a_ranges[-1][1], b_ranges[0][0]
-        if (
-            a_rule in ("chemical_np", "amount_of_np") and b_rule in ("chemical_np", "np_quantity")
-            and len(a_ranges) == len(b_ranges) == 1 and a_attrs["kind"] == "chemical"
-            and b_attrs["kind"] == "chemical" and b0 == a1 + 2 and low[a1 + 1] == "containing"
-            and cs[b0] == "A" and "%" in words[b0]
-        ):
-            a0, b1 = a_ranges[0][0], b_ranges[0][1]
-            out[j - 1 : j + 1] = [(((a0, b1),), "eluent_additive", {
-                **b_attrs, "tokens": (a0, b1), "core": (a_attrs["core"][0], b_attrs["core"][1]),
-                "det": a_attrs["det"]})]
-            continue
-        j += 1
+    out: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
+    for b_ranges, b_rule, b_attrs in sorted(found, key=_FIRST):
+        if out:
+            a_ranges, a_rule, a_attrs = out[-1]
+            a1, b0 = a_ranges[-1][1], b_ranges[0][0]
+            if (
+                a_rule in ("chemical_np", "amount_of_np")
+                and b_rule in ("chemical_np", "np_quantity")
+                and len(a_ranges) == len(b_ranges) == 1 and a_attrs["kind"] == "chemical"
+                and b_attrs["kind"] == "chemical" and b0 == a1 + 2 and low[a1 + 1] == "containing"
+                and cs[b0] == "A" and "%" in words[b0]
+            ):
+                a0, b1 = a_ranges[0][0], b_ranges[0][1]
+                out[-1] = (((a0, b1),), "eluent_additive", {
+                    **b_attrs, "tokens": (a0, b1),
+                    "core": (a_attrs["core"][0], b_attrs["core"][1]), "det": a_attrs["det"]})
+                continue
+        out.append((b_ranges, b_rule, b_attrs))
     return out
 
 
@@ -241,24 +242,24 @@ def _eluent_pairs(
     """``eluent_pair``: two solvents joined by "and" with a bracket of percentages after the
     second are one eluent ("methanol and chloroform ( concentration gradient , 0 to 20% )");
     a bracket with an amount ("( 50 mL )") belongs to the second solvent alone."""
-    out = sorted(found, key=_FIRST)
-    j = 1
-    while j < len(out):
-        (a_ranges, a_rule, a_attrs), (b_ranges, b_rule, b_attrs) = out[j - 1], out[j]
-        if (
-            a_rule in ("chemical_np", "eluent_additive") and b_rule == "np_quantity"
-            and len(a_ranges) == 1
-            and len(b_ranges) == 1 and a_attrs["kind"] == b_attrs["kind"] == "chemical"
-            and b_ranges[0][0] == a_ranges[0][1] + 2 and cs[a_ranges[0][1] + 1] == "&"
-        ):
-            b0, b1 = b_attrs["core"][1] + 1, b_ranges[0][1]
-            if "U" not in cs[b0:b1] and any("%" in w for w in words[b0:b1]):
-                a0 = a_ranges[0][0]
-                out[j - 1 : j + 1] = [(((a0, b1),), "eluent_pair", {
-                    **b_attrs, "tokens": (a0, b1), "core": (a_attrs["core"][0], b0 - 1),
-                    "det": a_attrs["det"]})]
-                continue
-        j += 1
+    out: list[tuple[tuple[tuple[int, int], ...], str, dict]] = []
+    for b_ranges, b_rule, b_attrs in sorted(found, key=_FIRST):
+        if out:
+            a_ranges, a_rule, a_attrs = out[-1]
+            if (
+                a_rule in ("chemical_np", "eluent_additive") and b_rule == "np_quantity"
+                and len(a_ranges) == 1
+                and len(b_ranges) == 1 and a_attrs["kind"] == b_attrs["kind"] == "chemical"
+                and b_ranges[0][0] == a_ranges[0][1] + 2 and cs[a_ranges[0][1] + 1] == "&"
+            ):
+                b0, b1 = b_attrs["core"][1] + 1, b_ranges[0][1]
+                if "U" not in cs[b0:b1] and any("%" in w for w in words[b0:b1]):
+                    a0 = a_ranges[0][0]
+                    out[-1] = (((a0, b1),), "eluent_pair", {
+                        **b_attrs, "tokens": (a0, b1), "core": (a_attrs["core"][0], b0 - 1),
+                        "det": a_attrs["det"]})
+                    continue
+        out.append((b_ranges, b_rule, b_attrs))
     return out
 
 
@@ -270,14 +271,17 @@ def _drop_inside(
     found: list[tuple[tuple[tuple[int, int], ...], str, dict]]
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
     """Mentions that a longer single-range mention now covers are dropped."""
-    spans = [(f[0][0][0], f[0][-1][1]) for f in found if f[1] in _COVERING_RULES]
+    spans = sorted((f[0][0][0], f[0][-1][1]) for f in found if f[1] in _COVERING_RULES)
     if not spans:
         return found
-    return [
-        f for f in found
-        if f[1] in _COVERING_RULES
-        or not any(a <= f[0][0][0] and f[0][-1][1] <= b for a, b in spans)
-    ]
+    starts = [a for a, _ in spans]
+    reach = list(accumulate((b for _, b in spans), max))  # the furthest end of spans[:k + 1]
+    out = []
+    for f in found:
+        k = bisect_right(starts, f[0][0][0]) - 1  # the spans that start at or before it
+        if f[1] in _COVERING_RULES or k < 0 or reach[k] < f[0][-1][1]:
+            out.append(f)
+    return out
 
 
 def _solution_components(
@@ -285,7 +289,7 @@ def _solution_components(
 ) -> list[tuple[tuple[tuple[int, int], ...], str, dict]]:
     """``solution_component``: in "a solution of X ( 4i ) ( 130 mg ) in THF", where the label
     or abbreviation names X, the compound "X ( 130 mg )" is a mention of its own too."""
-    abbrev_at = [f[0][0][0] for f in found if f[2].get("abbreviation")]
+    abbrev_at = sorted(f[0][0][0] for f in found if f[2].get("abbreviation"))
     if not abbrev_at:
         return found
     out = list(found)
@@ -293,7 +297,8 @@ def _solution_components(
         if rule != "np_in_solvent" or attrs["kind"] != "generic":
             continue
         first, last = ranges[0][0], ranges[-1][1]
-        if not any(first < a < last for a in abbrev_at):
+        k = bisect_right(abbrev_at, first)  # the first abbreviation after the mention start
+        if k == len(abbrev_at) or abbrev_at[k] >= last:
             continue
         of = cs.find("O", first, ranges[0][1] + 1)
         if of == -1:

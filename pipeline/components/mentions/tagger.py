@@ -52,8 +52,11 @@ CHEMICAL_SHAPE = re.compile(
     )$""",
     re.VERBOSE,
 )
-# "DCM(15", "acid(250", "acetonitrile(250mg": a name fused with the opening of its quantity
-FUSED_BRACKET = re.compile(r"^[^\s]*[A-Za-z]{2}[^\s]*\(\d+(?:[.,]\d+)?(?:mg|g|ml|mL|L|mmol|%)?$")
+# "DCM(15", "acid(250", "acetonitrile(250mg": a name fused with the opening of its quantity:
+# the text from its last "(" on, and two letters in the (spaceless) text before it
+FUSED_TAIL = re.compile(r"\(\d+(?:[.,]\d+)?(?:mg|g|ml|mL|L|mmol|%)?$")
+LETTER_PAIR = re.compile(r"[A-Za-z]{2}")
+SPACE = re.compile(r"\s")
 IDENT = re.compile(r"^(?:[A-Z]{0,4}-?\d+[a-zA-Z]{0,2}'?|\d+-[a-zA-Z]{1,2}|[A-Z]{1,3}\d*[a-z]?)$")
 STATE_HEADS = frozenset(
     "solid solids oil oils foam gum powder crystal crystals liquid syrup wax glass semi-solid "
@@ -76,6 +79,16 @@ _PUNCT = {",": "P", ".": ".", ";": "P", "(": "(", "[": "(", "{": "(", ")": ")", 
 
 
 _FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
+
+
+def _fused_bracket(text: str) -> bool:
+    """``^\\S*[A-Za-z]{2}\\S*`` before a last ``(`` that :data:`FUSED_TAIL` matches, checked in
+    linear time (the single regex backtracks quadratically in the length of a long token)."""
+    k = text.rfind("(")
+    return (
+        k >= 2 and FUSED_TAIL.match(text, k) is not None
+        and LETTER_PAIR.search(text, 0, k) is not None and SPACE.search(text, 0, k) is None
+    )
 
 
 class TokenClassifier:
@@ -149,7 +162,7 @@ class TokenClassifier:
             return "C"
         if low in t.modifiers:
             return "W"
-        if FUSED_BRACKET.match(text) and text.count("(") == text.count(")") + 1:
+        if _fused_bracket(text) and text.count("(") == text.count(")") + 1:
             return "V"
         if CHEMICAL_SHAPE.match(text):
             return "C"
