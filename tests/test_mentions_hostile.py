@@ -21,6 +21,7 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from chemie.components.mentions import detector, tagger
+from chemie.components.mentions.tables import MentionTables
 from chemie.extensions import mentions_of
 from chemie.nlp import load
 
@@ -108,8 +109,8 @@ def test_time_is_linear_in_the_input(component, shape):
     assert large <= budget, (shape, small, large)
 
 
-# The original FUSED_BRACKET regex (quadratic in the token's length): the specification of
-# tagger._fused_bracket.
+# The original FUSED_BRACKET regex (quadratic in the token's length) with its bracket count:
+# the specification of tagger.fused_bracket.
 ORIGINAL_FUSED_BRACKET = re.compile(
     r"^[^\s]*[A-Za-z]{2}[^\s]*\(\d+(?:[.,]\d+)?(?:mg|g|ml|mL|L|mmol|%)?$"
 )
@@ -120,9 +121,14 @@ def test_fused_bracket_check_decides_as_the_original_regex():
     alphabet = "aZb(()1 2.,5mgLl%\n\t-"
     texts = ["DCM(15", "acid(250mg", "a(b)(15", "ab (15", "ab(15\n", "(15", "ab(1.5ml", "ab(15x"]
     texts += ["".join(rng.choices(alphabet, k=rng.randint(1, 12))) for _ in range(50_000)]
+    tables = MentionTables.load()
+    tail, letters = tables.shapes["FUSED_TAIL"], tables.shapes["NAME_LETTERS"]
     for text in texts:
-        expected = ORIGINAL_FUSED_BRACKET.match(text) is not None
-        assert tagger._fused_bracket(text) == expected, repr(text)
+        expected = (
+            ORIGINAL_FUSED_BRACKET.match(text) is not None
+            and text.count("(") == text.count(")") + 1
+        )
+        assert tagger.fused_bracket(tail, letters, text) == expected, repr(text)
 
 
 # words of every class and of the context rules, for random documents

@@ -1,20 +1,28 @@
 """``chemie_mentions``: ChEMU-Ref mentions (chemical NPs with quantities, generic expressions,
 equipment, numbered compounds) from a class string over the tokens.
 
-Every token gets one class letter (tables in ``rules/mentions.yaml``); compiled patterns over
-the class string of the whole doc find the mentions, so nothing loops a regex per token except
-the cached word-shape lookup. NER spans (``doc.spans["chemicals"]``) are used as chemical
-seeds when present. Each mention gets ``attrs``: ``kind`` (chemical | generic | reference |
-equipment | state), ``head`` (lowercased head word), ``sentence`` (index), ``tokens`` (first,
-last inclusive, over the whole mention) plus ``quantity`` (has an amount), ``det`` (its
-determiner or ""), ``core`` ((first, last) tokens of the name without quantities).
+The mention table ``rules/mentions.yaml`` drives it all; the package's modules:
 
-Class letters: D determiner, W other lowercase word/modifier, C chemical word, G generic head,
-K reference head (compound, intermediate …), E equipment head, Z identifier (1b, F1304),
-N number, A fused amount (7.13g), U unit, O "of", I "in", S stop word, ``,`` comma → P,
-``.`` / ``;`` → ``.``, brackets → ``(`` ``)``, ``/`` and ``-`` joiners, ``#`` a number sign
-after a reference head (Compound No. 5), V a name fused with the opening of its quantity
-bracket ("DCM(15"), X anything else.
+- ``tables``: the table's schema (typed loading) and its compiled word lists and shapes;
+- ``tagger``: one class letter per token (the table's ``alphabet``), then the context
+  re-lettering (its ``context`` steps): the class string of the doc;
+- ``grammar``: the regex fragments with ``{NAME}`` placeholders, compiled into the mention
+  pattern and its variants;
+- ``detector``: the component: ``match()`` (the pattern over the class string, each match
+  validated into :class:`~chemie.components.mentions.candidate.Candidate` mentions, then the
+  post-passes) and ``set_annotations()`` (``doc._.mentions``);
+- ``passes``: the post-passes, registered by rule name, run in the table's ``passes`` order;
+- ``candidate``: the candidate and the one function that makes a Mention's ``attrs``;
+- ``docdata``: what the component reads from a Doc (sentence starts, NER chemical spans);
+- ``document``: helpers other components import (``doc_text``, ``token_info``,
+  ``describe_mention``).
+
+Each mention gets ``attrs``: ``kind`` (chemical | generic | reference | equipment | state),
+``head`` (lowercased head word), ``sentence`` (index), ``tokens`` (first, last inclusive, over
+the whole mention), ``core`` ((first, last) tokens of the name without quantities), ``det``
+(its determiner or ""), ``quantity`` (has an amount), ``ranges`` (token ranges) and, for
+chemicals that hold NER spans, ``chemdner_class``. NER spans (``doc.spans["chemicals"]``) are
+chemical seeds when present.
 """
 
 from __future__ import annotations

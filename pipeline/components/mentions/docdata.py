@@ -8,7 +8,7 @@ from bisect import bisect_right
 from spacy.tokens import Doc
 
 
-def _chemical_spans(doc: Doc) -> list[tuple[int, int, str]]:
+def chemical_spans(doc: Doc) -> list[tuple[int, int, str]]:
     """The NER chemical spans (``doc.spans["chemicals"]``): start, end, class (cached in
     ``doc.user_data``: reading a span group makes a Span object per span)."""
     found = doc.user_data.get("chemie.chemicals")
@@ -24,7 +24,7 @@ def _chemical_spans(doc: Doc) -> list[tuple[int, int, str]]:
 NER_STORE = "chemie_ner"
 
 
-def _ner_confidence(store: dict, start: int, end: int) -> float:
+def ner_confidence(store: dict, start: int, end: int) -> float:
     """The NER confidence of the chemical span ``start:end`` in the doc's NER ``store`` (0.5
     when unknown)."""
     entry = store.get(f"{start}:{end}")
@@ -32,7 +32,7 @@ def _ner_confidence(store: dict, start: int, end: int) -> float:
     return 0.5 if conf is None else float(conf)
 
 
-class _SentenceIndex:
+class SentenceIndex:
     """``index[token]`` -> the sentence index of the token (a bisect over the sentence starts:
     only the few tokens that begin a mention are looked up)."""
 
@@ -45,7 +45,7 @@ class _SentenceIndex:
         return bisect_right(self.starts, token) - 1
 
 
-def _sentence_starts(doc: Doc) -> list[int]:
+def sentence_starts(doc: Doc) -> list[int]:
     """The first token of every sentence, 0 first ([0] without sentence boundaries); cached in
     ``doc.user_data``."""
     starts = doc.user_data.get("chemie.sentence_starts")
@@ -58,7 +58,7 @@ def _sentence_starts(doc: Doc) -> list[int]:
     return starts
 
 
-def _sentence_of_tokens(doc: Doc) -> _SentenceIndex:
+def sentence_index(doc: Doc) -> SentenceIndex:
     """The sentence index of every token (all 0 without sentence boundaries)."""
-    return _SentenceIndex(_sentence_starts(doc))
+    return SentenceIndex(sentence_starts(doc))
 

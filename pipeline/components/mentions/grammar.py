@@ -1,97 +1,107 @@
-"""The grammar of mentions: regex fragments over the class string and the mention pattern."""
+"""The grammar: the regex fragments of the table (``grammar.fragments`` and each rule's
+``fragments``), with ``{NAME}`` placeholders expanded, compiled once per table: the mention
+pattern in its variants and the fragments the post-passes match with."""
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterable
 
-_IN = "WCGEKZNUAXV"
-CORE = rf"(?=[Dbnk{_IN}])(?:D?[bnk]|D)?(?:[{_IN}]|[/-](?=[{_IN}])|#+(?=[NZ]))*"
-# Speed guards (necessary conditions checked before a costly branch; they change no match):
-# what a core (with its joiners) can consume: a determiner or name start, then core classes
-RUN = rf"(?:D?[bnk]|D)?[{_IN}/#-]*"
-# every branch of the mention pattern starts at one of these classes (a determiner, a core
-# class, a lead amount, "Yield"): the search tests it before trying the branches
-START = rf"(?=[Dbnk{_IN}Y])"
-# a ratio branch needs "=", ":", "/" or "(" right after (or inside) the core run
-RATIO_GUARD = rf"(?=(?:D?[bnk]|D)?[{_IN}#-]*[=:/(])"
-# "( 15 g ( 32.5% yield ) )", "( 73.5 mg ( 0.145 mmol ) , 94% yield )": one nested bracket
-QPAREN = r"\((?=[^().]*[AU])[^().]*(?:\([^().]*\)[^().]*)?\)"
-# "( 4a )", "( TFA )", "[ Example 9 , Step 1 ]": a label or a reference bracket
-IDPAREN = r"\((?:[CZXKN]{1,3}|K[NZ]PS[NZ])\)"
-LEAD = (
-    r"(?:(?:DW)?(?:[NAn][Ux]+|A)(?:[Px]?[NAn]U*)*(?:\([^().]*\))?(?:D(?=O))?O|W*[Nn](?::N)+"
-    # "1.45 g ( 7 mmol ) L-valine ethyl ester": an amount with its moles before a name
-    r"|[Nn]U\((?=[^().]*U)[^().]*\)(?=[Cb]))"
-)
-FROM = r"(?P<frm>F(?:[Kk]|[XZ]\.?)[NZ])"
-YIELD = r"(?:[P:]?Y[:=O]?[NA]|[SI]DYOS?(?:A|NU)|I(?:NU|[AN])Y)"
-# ", v / v" after a ratio: "MeOH : CH2Cl2 = 1 : 8 , v / v", "( 6 / 1 , v / v )"; a bracket
-# "( V / V = 6 : 1 )" after a mixture
-VV = r"(?:PZ/Z)?"
-RATIO = (
-    r"(?:(?:\([^().]*\))?(?:[=:]F?|P?(?=N[/:]N))(?=[NAR])(?:[NAXUR]|[:/-](?=[NAX])|S(?=[NA]))+"
-    rf"{VV}|\((?:N(?::N)+|R|N/N{VV}|Z/Z[=:]?N(?:[:/]N)+)\))"
-)
-# "0 to 25% EtOAc in heptane", "1-10% MeOH in DCM": a gradient eluent
-# "100% hexanes to 9 : 1 hexanes / EtOAc", "10% EtOAc to 15% EtOAc in hexanes": from one
-# eluent to another
-GRADIENT = (
-    rf"(?P<grad>(?:NS)?A{CORE}I{CORE}|(?={RUN}I){CORE}I{CORE}\(A\)"
-    rf"|A{CORE}(?P<to>S)(?:N(?::N)+|A){CORE}(?:I{CORE})?)"
-)
-# One mention: [amount of] core [of core] [(id)] [(quantity) [(id)] [in core [(quantity)]]]
-# "a solution of X ( 1 g ) , Y ( 2 g ) and Z ( 3 g ) in EtOAc ( 4 mL )": one mention
-# a compound of a list: "X ( 1 g )", "X ( 4i ) ( 1 g )", "20 g ( 156 mmol ) of X"
-LIST_ITEM = rf"(?:(?=[NAn]){LEAD}{CORE}|{CORE}(?:{IDPAREN})?(?:{QPAREN})+)"
-SOLUTION_LIST = (
-    rf"(?P<soln>(?:D[WCb]+\([^()]*\))?D?W*GO{LIST_ITEM}"
-    rf"(?:(?:P&?|&){LIST_ITEM})+"
-    rf"(?:I{LEAD}?{CORE}(?:{QPAREN})?)?"
-    # "added to X ( 1 g ) and Y ( 2 g ) in THF ( 5 mL )": compounds with their solvent
-    rf"|(?<=S)(?=[Cb]){CORE}{QPAREN}(?:P?&{CORE}{QPAREN})+I{CORE}{QPAREN})"
-)
-# "in THF ( 5 mL ) and water ( 1 mL )", "in CH2Cl2 ( 3 mL ) / MeCN ( 3 mL )", "in 15 ml of THF and
-# 3 mL of water": more solvents of the same solution
-MORE_SOLVENTS = rf"(?:[&/](?=[bnkNAWCX]){LEAD}?{CORE}(?:{QPAREN})?)*"
-# "DCM(15 mL × 3 )", "acid(250 mg , 83.1% yield )": a name whose bracket opens in its token
-# (the run of name classes is taken whole, as by an atomic group: the lookahead captures it and
-# the backreference consumes it, so a failed bracket is not retried after every shorter run)
-FUSED_QUANTITY = (
-    rf"(?P<fused>D?(?=[W{_IN}]*V)(?=(?P<fusedrun>[W{_IN}]*))(?P=fusedrun)[^().]*\))"
-)
-# "An NMP ( 1 mL ) solution of X", "a cooled ( 0° C . ) solution of X": a bracket between the
-# determiner and "solution of"
-SOLUTION_PREFIX = r"D[WCb]+\([^()]*\)(?=W*GO)"
-# "Yield : 530 mg ( 81% of theory )": a product stated by its yield
-YIELD_STATEMENT = r"(?P<ystat>Y:?[NAn]U+(?:\([^().]*\))?)"
+from chemie.components.mentions.tables import MentionTables
+from chemie.tables import TableError
+
+# {NAME}: a placeholder (regex quantifiers such as {1,3} are no names)
+PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 
 
-def _mention_pattern(ratio: bool, mix: bool = True, fused: bool = False) -> re.Pattern[str]:
-    """The mention pattern; without ``ratio`` it has no eluent-ratio branch (the fallback when
-    a ratio match is no eluent: "DSC : 195"), without ``mix`` no second component after "of"
-    (the fallback when the noun before "of" is no mixture: "a period of X and Y"); ``fused``
-    adds the fused-quantity branch (only for docs with such a token: it scans every run)."""
-    fused_branch = f"{FUSED_QUANTITY}|" if fused else ""
-    ratio_core = rf"{RATIO_GUARD}{CORE}(?:[:/]{CORE})*(?={RATIO})|" if ratio else ""
-    ratio_group = rf"(?P<ratio>{RATIO})?" if ratio else r"(?P<ratio>(?!))?"
-    mix_group = rf"(?P<mix>&(?=[bnkNAWCX]){LEAD}?{CORE})?" if mix else r"(?P<mix>(?!))?"
-    return re.compile(
-        rf"{START}(?:{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{fused_branch}(?:(?P<lead>{LEAD})|(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{ratio_core}{CORE}(?:O{LEAD}?{CORE}{mix_group})?{FROM}?)"
-        rf"(?P<amt>(?<=[Kk])nU+(?:\([^().]*\))?)?{ratio_group}(?P<idp>{IDPAREN})?"
-        rf"(?:(?:(?P<pid>\((?:[CZXKWGbk]|[Kk]?[NZ]){{1,3}}P)(?=[^().]*[AU])[^().]*\)"
-        rf"|(?P<qp>(?:{QPAREN})+))(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)(?:P?J|SDG)?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})?"
-        rf"|(?P<sol2>(?!I(?:NU|[ADN])Y)(?:P?J)?I{LEAD}?{CORE}(?:{QPAREN})?{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXCENS-]+)+))?"
-        rf"(?P<yld>{YIELD})?)"
-    )
+class Grammar:
+    """The compiled grammar of a mention table."""
+
+    def __init__(self, tables: MentionTables):
+        self.table = tables.name
+        g = tables.table.grammar
+        self.fragments: dict[str, str] = dict(g.fragments)
+        self.owner = dict.fromkeys(g.fragments, "grammar.fragments")
+        for i, rule in enumerate(tables.table.rules):
+            for name, text in rule.fragments.items():
+                if name in self.fragments:
+                    raise TableError(
+                        self.table, f"rules.{i}.fragments.{name}",
+                        f"also defined in {self.owner[name]}",
+                    )
+                self.fragments[name] = text
+                self.owner[name] = f"rules.{i}.fragments"
+        self.template = g.mention
+        self.variants = g.variants
+        for name, overrides in self.variants.items():
+            for key in overrides:
+                if key not in self.fragments:
+                    raise TableError(
+                        self.table, f"grammar.variants.{name}.{key}", "no such fragment"
+                    )
+        self._patterns: dict[frozenset[str], re.Pattern[str]] = {}
+        # fragment name -> compiled (the post-passes match with fragments of their rules)
+        self.fragment: dict[str, re.Pattern[str]] = _Compiled(self)
+        self.mention()  # the default pattern is compiled (and checked) when the table loads
+
+    def expand(self, text: str, variants: Iterable[str] = (), where: str = "") -> str:
+        """``text`` with every ``{NAME}`` replaced by its fragment (expanded in turn), the
+        fragments of ``variants`` replaced first."""
+        fragments = dict(self.fragments)
+        for v in sorted(variants):
+            fragments.update(self.variants[v])
+        done: dict[str, str] = {}
+
+        def sub(text: str, path: tuple[str, ...]) -> str:
+            def one(m: re.Match[str]) -> str:
+                name = m.group(1)
+                if name in path:
+                    raise TableError(self.table, where, f"{{{name}}} contains itself")
+                if name not in fragments:
+                    raise TableError(self.table, where, f"no fragment {{{name}}}")
+                if name not in done:
+                    done[name] = sub(fragments[name], (*path, name))
+                return done[name]
+
+            return PLACEHOLDER.sub(one, text)
+
+        return sub(text, ())
+
+    def mention(self, variants: frozenset[str] = frozenset()) -> re.Pattern[str]:
+        """The mention pattern with ``variants`` (names of ``grammar.variants``)."""
+        pattern = self._patterns.get(variants)
+        if pattern is None:
+            text = self.expand(self.template, variants, "grammar.mention")
+            pattern = self._patterns[variants] = _compile(self.table, "grammar.mention", text)
+        return pattern
 
 
-MENTION = _mention_pattern(ratio=True)
-MENTION_FUSED = _mention_pattern(ratio=True, fused=True)
-MENTION_NO_RATIO = _mention_pattern(ratio=False)
-MENTION_NO_MIX = {True: _mention_pattern(ratio=True, mix=False),
-                  False: _mention_pattern(ratio=False, mix=False)}
-# "a mixture of THF and toluene ( 4 mL / 6 mL )": heads before "of" that join two components
-FRACTIONS = frozenset(["fraction", "fractions"])
-MIX_HEADS = frozenset("solution solutions mixture mixtures suspension slurry solvent".split())
-# an eluent ratio is numeric: "20 / 1", "4 : 1", "100→1 : 80" (or percentages: "0% to 80%")
-NUMERIC_RATIO = re.compile(r"\d ?[:/] ?\d|%")
+
+class _Compiled(dict):
+    """Fragment name -> the fragment expanded and compiled (on first use)."""
+
+    def __init__(self, grammar: Grammar):
+        super().__init__()
+        self.grammar = grammar
+
+    def __missing__(self, name: str) -> re.Pattern[str]:
+        g = self.grammar
+        if name not in g.fragments:
+            raise TableError(g.table, "grammar", f"no fragment {{{name}}}")
+        where = f"{g.owner[name]}.{name}"
+        pattern = self[name] = _compile(g.table, where, g.expand(g.fragments[name], (), where))
+        return pattern
+
+
+def _compile(table: str, where: str, text: str) -> re.Pattern[str]:
+    try:
+        return re.compile(text)
+    except re.error as e:
+        raise TableError(table, where, f"bad regular expression: {e}") from None
+
+
+@functools.cache
+def grammar_of(tables: MentionTables) -> Grammar:
+    """The compiled grammar of ``tables`` (cached)."""
+    return Grammar(tables)
