@@ -86,6 +86,15 @@ def test_code_and_table_list_the_same_context_steps_and_passes():
     assert sorted(listed) == sorted(passes.PASSES)
 
 
+def test_a_grouped_rule_needs_its_coded_group_rule():
+    def grouped(d):
+        d["rules"][0].update(group="ratio", fallback="no_ratio")
+        d["grammar"]["checks"].append(d["rules"][0]["name"])
+
+    with pytest.raises(TableError, match=r"no group rule coded for \['chemical_np'\]"):
+        MentionDetector(_tables(grouped))
+
+
 def test_core_rules_name_groups_of_the_pattern_or_conditions():
     def bad_when(d):
         d["grammar"]["core_rules"][0]["when"] = "no_such_group"

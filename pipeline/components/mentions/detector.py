@@ -24,7 +24,7 @@ from chemie.components.mentions.docdata import (
 from chemie.components.mentions.document import core_is_bare_reference, doc_text, token_info
 from chemie.components.mentions.grammar import Grammar, grammar_of
 from chemie.components.mentions.passes import PostPasses
-from chemie.components.mentions.tables import MentionTables
+from chemie.components.mentions.tables import MentionTables, Rule
 from chemie.components.mentions.tagger import Tagger
 from chemie.extensions import mentions_of
 from chemie.model import Mention, Range
@@ -48,37 +48,80 @@ PLAIN_RUN_WORDS = re.compile(r"[XZUWNA/-]+")
 CONTINUES_LEAD = frozenset("nx:S(DOPI")
 _SHORT = 4  # (a shorter run is searched again from each position: it costs less than the test)
 
-# The check of a rule with a group (rules.*.group): does the match ``m`` make that rule? When
-# not, the detector matches again with the rule's fallback variant of the pattern.
-Check = Callable[["MentionDetector", DocContext, re.Match], bool]
-CHECKS: dict[str, Check] = {}
+class GroupRule:
+    """A rule that a group of the mention pattern makes (``rules.*.group``, listed in
+    ``grammar.checks``): whether a match makes it (when not, the detector matches again with the
+    rule's ``fallback`` variant of the pattern) and where the name of its mention starts. A
+    subclass per rule is registered by rule name with :func:`group_rule`."""
+
+    def __init__(self, tables: MentionTables, rule: Rule):
+        self.name, self.group, self.fallback = rule.name, rule.group, rule.fallback
+
+    def accepts(self, x: DocContext, m: re.Match) -> bool:
+        """Does the match ``m``, whose group matched, make the rule?"""
+        return True
+
+    def core_start(self, x: DocContext, m: re.Match, c0: int, c1: int) -> int:
+        """The first token of the name in the core ``c0:c1`` of a match that makes the rule."""
+        return c0
 
 
-def check(rule: str) -> Callable[[Check], Check]:
-    """Register the check of the grouped rule ``rule``."""
-    def register(function: Check) -> Check:
-        CHECKS[rule] = function
-        return function
+GROUP_RULES: dict[str, type[GroupRule]] = {}
+
+
+def group_rule(name: str) -> Callable[[type[GroupRule]], type[GroupRule]]:
+    """Register a :class:`GroupRule` subclass as the rule ``name``."""
+    def register(cls: type[GroupRule]) -> type[GroupRule]:
+        GROUP_RULES[name] = cls
+        return cls
     return register
 
 
-@check("eluent_ratio")
-def _is_eluent(det: MentionDetector, x: DocContext, m: re.Match) -> bool:
-    """``eluent_ratio`` needs two solvent-like parts ("DCM / MeOH", "EtOAc : hexane", "a mixture
-    of DCM and hexane") and a numeric ratio ("20 / 1", "4 : 1", "from 0% to 80%")."""
-    c0, c1 = m.span("core")
-    parts = re.split(r"[/:&]" if m.group("mix") else r"[/:]", x.cs[c0:c1])
-    if sum(1 for p in parts if any(ch in "CbX" for ch in p)) < 2:
-        return False
-    # the core may end with the ratio's first number: "hexane / EtOAc 4 : 1"
-    return det.numeric_ratio.search(" ".join(x.words[c1 - 1 : m.end("ratio")])) is not None
+@group_rule("eluent_ratio")
+class EluentRatio(GroupRule):
+    """``eluent_ratio``: two solvents with a numeric ratio ("DCM / MeOH = 20 / 1", "hexane /
+    EtOAc ( 4 : 1 )"; not "pH = 8"). Its fragments, word pattern and fallback variant are in its
+    entry of the table."""
+
+    def __init__(self, tables: MentionTables, rule: Rule):
+        super().__init__(tables, rule)
+        self.numeric = tables.patterns[rule.name]["numeric"]
+
+    def accepts(self, x: DocContext, m: re.Match) -> bool:
+        """Two solvent-like parts ("DCM / MeOH", "EtOAc : hexane", "a mixture of DCM and
+        hexane") and a numeric ratio ("20 / 1", "4 : 1", "from 0% to 80%")."""
+        c0, c1 = m.span("core")
+        parts = re.split(r"[/:&]" if m.group("mix") else r"[/:]", x.cs[c0:c1])
+        if sum(1 for p in parts if any(ch in "CbX" for ch in p)) < 2:
+            return False
+        # the core may end with the ratio's first number: "hexane / EtOAc 4 : 1"
+        return self.numeric.search(" ".join(x.words[c1 - 1 : m.end("ratio")])) is not None
+
+    def core_start(self, x: DocContext, m: re.Match, c0: int, c1: int) -> int:
+        """"eluent : hexane / EtOAc 10 : 1", "mobile phase hexane / EtOAc 5 : 1": the eluent is
+        the ratio, not the words that announce it."""
+        cs = x.cs
+        if cs[c0] not in "GW":
+            return c0
+        k = c0
+        while k < c1 and cs[k] in "GW":
+            k += 1
+        k += cs[k] == ":"
+        return k if k < c1 and cs[k] in "Cb" else c0
 
 
-@check("mixture_of_components")
-def _is_mixture(det: MentionDetector, x: DocContext, m: re.Match) -> bool:
-    """``mixture_of_components``: only a mixture (solution, solvent) before "of" joins two
-    components ("a mixture of THF and toluene"; not "a period of X and Y")."""
-    return x.low[x.cs.rfind("O", 0, m.start("mix")) - 1] in det.mix_heads
+@group_rule("mixture_of_components")
+class MixtureOfComponents(GroupRule):
+    """``mixture_of_components``: a mixture (solution, solvent) of two components ("a mixture of
+    THF and toluene ( 4 mL / 6 mL )")."""
+
+    def __init__(self, tables: MentionTables, rule: Rule):
+        super().__init__(tables, rule)
+        self.heads = tables.words[rule.name]["heads"]
+
+    def accepts(self, x: DocContext, m: re.Match) -> bool:
+        """Only a mixture head before "of" joins two components (not "a period of X and Y")."""
+        return x.low[x.cs.rfind("O", 0, m.start("mix")) - 1] in self.heads
 
 
 class MentionDetector:
@@ -94,16 +137,14 @@ class MentionDetector:
         self.pattern = self.grammar.mention()
         self.fused_pattern = self.grammar.mention(frozenset(["fused"]))
         rules = {r.name: r for r in tables.table.rules}
-        unknown = sorted(set(tables.table.grammar.checks) - set(CHECKS))
+        unknown = sorted(set(tables.table.grammar.checks) - set(GROUP_RULES))
         if unknown:
-            raise TableError(tables.name, "grammar.checks", f"no check coded for {unknown}")
-        # (group, fallback variant, check) in the order of grammar.checks
-        self.checks = tuple(
-            (rules[name].group, rules[name].fallback, CHECKS[name])
-            for name in tables.table.grammar.checks
+            raise TableError(tables.name, "grammar.checks", f"no group rule coded for {unknown}")
+        self.group_rules = tuple(
+            GROUP_RULES[name](tables, rules[name]) for name in tables.table.grammar.checks
         )
         # m.group(*checked) is ``unchecked`` when no checked group matched (a quick test)
-        self.checked = tuple(group for group, _, _ in self.checks) or ("core",)
+        self.checked = tuple(r.group for r in self.group_rules) or ("core",)
         self.unchecked = None if len(self.checked) == 1 else (None,) * len(self.checked)
         grammar = tables.table.grammar
         groups = set(self.grammar.mention().groupindex)
@@ -121,8 +162,6 @@ class MentionDetector:
         self.kind_rules = grammar.kind_rules
         self._plans: dict[str, tuple[int, str, str, bool, bool] | tuple[()] | None] = {}
         words, shape = tables.words, tables.shapes
-        self.numeric_ratio = tables.patterns["eluent_ratio"]["numeric"]
-        self.mix_heads = words["mixture_of_components"]["heads"]
         self.keep_trailing = words["np_trimmed"]["keep_trailing"]
         self.not_a_compound_after = words["np_trimmed"]["not_a_compound_after"]
         self.finite_verbs = words["equipment_equipped_with"]["finite_verbs"]
@@ -206,11 +245,11 @@ class MentionDetector:
         when the fallback still has the group (the fallback variant always matches there: its
         core may be empty)."""
         fallbacks: frozenset[str] = frozenset()
-        for group, fallback, accepts in self.checks:
-            if m.group(group) and not accepts(self, x, m):
-                fallbacks |= {fallback}
+        for rule in self.group_rules:
+            if m.group(rule.group) and not rule.accepts(x, m):
+                fallbacks |= {rule.fallback}
                 m = self.grammar.mention(fallbacks).match(x.cs, m.start()) or m
-                if m.group(group):
+                if m.group(rule.group):
                     return None
         return m
 
@@ -285,21 +324,15 @@ class MentionDetector:
 
     def _core_start(self, x: DocContext, m: re.Match, g: dict) -> int:
         """Where the name starts: after a non-partitive "of" (``non_partitive_of``: "The pH of
-        the solution" -> "the solution"); at the solvents of an eluent ratio ("eluent : hexane
-        / EtOAc 10 : 1", "mobile phase hexane / EtOAc 5 : 1": the eluent is the ratio, not the
-        word that announces it)."""
+        the solution" -> "the solution"), then where the group rule of the match says."""
         cs = x.cs
         c0, c1 = m.span("core")
         of = cs.find("O", c0, c1)
         if of > c0 and cs[of - 1] in "WX" and x.low[of - 1] not in self.partitives:
             c0 = of + 1
-        if g["ratio"] and cs[c0] in "GW":
-            k = c0
-            while k < c1 and cs[k] in "GW":
-                k += 1
-            k += cs[k] == ":"
-            if k < c1 and cs[k] in "Cb":
-                c0 = k
+        for rule in self.group_rules:
+            if g[rule.group]:
+                c0 = rule.core_start(x, m, c0, c1)
         return c0
 
     def _solvent(self, x: DocContext, m: re.Match, g: dict) -> str | None:
