@@ -374,8 +374,8 @@ def test_rules_left_out_for_a_kind_reject_that_kind():
     kinds_of = {name: spec.kinds for name, spec in RULES.items() if spec.kinds is not None}
     assert set(kinds_of) <= {name for name, _, _ in resolver.order}
     params = {name: p for name, _, p in resolver.order}
-    ante = Mention("T1", ((0, 4),), text="NAME", attrs={"quantity": "1 g"})
-    anaphor = Mention("T2", ((10, 14),), text="NAME 5%", attrs={"quantity": "1 g"})
+    ante = Mention("T1", ((0, 4),), text="NAME", quantity=True)
+    anaphor = Mention("T2", ((10, 14),), text="NAME 5%", quantity=True)
 
     def view(m, i, kind):
         return CorefMention(m, i, i * 3, i * 3 + 1, "the name", kind, "solvent", "the", 0,

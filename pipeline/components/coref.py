@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from pathlib import Path
 
 from spacy.language import Language
@@ -77,7 +77,7 @@ _NOT_CORE = frozenset("().P:=#")  # token classes left out of a mention's core t
 _NAME_CLASSES = frozenset("CXZNbn")  # token classes of the chemical words of a name
 
 
-_ATTRS = itemgetter("tokens", "ranges", "core", "det", "kind", "head", "sentence")
+_FIELDS = attrgetter("tokens", "ranges", "core", "det", "kind", "head", "sentence")
 
 
 def _core_words(
@@ -211,21 +211,11 @@ class CorefResolver(SavesTables):
         heading_end, id_words = self._heading_end, self._id_words
         after_label = following = False  # a label / "the following compounds" before
         for n, m in enumerate(mentions):
-            attrs = m.attrs
-            try:  # one C call for the attributes chemie_mentions always sets
-                (first, last), ranges, (c0, c1), det, kind, head, sentence = _ATTRS(attrs)
-            except KeyError:
-                get = attrs.get
-                first, last = get("tokens", (0, 0))  # type: ignore[misc]
-                ranges = get("ranges", ((first, last),))
-                c0, c1 = get("core", (first, last))  # type: ignore[misc]
-                det, kind, head = get("det", ""), get("kind", ""), get("head", "")
-                sentence = get("sentence", 0)
-            if (
-                det.__class__ is not str or kind.__class__ is not str
-                or head.__class__ is not str or sentence.__class__ is not int
-            ):
-                det, kind, head, sentence = str(det), str(kind), str(head), int(sentence)
+            # one C call for the fields chemie_mentions sets (a gold mention may lack some)
+            tokens, ranges, core_pair, det, kind, head, sentence = _FIELDS(m)
+            first, last = (0, 0) if tokens is None else tokens
+            ranges = ranges or ((first, last),)
+            c0, c1 = (first, last) if core_pair is None else core_pair
             end = c1 + 1
             classes = cs[c0:end]
             # most cores have no bracket or punctuation: their words are a slice of the doc's
@@ -289,7 +279,7 @@ class CorefResolver(SavesTables):
                 core[-1:].isdigit() and material_role(table, core),
                 title_word in core or target_word in core or desired_word in core,
                 ident != "" and not ident.startswith("example"),
-                bracketed or ("abbreviation" in attrs and bool(attrs["abbreviation"])),
+                bracketed or m.abbreviation,
                 before == "as",
                 before in (":", "."), after_label, following, n > 0 and first < heading_end,
                 label or "%" in m.text,
@@ -332,12 +322,13 @@ class CorefResolver(SavesTables):
         best = None
         for x in ms:
             # "NAME ( racemate )": a descriptor bracket is no quantity
-            quantity = x.m.attrs.get("quantity") and x.m.rule != "descriptor_suffix"
+            quantity = x.m.quantity and x.m.rule != "descriptor_suffix"
             # "5 g of X" is a reactant; a name whose core starts with a number ("3 ,
             # 7-dihydroxy-…-oic acid", split after its first locant) is still a name
             if x.first >= stop or quantity or (
                 cs[x.first] in "NnA"
-                and not (x.kind == "chemical" and x.m.attrs.get("core", (-1,))[0] == x.first)
+                and not (x.kind == "chemical" and x.m.core is not None
+                         and x.m.core[0] == x.first)
             ):
                 break
             if x.bracketed:
