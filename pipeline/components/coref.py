@@ -73,8 +73,16 @@ def number_relations(relations: list[Relation], first: int, prefix: str) -> None
         r.id = f"{prefix}{n}"
 
 
+# The class letters (rules/mentions.yaml `alphabet`) coref reads; tests/test_coref.py checks
+# each against the letters the tagger gives real tokens of its sort.
 _NOT_CORE = frozenset("().P:=#")  # token classes left out of a mention's core text
 _NAME_CLASSES = frozenset("CXZNbn")  # token classes of the chemical words of a name
+_NUMBER, _UNIT = "N", "U"  # a number and a unit: "50 mL" is an amount, no part of a name
+_IDENT = "Z"  # an identifier: 1b, F1304
+_TEXT_START = frozenset("SD")  # a stop word or a determiner: the text starts after the heading
+_IN = "I"  # in, containing ("In a microwave oven" starts the text too)
+_AMOUNT_START = frozenset("NnA")  # a number or an amount: "5 g of X" starts no title name
+_NEW_NAME = "b"  # a name that begins a new noun phrase ("NAME ammonium salt" in a heading)
 
 
 _FIELDS = attrgetter("tokens", "ranges", "core", "det", "kind", "head", "sentence")
@@ -96,7 +104,8 @@ def _core_words(
         core_w.append(w)
         core_i.append(i)
         # an amount ("50 mL CH2Cl2") is no part of the name
-        if (c in _NAME_CLASSES and not (c == "N" and cs[i + 1 : i + 2] == "U")) or w == "acid":
+        amount = c == _NUMBER and cs[i + 1 : i + 2] == _UNIT
+        if (c in _NAME_CLASSES and not amount) or w == "acid":
             name_w.append(w)
     return core_w, core_i, name_w
 
@@ -224,7 +233,7 @@ class CorefResolver(SavesTables):
                 core = " ".join(core_w)
                 n_core, i0, i1 = len(core_w), c0, c1
                 if _NAME_CLASSES.issuperset(classes) and not (
-                    classes[-1:] == "N" and cs[end : end + 1] == "U"
+                    classes[-1:] == _NUMBER and cs[end : end + 1] == _UNIT
                 ):
                     name = core  # every word is a chemical word
                 elif _NAME_CLASSES.isdisjoint(classes) and "acid" not in core_w:
@@ -236,7 +245,8 @@ class CorefResolver(SavesTables):
                         nexts += " "
                     name = " ".join([
                         w for w, c, d in zip(core_w, classes, nexts, strict=True)
-                        if (c in _NAME_CLASSES and (c != "N" or d != "U")) or w == "acid"
+                        if (c in _NAME_CLASSES and (c != _NUMBER or d != _UNIT))
+                        or w == "acid"
                     ])
             else:
                 core_w, core_i, name_w = _core_words(cs, low, c0, c1)
@@ -253,7 +263,7 @@ class CorefResolver(SavesTables):
             ):
                 bracketed = True  # "NAME ( reaction scheme 3 , compound 142 )"
             ident = ""
-            if kind == "reference" and n_core > 1 and cs[i1] in "NZXCnb":
+            if kind == "reference" and n_core > 1 and cs[i1] in _NAME_CLASSES:
                 ident = core_w[-1]
                 if core_w[-2] in ("example", "examples"):
                     ident = "example " + ident  # Example 7 is not Compound 7
@@ -264,7 +274,7 @@ class CorefResolver(SavesTables):
                     is_id = id_words[word] = _ID.match(word) is not None
                 if is_id and (
                     bracketed
-                    or (cs[i0] == "Z" and _HAS_DIGIT_AND_LETTER.search(word) is not None)
+                    or (cs[i0] == _IDENT and _HAS_DIGIT_AND_LETTER.search(word) is not None)
                 ):
                     ident = core_w[0]
             append(CorefMention(
@@ -311,7 +321,7 @@ class CorefResolver(SavesTables):
             # the text starts with a verb, a determiner or a capitalised preposition ("To a
             # solution of", "In a microwave oven")
             c = cs[i]
-            if c in "SD" or (c == "I" and w[0].isupper()) or i > 60:
+            if c in _TEXT_START or (c == _IN and w[0].isupper()) or i > 60:
                 stop = i
                 break
         return stop
@@ -326,7 +336,7 @@ class CorefResolver(SavesTables):
             # "5 g of X" is a reactant; a name whose core starts with a number ("3 ,
             # 7-dihydroxy-…-oic acid", split after its first locant) is still a name
             if x.first >= stop or quantity or (
-                cs[x.first] in "NnA"
+                cs[x.first] in _AMOUNT_START
                 and not (x.kind == "chemical" and x.m.core is not None
                          and x.m.core[0] == x.first)
             ):
@@ -334,7 +344,7 @@ class CorefResolver(SavesTables):
             if x.bracketed:
                 continue
             # "NAME ammonium salt": a name with a generic head
-            if x.kind == "chemical" or (x.kind == "generic" and cs[x.first] == "b") or (
+            if x.kind == "chemical" or (x.kind == "generic" and cs[x.first] == _NEW_NAME) or (
                 x.kind == "reference" and x.ident and x.head != "example"
                 # "... acid Compound l was condensed": the subject of the text's first verb
                 # does not replace the name of the heading
