@@ -123,7 +123,7 @@ class Mention:
         """The mention whose :func:`mention_attrs` are ``attrs`` (as the JSON format and the
         msgpack of :mod:`chemie.serialize` store them; lists become tuples again). Keys that
         are no field are dropped."""
-        m = cls(id, tuple(tuple(r) for r in spans), label, text, rule, confidence)  # type: ignore[misc]
+        m = cls(id, tuple((a, b) for a, b in spans), label, text, rule, confidence)
         for key, value in (attrs or {}).items():
             convert = _ATTR_TYPES.get(key)
             if convert is not None:
@@ -135,7 +135,7 @@ def _pair(value: object) -> TokenPair | None:
     return None if value is None else tuple(value)  # type: ignore[arg-type,return-value]
 
 
-# the mention fields written as its "attrs" map, each with its reader and its default
+# the mention fields written as its "attrs" map: how each is read back, then its default
 _ATTR_TYPES: dict[str, Callable[[object], object]] = {
     "kind": str, "head": str, "sentence": int, "tokens": _pair, "core": _pair, "det": str,
     "quantity": bool, "abbreviation": bool,
