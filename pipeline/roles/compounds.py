@@ -23,9 +23,11 @@ _AQUEOUS_ALONE = regex.compile(r"(?i:\b(aqueous)\s(?=solution|suspension))")
 _IDENT = regex.compile(r"^[(\[]?([0-9]+[A-Za-z]?(?:[-.][0-9A-Za-z]+)*|[A-Z]{1,2}-?[0-9]*[a-z]?|"
                        r"[IVX]+-[0-9]+[a-z]?)[)\]]?$")
 _WORD = regex.compile(r"\w+\.?")
-# a step heading inside a heading: "Step 1", "Step A:", "[Step 1]", "(1) Preparation of"
+# a step heading inside a heading: "Step 1", "Step A:", "[Step 1]", "(1) Preparation of";
+# "(Step 3, scheme 5)" after a name is a note on the name, not a heading
 _STEP_HEADING = regex.compile(
-    r"(?i)\b(?:step|stage)\s*[0-9A-Z]\b|\(\d{1,3}(?:-\d{1,3})?\)\s*(?:preparation|synthesis)\b"
+    r"(?i)(?<!\(\s*)\b(?:step|stage)\s*[0-9A-Z]\b"
+    r"|\(\d{1,3}(?:-\d{1,3})?\)\s*(?:preparation|synthesis)\b"
     r"|\b(?:first|second|third)\s+step\b|\b(?:synthesis|preparation)\s+of\b"
     r"|\bintermediate\s+\w+|\b\d+\.\d+\s*:")
 OTHER, SOLVENT, PRODUCT = "OTHER_COMPOUND", "SOLVENT", "REACTION_PRODUCT"
@@ -221,8 +223,8 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
                 at = low.find(phrase, at + 1)
     taken = None
     for m in ctx.mentions:
-        kind = m.attrs.get("kind")
-        if (kind != "reference" and kind != "state") or "core" not in m.attrs:
+        kind = m.kind
+        if (kind != "reference" and kind != "state") or m.core is None:
             continue
         ca, cb = _core_chars(ctx, m)
         ref = (_reference_span(ctx, m, ca, cb, titles) if kind == "reference"
@@ -367,10 +369,11 @@ def _labelled_references(text: str, low: str, out: list[Found]) -> None:
 def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
     """The head word of a physical state ("a pale brown solid" -> "solid"), a candidate
     product of the step that gives it."""
-    head = str(m.attrs.get("head", ""))
+    head = m.head
     text = ctx.text
-    end = ctx.ends[m.attrs["core"][1]]  # type: ignore[index]  # "200mg of a white solid with
-    # a yield of 52.2%": the core ends at the head, the mention after it
+    # "200mg of a white solid with a yield of 52.2%": the core ends at the head, the mention
+    # after it
+    end = ctx.ends[m.core[1]] if m.core is not None else m.end
     while end > m.start and not text[end - 1].isalnum():
         end -= 1
     start = end - len(head)
@@ -546,7 +549,7 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
 
 
 def _core_chars(ctx: RoleContext, m: Mention) -> tuple[int, int]:
-    first, last = m.attrs["core"]  # type: ignore[misc]
+    first, last = m.core  # type: ignore[misc]
     return ctx.tokens.idx[first], ctx.ends[last]
 
 
@@ -560,7 +563,7 @@ def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int,
     if ex:
         return Found(ca + ex.start(1), ca + ex.end(1), "reference")
     words = core.split()
-    head = str(m.attrs.get("head", ""))
+    head = m.head
     if head == "example":
         return None
     if len(words) >= 3 and words[-2].lower() in ("no.", "no") and (
