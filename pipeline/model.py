@@ -255,7 +255,7 @@ class Action:
     step: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Role:
     """A ChEMU 2020 labelled span: a compound by its role in the reaction, a condition or
     quantity, an example label, or the trigger word of a reaction or work-up step.

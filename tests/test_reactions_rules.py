@@ -24,7 +24,7 @@ from chemie.reactions.table import (
     roles_rule_references,
 )
 from chemie.resources import load_rules
-from chemie.roles.table import load_table as load_roles_table
+from chemie.roles.table import role_table
 from chemie.structures import chem
 from chemie.structures.grounding import Grounding, Name
 from chemie.structures.resolve import Resolution
@@ -367,7 +367,7 @@ def test_the_roles_rules_referred_to_exist():
     """The shipped table refers only to rules of rules/roles.yaml, and to some of them."""
     names = {n for _, n in roles_rule_references(reaction_table())}
     assert {"known_solvent", "workup_compound", "heading_product"} <= names
-    assert names <= set(load_roles_table().rule_names())
+    assert names <= set(role_table().rule_names())
 
 
 def _oxidant_case() -> list[Candidate]:

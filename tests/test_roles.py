@@ -6,7 +6,7 @@ import pytest
 
 import chemie
 from chemie.extensions import roles_of
-from chemie.roles.table import load_table
+from chemie.roles.table import role_table
 
 # rule -> (snippet, span text, label): running the pipeline on the snippet labels the span
 # with the label by that rule (hand-written snippets, not corpus text)
@@ -23,6 +23,22 @@ CASES: dict[str, tuple[str, str, str]] = {
                       "0.44 g", "YIELD_OTHER"),
     "yield_bracket": ("The residue was purified to give a white solid (0.25 g, 77%).",
                       "0.25 g", "YIELD_OTHER"),
+    "described_yield": ("The residue was purified to give 4-bromoaniline as a colorless liquid "
+                        "(2.6 g).", "2.6 g", "YIELD_OTHER"),
+    "bracketed_heading_label": ("[Step 2] Synthesis of 4-bromoaniline 4-Bromotoluene (2.0 g) was "
+                                "heated in water for 2 h.", "2", "EXAMPLE_LABEL"),
+    "referred_product": ("The residue was purified to give 4-bromoaniline (0.02 g, 79%) "
+                         "(hereinafter referred to as the compound of Example 7) as a white "
+                         "solid.", "compound of Example 7", "REACTION_PRODUCT"),
+    "isolated_product": ("The mixture was stirred for 2 h. 4-Bromoaniline (C23) Isolated as a "
+                         "tan solid (0.15 g, 42%).", "4-Bromoaniline", "REACTION_PRODUCT"),
+    "amount_percent": ("The residue was purified by chromatography. Yield: 870.7 mg (70%).",
+                       "70%", "YIELD_PERCENT"),
+    "yield_neighbour": ("The residue was purified by chromatography. Light yellow solid, 180 mg, "
+                        "54% yield.", "180 mg", "YIELD_OTHER"),
+    "step_heading_product": ("The mixture was stirred for 2 h. Step 2: Synthesis of 4-bromoaniline "
+                             "To a solution of 4-bromotoluene (1.0 g) in THF was added "
+                             "triethylamine (1 mL).", "4-bromoaniline", "REACTION_PRODUCT"),
     "yield_word": ("4-Bromoaniline was obtained in 91% yield.", "91%", "YIELD_PERCENT"),
     "yield_amount": ("Chromatography gave 1.3 g of a white solid.", "1.3 g", "YIELD_OTHER"),
     "aqueous_solvent": (
@@ -39,9 +55,9 @@ CASES: dict[str, tuple[str, str, str]] = {
                         "REAGENT_CATALYST"),
     "reagent_formula": ("POCl3 (1.0 mL) was added to 4-bromoaniline (1.0 g).", "POCl3",
                         "REAGENT_CATALYST"),
-    "workup_antecedent": ("4-Chlorotoluene (2.0 g) was added to toluene (5 mL). Ethyl benzoate "
+    "workup_antecedent": ("4-Chlorotoluene (2.0 g) was added to toluene (5 mL). Ethyl acetate "
                           "(10 mL) was added and the organic layer was separated.",
-                          "Ethyl benzoate", "OTHER_COMPOUND"),
+                          "Ethyl acetate", "OTHER_COMPOUND"),
     "coreferent_product": ("Example 5 4-Chlorobenzoic acid 4-Chlorotoluene (2.0 g) was heated "
                            "in water (5 mL) for 2 h. 4-Chlorobenzoic acid (1.5 g) was dissolved "
                            "in ethanol.", "4-Chlorobenzoic acid", "REACTION_PRODUCT"),
@@ -98,6 +114,11 @@ NOT_LABELLED: dict[str, tuple[str, str]] = {
     "other_reference": ("The crude product was purified by chromatography.", "crude product"),
     "generic_reference": ("The resultant crude product was purified by chromatography.",
                           "resultant crude product"),
+    "source_reference": ("The mixture was stirred at 50 °C for 1 h. To a solution of "
+                         "4-bromotoluene [Example 2, Step 3] (2 g) in THF (5 mL) was added "
+                         "triethylamine (1 mL).", "Example 2"),
+    "following_reference": ("The following compounds were prepared in like manner.",
+                            "following compounds"),
     "layer": ("The water layer was extracted with ether.", "water"),
     "other_state": ("The solid was filtered and dried.", "solid"),
     "described_state": ("The mixture was concentrated to give 4-bromoaniline as a white solid "
@@ -143,7 +164,7 @@ def roles(nlp, text: str) -> list[tuple[str, str, str]]:
 
 
 def test_every_rule_has_a_case_and_a_comment():
-    table = load_table()
+    table = role_table()
     assert set(table.rule_names()) == set(CASES) | set(NOT_LABELLED) | set(LEXICON_CASES)
     rules = [*table.builtin, *table.conditions, *table.triggers, *table.compounds]
     assert all(r.comment for r in rules)
@@ -176,6 +197,174 @@ def test_the_lexicon_keeps_a_names_most_frequent_role_only(tmp_path):
 def test_rule_leaves_its_span_unlabelled(nlp, rule):
     text, span = NOT_LABELLED[rule]
     assert all(found != span for found, _, _ in roles(nlp, text))
+
+
+def test_known_names_outside_a_name_run_are_compounds(nlp):
+    """A token of the ``names`` list, or a mixture of them in one token, is a compound."""
+    found = roles(nlp, "The residue was purified by chromatography (n-Hex/EA = 3/1).")
+    assert {("n-Hex", "OTHER_COMPOUND"), ("EA", "OTHER_COMPOUND")} <= {
+        (text, label) for text, label, _ in found}
+    found = roles(nlp, "The residue was purified by chromatography (silica gel, n-hexane/ethyl "
+                       "acetate) to give 4-bromoaniline.")
+    assert {("n-hexane", "OTHER_COMPOUND"), ("ethyl acetate", "OTHER_COMPOUND")} <= {
+        (text, label) for text, label, _ in found}
+
+
+@pytest.mark.parametrize(("text", "span", "rule"), [
+    # a state whose mention runs on after it
+    ("The residue was purified to give 1.65g of a white solid with a yield of 82.8%.", "solid",
+     "yield_product"),
+    # a title reference inside another mention
+    ("The residue was purified to obtain the title compound in white color (6.0 g, 93%).",
+     "title compound", "title_reference"),
+    ("This gave a first portion of 2.28 g (63% of theory) of the title compound.",
+     "title compound", "title_reference"),
+    # the label a state carries before its bracket
+    ("The residue was purified to deliver a yellow solid 36-d (1.8 g, yield: 91%).", "36-d",
+     "yield_product"),
+])
+def test_products_found_inside_longer_mentions(nlp, text, span, rule):
+    assert (span, "REACTION_PRODUCT", rule) in roles(nlp, text)
+
+
+def test_a_title_reference_in_fractions_is_no_product(nlp):
+    assert roles(nlp, "Fractions containing the desired compound were collected.") == []
+
+
+def test_a_state_with_a_yield_that_no_step_gives_is_no_product(nlp):
+    found = roles(nlp, "The mixture was stirred for 2 h. Yellow oil (30 mg, 81%).")
+    assert ("30 mg", "YIELD_OTHER", "yield_bracket") in found
+    assert all(text != "oil" for text, _, _ in found)
+
+
+def test_the_amount_of_a_numbered_compound_before_it_is_its_yield(nlp):
+    found = roles(nlp, "7.2 g of Compound 17 was prepared in the same manner.")
+    assert ("7.2 g", "YIELD_OTHER", "product_yield") in found
+
+
+def test_a_bracketed_example_in_a_sentence_is_no_label(nlp):
+    found = roles(nlp, "As described (Example 3) the mixture was stirred at 50 °C.")
+    assert ("50 °C", "TEMPERATURE", "temperature_degrees") in found
+    assert all(label != "EXAMPLE_LABEL" for _, label, _ in found)
+
+
+def test_silica_gel_is_never_a_product(nlp):
+    found = roles(nlp, "The residue was isolated and purified by silica gel column chromatography "
+                       "(hexane/EtOAc = 3/1) to give 4-bromoaniline.")
+    assert ("silica gel", "OTHER_COMPOUND", "supports") in found
+
+
+def test_pyridine_is_a_reagent_even_as_the_medium(nlp):
+    found = roles(nlp, "4-Bromoaniline (1.0 g) was dissolved in pyridine (5 mL) and stirred.")
+    assert [label for text, label, _ in found if text == "pyridine"] == ["REAGENT_CATALYST"]
+
+
+def test_a_concentration_in_brackets_is_no_label(nlp):
+    found = roles(nlp, "The mixture was washed with NaOH (2M, 75 mL).")
+    assert ("NaOH", "OTHER_COMPOUND", "workup_compound") in found
+    assert all(text != "2M" for text, _, _ in found)
+
+
+def test_a_melting_or_dsc_temperature_is_no_condition(nlp):
+    found = roles(nlp, "The mixture was stirred at 50 °C. Endothermic peak in DSC: 195° C.; "
+                       "mp: 163-165 °C.")
+    assert [text for text, label, _ in found if label == "TEMPERATURE"] == ["50 °C"]
+
+
+def test_a_compound_from_an_example_inside_a_solution_is_a_starting_material(nlp):
+    found = roles(nlp, "The mixture was stirred for 1 h. DAST (0.5 mL) was added to a solution of "
+                       "200 mg (0.37 mmol) of the compound from Example 99A in DMF (5 mL).")
+    assert ("compound from Example 99A", "STARTING_MATERIAL", "reactant") in found
+
+
+@pytest.mark.parametrize("text", [
+    "The reaction was quenched with aq. sat. NaHCO3 solution and extracted with EtOAc.",
+    "The residue was dissolved in CH2Cl2 and washed with sat. NaHCO3 (aq).",
+])
+def test_aq_apart_from_its_name_is_a_compound_of_its_own(nlp, text):
+    found = roles(nlp, text)
+    assert ("aq", "OTHER_COMPOUND", "workup_compound") in found
+    assert ("NaHCO3", "OTHER_COMPOUND", "workup_compound") in found
+
+
+def test_aq_of_a_layer_is_no_compound(nlp):
+    found = roles(nlp, "The organic layer was separated, and the aq. layer was extracted.")
+    assert all(text != "aq" for text, _, _ in found)
+
+
+def test_a_support_with_a_trade_mark_before_a_full_stop_is_found(nlp):
+    found = roles(nlp, "The mixture was stirred for 30 min, then filtered over Celite®. The "
+                       "filtrate was concentrated.")
+    assert ("Celite®", "OTHER_COMPOUND", "supports") in found
+
+
+def test_a_yield_bracket_with_a_purity_keeps_the_amount_and_the_yield(nlp):
+    found = roles(nlp, "The residue was purified to give the title compound (23 g, purity 99.2%, "
+                       "yield 86%).")
+    assert ("23 g", "YIELD_OTHER", "yield_bracket") in found
+    assert [text for text, label, _ in found if label == "YIELD_PERCENT"] == ["86%"]
+
+
+@pytest.mark.parametrize("word", ["stoichiometric", "thermodynamic", "isocratic"])
+def test_an_adjective_in_ic_is_no_compound(nlp, word):
+    found = roles(nlp, f"The mixture was stirred at 50 °C for 2 h. The {word} mixture was "
+                       "stirred at 50 °C.")
+    assert ("50 °C", "TEMPERATURE", "temperature_degrees") in found
+    assert all(text != word for text, _, _ in found)
+
+
+def test_a_purity_before_the_product_is_no_yield(nlp):
+    found = roles(nlp, "The residue was purified. This gave 61 mg (96% of theory, purity 99%) of "
+                       "the title compound.")
+    assert ("96%", "YIELD_PERCENT", "yield_word") in found
+    assert all(text != "99%" for text, _, _ in found)
+
+
+def test_a_bracket_with_a_volume_is_no_yield(nlp):
+    found = roles(nlp, "The mixture was cooled to 0 °C. Aqueous sodium hydroxide (50%, 6.8 mL, "
+                       "130 mmol) was added to a stirred solution of 4-bromoaniline in THF.")
+    assert all(label not in ("YIELD_PERCENT", "YIELD_OTHER") for _, label, _ in found)
+    assert ("sodium hydroxide", "REAGENT_CATALYST") in {(t, label) for t, label, _ in found}
+
+
+def test_a_retention_time_after_a_colon_is_no_time(nlp):
+    found = roles(nlp, "The mixture was stirred for 2 h. Data: LCMS (A) Rt : 5.639 min.")
+    assert [text for text, label, _ in found if label == "TIME"] == ["2 h"]
+
+
+def test_a_compound_separated_and_obtained_is_the_product(nlp):
+    found = roles(nlp, "The mixture was heated at 120 °C for 16 hours. 4-Bromoaniline was "
+                       "separated and obtained as a colorless liquid (2.6 g) in 91% yield.")
+    assert ("4-Bromoaniline", "REACTION_PRODUCT", "isolated_product") in found
+
+
+def test_an_addition_to_terminate_the_reaction_is_work_up(nlp):
+    found = roles(nlp, "4-Bromoaniline (1.0 g) and triethylamine (1 mL) were reacted in THF at "
+                       "50 °C for 2 h. To the reaction solution, a 2 N solution of ammonia in "
+                       "methanol was added to terminate the reaction.")
+    assert ("added", "WORKUP", "workup_addition") in found
+    assert ("ammonia", "OTHER_COMPOUND", "workup_compound") in found
+
+
+def test_a_reagent_added_after_the_work_up_starts_a_new_reaction(nlp):
+    found = roles(nlp, "The mixture was stirred at 50 °C for 2 h, then concentrated to dryness. "
+                       "The residue was dissolved in dichloromethane (6 mL). Triethylamine "
+                       "(0.2 mL) and methanesulfonyl chloride (0.03 mL) were added, and the "
+                       "mixture stirred at room temperature.")
+    assert ("dissolved", "REACTION_STEP", "reaction_step") in found
+    assert ("dichloromethane", "SOLVENT") in {(t, label) for t, label, _ in found}
+
+
+def test_an_aqueous_solution_of_a_salt_added_after_the_reaction_is_work_up(nlp):
+    found = roles(nlp, "4-Bromoaniline (1.0 g) and triethylamine (1 mL) were stirred in THF at "
+                       "50 °C for 2 h. Then, an aqueous solution of sodium metabisulfite was "
+                       "added to the reaction mixture.")
+    assert ("added", "WORKUP", "workup_addition") in found
+
+
+def test_a_patent_number_is_no_compound(nlp):
+    found = roles(nlp, "4-Bromoaniline was prepared as in WO2012345678 in 91% yield.")
+    assert all("WO2012345678" not in text for text, _, _ in found)
 
 
 def test_a_step_note_in_brackets_after_the_heading_name_is_no_step_heading(nlp):
@@ -235,12 +424,12 @@ def test_a_rule_table_without_a_builtin_rule_is_refused(tmp_path):
     import yaml
 
     from chemie.components.roles import RoleLabeller
-    from chemie.errors import InputError
     from chemie.resources import rules_path
+    from chemie.tables import TableError
 
     data = yaml.safe_load(rules_path("roles.yaml").read_text(encoding="utf-8"))
     data["builtin"] = [r for r in data["builtin"] if r["name"] != "product_yield"]
     path = tmp_path / "roles.yaml"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    with pytest.raises(InputError, match="builtin.product_yield: missing"):
+    with pytest.raises(TableError, match=r"roles\.yaml: builtin: missing rule\(s\) product_yield"):
         RoleLabeller(str(path), "chemu2020_roles.tsv")

@@ -1,4 +1,5 @@
-"""The role table loader: the shipped table loads; bad tables fail with FILE: key: problem."""
+"""The role table is read through its schema (chemie.tables) and checked after: the shipped
+table loads; a bad table fails with one line FILE: key: what is wrong."""
 
 from __future__ import annotations
 
@@ -8,20 +9,30 @@ import pytest
 import yaml
 
 from chemie.errors import InputError
-from chemie.resources import rules_path
-from chemie.roles.table import load_table, load_table_file, parse_table
+from chemie.roles.table import RoleTable, check_table, role_table
+from chemie.tables import TableError, parse_table
 
 BASE = {
-    "words": {"solvents": ["THF", "water"]},
+    "words": {name: ["x"] for name in (
+        "heading_words", "title_words", "reference_heads", "heading_stops", "skipped_before",
+        "names", "name_prefixes", "kept_modifiers", "name_tails", "not_compounds",
+        "workup_materials", "workup_verbs", "workup_prefixes", "non_triggers", "auxiliaries",
+        "manner_nouns", "manner_before", "passive_only", "condition_classes",
+        "reaction_classes", "quench_classes", "run_classes", "run_words", "completion_classes",
+        "workup_classes", "ending_classes", "workup_temperatures", "title_refs")},
     "actions": {"Add": ["put"]},
     "patterns": {"metal": "palladium"},
-    "builtin": [{"name": "b1", "comment": "a builtin rule", "label": "EXAMPLE_LABEL"}],
+    "builtin": [{"name": n, "comment": "a rule in code", "label": "EXAMPLE_LABEL"} for n in (
+        "heading_label", "bracketed_heading_label", "opening_label", "product_yield",
+        "described_yield", "yield_bracket", "yield_word", "yield_amount", "amount_percent",
+        "yield_neighbour", "aqueous_solvent", "bracket_label", "coreferent_product")],
     "conditions": [{"name": "c1", "comment": "a time", "label": "TIME", "pattern": r"\d+ h"}],
     "triggers": [{"name": "t1", "comment": "an addition", "label": "REACTION_STEP",
                   "classes": ["Add"], "phase": "reaction"}],
     "compounds": [{"name": "r1", "comment": "a solvent", "label": "SOLVENT",
                    "when": {"words": "solvents", "after": ["in"]}}],
 }
+BASE["words"]["solvents"] = ["THF", "water", "@equivalents"]
 
 
 def table(**changes) -> dict:
@@ -38,66 +49,87 @@ def table(**changes) -> dict:
     return data
 
 
+def parse(data: dict) -> RoleTable:
+    return check_table(parse_table(data, RoleTable, "x.yaml"), "x.yaml")
+
+
 def test_the_shipped_table_loads():
-    t = load_table()
+    t = role_table()
     assert t.compounds and t.conditions and t.triggers and t.builtin
-    assert t.path == str(rules_path("roles.yaml"))
+    assert "equiv." in t.words["skipped_before"]  # through "@equivalents"
+    assert t.extra_actions["put"] == "Add"
 
 
 def test_a_small_table_parses():
-    t = parse_table(table(), "x.yaml")
-    assert t.words["solvents"] == {"thf", "water"}
-    assert t.compounds[0].when == {"words": "solvents", "after": ["in"]}
-    assert t.conditions[0].pattern.search("for 2 h")
-    assert t.rule_names() == ["b1", "c1", "t1", "r1"]
-    assert t.actions == {"put": "Add"}
+    t = parse(table())
+    assert t.words["solvents"] == {"thf", "water", "eq", "eq.", "equiv", "equiv.", "equivalent",
+                                   "equivalents"}
+    assert dict(t.compounds[0].when.items()) == {"words": "solvents",
+                                                 "after": frozenset({"in"})}
+    assert t.condition_patterns["c1"].search("for 2 h")
+    assert t.compiled["metal"].search("palladium on carbon")
+    assert t.rule_names()[-3:] == ["c1", "t1", "r1"]
+    assert t.extra_actions == {"put": "Add"}
 
 
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"extra": []}, "x.yaml: roles.extra: unknown key"),
-        ({"words": None}, "x.yaml: roles.words: missing"),
-        ({"compounds__0__colour": "red"}, "x.yaml: compounds.r1.colour: unknown key"),
-        ({"compounds__0__comment": None}, "x.yaml: compounds.r1.comment: missing"),
-        ({"compounds__0__label": "PRODUCT"}, "x.yaml: compounds.r1.label: unknown label"),
+        ({"extra": []}, "rules/x.yaml: extra: unknown key"),
+        ({"words": None}, "rules/x.yaml: words: missing key"),
+        ({"words__names": None}, "rules/x.yaml: words.names: missing key (the code reads"),
+        ({"compounds__0__colour": "red"}, "rules/x.yaml: compounds.r1.colour: unknown key"),
+        ({"compounds__0__comment": None}, "rules/x.yaml: compounds.r1.comment: missing key"),
+        ({"compounds__0__label": "PRODUCT"},
+         "rules/x.yaml: compounds.r1.label: unknown label 'PRODUCT'"),
         ({"compounds__0__when": {"words": "reagents"}},
-         "x.yaml: compounds.r1.when.words: no word list 'reagents'"),
-        ({"compounds__0__when": {"near": ["in"]}}, "x.yaml: compounds.r1.when.near: unknown key"),
-        ({"compounds__0__when": {"place": "preface"}}, "x.yaml: compounds.r1.when.place: expected"),
+         "rules/x.yaml: compounds.r1.when.words: no word list 'reagents'"),
+        ({"compounds__0__when": {"afer": ["in"]}},
+         "rules/x.yaml: compounds.r1.when.afer: unknown key (did you mean 'after'?)"),
+        ({"compounds__0__when": {"place": "preface"}},
+         "rules/x.yaml: compounds.r1.when.place: 'preface' is not one of"),
         ({"compounds__0__when": {"after": "in"}},
-         "x.yaml: compounds.r1.when.after: expected a list"),
+         "rules/x.yaml: compounds.r1.when.after: expected a list"),
+        ({"compounds__0__when": {"lexicon": ["TIME"]}},
+         "rules/x.yaml: compounds.r1.when.lexicon: unknown label 'TIME'"),
         ({"conditions__0__pattern": "(unclosed"},
-         "x.yaml: conditions.c1.pattern: bad regular expression"),
-        ({"conditions__0__label": "SOLVENT"}, "x.yaml: conditions.c1.label: unknown label"),
-        ({"triggers__0__phase": "cleanup"}, "x.yaml: triggers.t1.phase: expected one of"),
+         "rules/x.yaml: conditions.c1.pattern: bad regular expression"),
+        ({"conditions__0__label": "SOLVENT"},
+         "rules/x.yaml: conditions.c1.label: unknown label 'SOLVENT'"),
+        ({"triggers__0__phase": "cleanup"}, "rules/x.yaml: triggers.t1.phase: 'cleanup' is not"),
         ({"triggers__0__needs_argument": "yes"},
-         "x.yaml: triggers.t1.needs_argument: expected true or false"),
-        ({"words__solvents": ["THF", ["nested"]]}, "x.yaml: words.solvents: expected a list"),
-        ({"actions__Stir": ["put"]}, "x.yaml: actions.Stir: 'put' is also in Add"),
+         "rules/x.yaml: triggers.t1.needs_argument: expected bool, got str 'yes'"),
+        ({"words__solvents": ["THF", ["nested"]]},
+         "rules/x.yaml: words.solvents.1: expected str, got list"),
+        ({"words__solvents": ["@solvent"]},
+         "rules/x.yaml: words.solvents.0: rules/vocabularies.yaml: solvent: no such vocabulary"),
+        ({"actions__Stir": ["put"]}, "rules/x.yaml: actions.Stir: 'put' is also in Add"),
         ({"compounds__0__when": {"pattern": "nonmetal"}},
-         "x.yaml: compounds.r1.when.pattern: no pattern 'nonmetal'"),
-        ({"patterns__metal": "(pd"}, "x.yaml: patterns.metal: bad regular expression"),
-        ({"builtin__0__name": "c1"}, "x.yaml: c1: rule name used in two sections"),
+         "rules/x.yaml: compounds.r1.when.pattern: no pattern 'nonmetal'"),
+        ({"patterns__metal": "(pd"}, "rules/x.yaml: patterns.metal: bad regular expression"),
+        ({"conditions__0__name": "heading_label"},
+         "rules/x.yaml: heading_label: rule name used twice"),
+        ({"builtin": []},
+         "rules/x.yaml: builtin: missing rule(s) amount_percent, aqueous_solvent, "),
     ],
 )
 def test_a_bad_table_names_the_file_and_key(changes, message):
-    with pytest.raises(InputError) as e:
-        parse_table(table(**changes), "x.yaml")
+    with pytest.raises(TableError) as e:
+        parse(table(**changes))
     assert str(e.value).startswith(message)
-
-
-def test_a_rule_defined_twice():
-    data = table()
-    data["compounds"].append(copy.deepcopy(data["compounds"][0]))
-    with pytest.raises(InputError, match=r"compounds\.r1: rule defined twice"):
-        parse_table(data, "x.yaml")
 
 
 def test_a_file_that_is_not_yaml_names_its_line(tmp_path):
     path = tmp_path / "roles.yaml"
     path.write_text(yaml.safe_dump(table()) + "words: [unclosed\n", encoding="utf-8")
     with pytest.raises(InputError) as e:
-        load_table_file(path)
+        role_table(path)
     assert str(e.value).startswith(f"{path}:")
     assert "not valid YAML" in str(e.value)
+
+
+def test_a_table_file_reads_the_vocabularies_beside_it(tmp_path):
+    (tmp_path / "vocabularies.yaml").write_text("equivalents: [eqv]\n", encoding="utf-8")
+    path = tmp_path / "roles.yaml"
+    path.write_text(yaml.safe_dump(table()), encoding="utf-8")
+    assert role_table(path).words["solvents"] == {"thf", "water", "eqv"}

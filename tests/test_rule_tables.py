@@ -18,6 +18,7 @@ from chemie.rc.labels import LabelTable
 from chemie.rc.rules import RcTable
 from chemie.reactions.table import ReactionTable
 from chemie.resources import load_rules, rules_path
+from chemie.roles.table import RoleTable
 from chemie.structures.grounding import GroundingTable
 from chemie.tables import TableError, load_table, parse_table
 
@@ -31,11 +32,12 @@ SCHEMAS = {
     "rc.yaml": RcTable,
     "rc_labels.yaml": LabelTable,
     "reactions.yaml": ReactionTable,
+    "roles.yaml": RoleTable,
     "tokenizer.yaml": TokenizerTable,
     "tokenizer_sentences.yaml": SentenceTable,
 }
 # the vocabularies are the lists the others reference
-UNTYPED = {"vocabularies.yaml", "roles.yaml"}
+UNTYPED = {"vocabularies.yaml"}
 
 
 def _item(items: list, name: str) -> dict:
@@ -74,6 +76,14 @@ CASES = [
      "rules/rc_labels.yaml: scierc.USED-FOR.swp: unknown key (did you mean 'swap'?)"),
     ("reactions.yaml", lambda t: _rename(t["after_reaction"], "min_hours", "min_hour"),
      "rules/reactions.yaml: after_reaction.min_hour: unknown key (did you mean 'min_hours'?)"),
+    ("roles.yaml", lambda t: _rename(_item(t["compounds"], "solvent_after_in")["when"], "after",
+                                     "afer"),
+     "rules/roles.yaml: compounds.solvent_after_in.when.afer: unknown key (did you mean "
+     "'after'?)"),
+    ("roles.yaml", lambda t: _rename(_item(t["triggers"], "yield_step"), "needs_argument",
+                                     "needs_arg"),
+     "rules/roles.yaml: triggers.yield_step.needs_arg: unknown key (did you mean "
+     "'needs_argument'?)"),
     ("tokenizer.yaml", lambda t: _rename(_item(t["keep_whole"], "formula"), "kind", "knd"),
      "rules/tokenizer.yaml: keep_whole.formula.knd: unknown key (did you mean 'kind'?)"),
     ("tokenizer_sentences.yaml", lambda t: _rename(t, "openers", "opener"),

@@ -42,7 +42,8 @@ def digests(nlp, path):
         doc.relations.clear()
         for d in (doc, Document(doc.id, doc.text)):
             a = annotate(nlp, d)
-            state = (a.id, a.text, a.tokens, a.sentences, a.mentions, a.relations, a.meta)
+            state = (a.id, a.text, a.tokens, a.sentences, a.mentions, a.relations, a.roles,
+                     a.meta)
             out.append(hashlib.sha256(repr(state).encode("utf-8")).hexdigest())
     return out
 '''
@@ -115,6 +116,14 @@ def saved(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def saved_roles(tmp_path_factory):
+    """The pipeline with the opt-in ``chemie_roles``, saved."""
+    path = tmp_path_factory.mktemp("saved_roles") / "chemie"
+    chemie.load(roles=True).to_disk(path)
+    return path
+
+
 def test_the_saved_config_names_the_chemie_language_and_tokenizer(saved):
     config = spacy.util.load_config(saved / "config.cfg")
     assert config["nlp"]["lang"] == "chemie"
@@ -172,6 +181,18 @@ def test_a_component_saves_the_tables_it_was_built_from(saved, component, source
     assert copy.read_bytes() == source.read_bytes()
 
 
+@pytest.mark.parametrize(
+    "source",
+    [rules_path("roles.yaml"), rules_path("vocabularies.yaml"),
+     lexicon_path("chemu2020_roles.tsv")],
+)
+def test_chemie_roles_saves_the_tables_it_was_built_from(saved_roles, source):
+    config = spacy.util.load_config(saved_roles / "config.cfg")
+    assert config["nlp"]["pipeline"] == [*FACTORIES, "chemie_roles"]
+    copy = saved_roles / "chemie_roles" / source.name
+    assert copy.read_bytes() == source.read_bytes()
+
+
 def _edit_yaml(path, change) -> None:
     table = yaml.safe_load(path.read_text(encoding="utf-8"))
     change(table)
@@ -198,6 +219,35 @@ def test_a_loaded_pipeline_runs_on_its_saved_tables(saved, tmp_path):
     assert len(list(after.sents)) == 1
     assert "Add" not in [a.label for a in after._.actions]
     assert [t.text for t in after] == [t.text for t in before]
+
+
+def test_a_loaded_pipeline_labels_roles_by_its_saved_table(saved_roles, tmp_path):
+    text = "Acetone was added to the flask. The mixture was stirred for 2 h."
+    before = [(r.text, r.label) for r in spacy.load(saved_roles)(text)._.roles]
+    assert ("2 h", "TIME") in before
+    edited = tmp_path / "edited"
+    shutil.copytree(saved_roles, edited)
+    _edit_yaml(edited / "chemie_roles" / "roles.yaml", lambda t: t.update(
+        conditions=[c for c in t["conditions"] if c["name"] != "time_units"]))
+    after = spacy.load(edited)(text)
+    assert "TIME" not in [r.label for r in after._.roles]
+    assert "TEMPERATURE" not in [r.label for r in after._.roles]
+    acetone = [x for x in before if x[0] == "Acetone"]
+    assert acetone and [(r.text, r.label) for r in after._.roles if r.text == "Acetone"] == acetone
+
+
+def test_a_saved_pipeline_with_roles_gives_the_same_roles_in_a_fresh_process(saved_roles):
+    text = ("4-Bromoaniline (1.0 g) and triethylamine (2 mL) were stirred in THF (5 mL) at 50 °C "
+            "for 2 h. The mixture was extracted with ethyl acetate to give the title compound "
+            "(0.8 g, 75%).")
+    expected = [[r.start, r.end, r.label, r.rule] for r in chemie.load(roles=True)(text)._.roles]
+    script = (
+        "import json, spacy\n"
+        "doc = spacy.load(sys.argv[1])(sys.argv[2])\n"
+        "print(json.dumps([[r.start, r.end, r.label, r.rule] for r in doc._.roles]))\n"
+    )
+    assert len(expected) > 5
+    assert json.loads(_fresh(script, str(saved_roles), text)) == expected
 
 
 def test_a_saved_table_that_is_missing_is_named(saved, tmp_path):

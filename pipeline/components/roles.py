@@ -14,18 +14,16 @@ the ids of the roles it acts on) and the token-aligned ones to ``doc.spans["role
 from __future__ import annotations
 
 import bisect
+from pathlib import Path
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from chemie.errors import InputError
 from chemie.extensions import roles_of
 from chemie.model import Role
+from chemie.resources import lexicon_path
 from chemie.roles.anchors import Anchors
 from chemie.roles.compounds import (
-    AQUEOUS_RULE,
-    BRACKET_RULE,
-    COREF_RULE,
     assign_roles,
     bracket_labels,
     find_compounds,
@@ -39,40 +37,51 @@ from chemie.roles.conditions import (
     heading_end,
 )
 from chemie.roles.context import RoleContext, role_context
-from chemie.roles.decide import compile_rules
+from chemie.roles.decide import Decider
 from chemie.roles.found import Found
 from chemie.roles.lexicon import load_role_lexicon
 from chemie.roles.phases import assign_phases
-from chemie.roles.table import load_table
+from chemie.roles.table import RoleTable, role_table
 from chemie.roles.triggers import find_triggers, modifiers, rules_by_class
 from chemie.roles.yields import YieldFinder
+from chemie.saving import SavesTables, table_sources
 
 SPANS_KEY = "roles"
 PRODUCT = "REACTION_PRODUCT"
-# the rules written in code: each must be named in the table's ``builtin`` section
-BUILTIN = ("heading_label", "opening_label", "product_yield", "yield_bracket", "yield_word",
-           "yield_amount", AQUEOUS_RULE, BRACKET_RULE, COREF_RULE)
 
 
-class RoleLabeller:
-    """Labels compounds by role, conditions, yields, example labels and trigger words."""
+class RoleLabeller(SavesTables):
+    """Labels compounds by role, conditions, yields, example labels and trigger words
+    (``to_disk`` saves the rule table, its vocabularies and the role lexicon; ``from_disk``
+    reads them back)."""
 
-    def __init__(self, rules: str, lexicon: str):
-        self.table = load_table(rules)
-        self.lexicon = load_role_lexicon(lexicon)
-        self.decide = compile_rules(self.table)
-        self.triggers = rules_by_class(self.table)
-        named = {r.name for r in self.table.builtin}
-        for name in BUILTIN:
-            if name not in named:
-                raise InputError(self.table.path, None, f"builtin.{name}: missing")
+    def __init__(self, rules: str | Path, lexicon: str | Path):
+        self.rules_file, self.lexicon_file = Path(rules).name, Path(lexicon).name
+        self.table_files = {**table_sources(rules), self.lexicon_file: lexicon_path(lexicon)}
+        self._build(role_table(rules), load_role_lexicon(lexicon))
+
+    def load_tables(self, files: dict[str, Path]) -> None:
+        """Use the rule table and lexicon in ``files`` (see
+        :class:`~chemie.saving.SavesTables`)."""
+        self._build(role_table(files[self.rules_file]),
+                    load_role_lexicon(files[self.lexicon_file]))
+
+    def _build(self, table: RoleTable, lexicon: dict[str, str]) -> None:
+        """Compile the rule table ``table``; ``lexicon``: name -> its training role."""
+        self.table = table
+        self.lexicon = lexicon
+        self.decide = Decider(table)
+        self.triggers = rules_by_class(table)
+        self.extra_words = frozenset(table.extra_actions)
+        self.anchor_words = table.anchor_words
+        self.ending = table.words["ending_classes"]
 
     def __call__(self, doc: Doc) -> Doc:
-        ctx = role_context(doc, self.table.actions)
+        ctx = role_context(doc, self.table.extra_actions, self.extra_words)
         if not ctx.tokens.text:
             return doc
         table = self.table
-        anchors = Anchors(ctx, table.anchor_words)
+        anchors = Anchors(ctx, self.anchor_words)
         conditions = find_conditions(ctx, table, anchors)
         ctx.modifiers = modifiers(ctx, table)
         phases = assign_phases(ctx, table, conditions)
@@ -84,44 +93,63 @@ class RoleLabeller:
         stated = {f.start for f in compounds if finder.has_yield_after(f)}
         entities = bracket_labels(ctx.text, assign_roles(ctx, compounds, table, heading,
                                                          stated, self.lexicon, self.decide))
-        accepted: list[Found] = []
-        _accept(accepted, find_example_labels(ctx, heading))
-        _accept(accepted, entities)
-        _accept(accepted, finder.bracketed())
+        accepted = _Accepted()
+        accept = accepted.add
+        accept(find_example_labels(ctx, heading))
+        accept(entities)
+        accept(finder.bracketed())
         for f in entities:
             if f.label != PRODUCT:
                 continue
+            rule = "product_yield"
             amounts, percents = finder.after(f)
             if not amounts and not percents:
                 amounts, percents = finder.before(f)
-            rule = "product_yield"
-            _accept(accepted, [Found(a.start, a.end, "amount", "YIELD_OTHER", rule,
-                                     mention=f.mention) for a in amounts])
-            _accept(accepted, [Found(p.start, p.end, "percent", "YIELD_PERCENT", rule,
-                                     mention=f.mention) for p in percents])
-        ending = table.words["ending_classes"]
+            if not amounts and not percents:
+                rule = "described_yield"
+                amounts, percents = finder.described(f)
+            if amounts:
+                accept([Found(a.start, a.end, "amount", "YIELD_OTHER", rule,
+                              mention=f.mention) for a in amounts])
+            if percents:
+                accept([Found(p.start, p.end, "percent", "YIELD_PERCENT", rule,
+                              mention=f.mention) for p in percents])
+        ending = self.ending
         verbs = [(a.start, a.end) for a in ctx.actions if a.label.lower() in ending]
-        _accept(accepted, finder.after_verbs(verbs))
-        _accept(accepted, conditions)
-        _accept(accepted, find_triggers(ctx, table, accepted, self.triggers))
-        _write(doc, ctx, accepted)
+        accept(finder.after_verbs(verbs))
+        accept(finder.amount_percents(accepted.spans))
+        accept(finder.yield_neighbours(accepted.spans))
+        accept(conditions)
+        accept(find_triggers(ctx, table, accepted.spans, self.triggers))
+        _write(doc, ctx, accepted.spans)
         return doc
 
 
-def _accept(accepted: list[Found], found: list[Found]) -> None:
-    """Add the spans of ``found`` that overlap no span accepted before (``accepted`` is kept
-    in text order)."""
-    starts = [g.start for g in accepted]
-    for f in found:
-        if f.end <= f.start:
-            continue
-        i = bisect.bisect_left(starts, f.end)  # spans starting before f ends: 0..i-1
-        if i and accepted[i - 1].end > f.start:
-            continue
-        if i < len(accepted) and accepted[i].start < f.end:
-            continue
-        accepted.insert(i, f)
-        starts.insert(i, f.start)
+class _Accepted:
+    """The spans accepted so far, in text order: a span overlapping one accepted before is
+    left out."""
+
+    __slots__ = ("spans", "starts")
+
+    def __init__(self) -> None:
+        self.spans: list[Found] = []
+        self.starts: list[int] = []
+
+    def add(self, found: list[Found]) -> None:
+        """Accept the spans of ``found`` that overlap no span accepted before."""
+        spans, starts = self.spans, self.starts
+        bisect_left = bisect.bisect_left
+        for f in found:
+            start, end = f.start, f.end
+            if end <= start:
+                continue
+            i = bisect_left(starts, end)  # spans starting before f ends: 0..i-1
+            if i and spans[i - 1].end > start:
+                continue
+            if i < len(spans) and spans[i].start < end:
+                continue
+            spans.insert(i, f)
+            starts.insert(i, start)
 
 
 class _LabelIds:
@@ -146,16 +174,22 @@ def _write(doc: Doc, ctx: RoleContext, found: list[Found]) -> None:
     whose both ends are token boundaries)."""
     text, idx, ends = ctx.text, ctx.tokens.idx, ctx.ends
     names = [f"T{n}" for n in range(1, len(found) + 1)]
-    ids = dict(zip(map(id, found), names, strict=True))
+    ids = None
     roles = roles_of(doc)
+    append = roles.append
     spans = []
     bisect_left = bisect.bisect_left
     labels = _LABEL_IDS.of(doc)
     n_tokens = len(idx)
     for f, name in zip(found, names, strict=True):
         start, end, label = f.start, f.end, f.label
-        args = [ids[id(a)] for a in f.args if id(a) in ids] if f.args else []
-        roles.append(Role(name, start, end, label, text[start:end], f.rule, args))
+        if f.args:
+            if ids is None:
+                ids = dict(zip(map(id, found), names, strict=True))
+            args = [ids[id(a)] for a in f.args if id(a) in ids]
+        else:
+            args = []
+        append(Role(name, start, end, label, text[start:end], f.rule, args))
         i = bisect_left(idx, start)
         if i < n_tokens and idx[i] == start:
             j = bisect_left(ends, end, i)

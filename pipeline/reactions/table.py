@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import regex
 
-from chemie.roles.table import load_table as load_roles_table
+from chemie.roles.table import role_table
 from chemie.tables import TableError, load_table, suggest
 
 TABLE = "reactions.yaml"
@@ -140,7 +140,7 @@ def check_table(table: ReactionTable, name: str) -> ReactionTable:
     """``table`` checked (its patterns compiled into ``table.compiled``): units name known
     measures, the rules written in code are named, patterns compile, and every rule name of
     ``chemie_roles`` it refers to is a rule of ``rules/roles.yaml``."""
-    known = set(load_roles_table(ROLES_TABLE).rule_names())
+    known = set(role_table(ROLES_TABLE).rule_names())
     for key, rule in roles_rule_references(table):
         if rule not in known:
             raise TableError(name, key, f"unknown roles rule {rule}{suggest(rule, known)}")

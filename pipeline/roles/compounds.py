@@ -11,7 +11,7 @@ import regex
 
 from chemie.model import Mention
 from chemie.roles.context import RoleContext
-from chemie.roles.decide import Decision, Facts
+from chemie.roles.decide import Decider, Facts
 from chemie.roles.found import Found
 from chemie.roles.table import NONE, RoleTable
 
@@ -35,6 +35,11 @@ COREF_RULE = "coreferent_product"  # a builtin rule (rules/roles.yaml)
 AQUEOUS_RULE = "aqueous_solvent"  # a builtin rule (rules/roles.yaml)
 _NUMBER_HEADS = frozenset(("compound", "compounds", "product", "products"))
 _EXAMPLE_REF = regex.compile(r"(?i)^(?:the\s+)?(compounds?\s+(?:from|of)\s+(?:ex\.|example)\s*\S+)")
+# "aq" apart from the name it qualifies ("aq. sat. NaHCO3", "sat. NaHCO3 (aq)", "(10% aq)"),
+# not a layer ("the aq. layer")
+_AQ_ALONE = regex.compile(r"(?<![\w.])aq(?=[.)]|\s|$)(?!\.?\s*(?:layers?|phases?)\b)")
+_MARKS, _MARKS_DOT = ("®", "™"), ("®.", "™.", "®,", "™,")
+_FROM_EXAMPLE = regex.compile(r"(?i)\bcompounds?\s+from\s+example\s*[0-9][0-9A-Za-z-]*")
 _DROP_MODIFIERS = frozenset(("the", "a", "an", "this", "that", "white", "crude", "pure",
                              "obtained", "solid", "resulting", "precipitated", "yellow"))
 
@@ -62,8 +67,12 @@ _NEXT_NAME = regex.compile(
 # "di-", "N,N-di-" left before a name by the tokenizer; a chemical word of a name before it
 _MULTIPLIER = regex.compile(r"(?<![\w-])(?:di|tri|tetra|bis|tris|mono|n,n-di)-$")
 _CHEMICAL_WORD = regex.compile(r"[a-z][a-z\d,()\[\]-]{3,}(?:yl|sulfur|amino|oxy)$")
+_CHEMICAL_ENDS = ("yl", "sulfur", "amino", "oxy")
 _AMOUNT_WORD = regex.compile(r"\d+(?:\.\d+)?(?:mg|g|mmol|kg)$")
 _LETTER = regex.compile(r"[^\W\d_]")
+# word -> whether it holds a letter (grows with the vocabulary, as spaCy's does, up to a limit)
+_LETTERED: dict[str, bool] = {}
+_CACHE_LIMIT = 200_000
 _FIRST_WORD = regex.compile(r"[^\s-]+[\s-]")
 # a word right before / after a name
 _WORD_BEFORE = regex.compile(r"(\S+)\s$")
@@ -78,7 +87,14 @@ _CATALYST = regex.compile(r"(?i)\b(?:\d+(?:\.\d+)?\s?(?:%|w/w%)\s?)?((?:pd(?:\(o
                           r"(?:carbon|charcoal)|raney\s+nickel))\b")
 # patent numbers, formulas of a mass spectrum: no compound of the procedure
 _NOT_NAME = regex.compile(r"(?:wo|us|ep|jp|cn|kr)\d{6,}$|c\d+h\d+[a-z\d]*[+-]?$")
+_NOT_NAME_FIRST = frozenset("wuejck")  # the letters _NOT_NAME starts with
 _RATIO_CHARS = frozenset("0123456789.:")
+# "a yellow solid 36-d (1.8 g, 91%)": the label a physical state carries before its bracket
+_STATE_LABEL = regex.compile(r"\b(?:solid|oil|liquid|foam|gum|powder|crystals?|syrup|wax)\s"
+                             r"(\d{1,4}-?[a-z])(?=\s?\()")
+_CONTAINING = ("containing the ", "contains the ", "containing ")  # "fractions containing the
+# desired compound": no product obtained
+_NO_LABELS: frozenset[str] = frozenset()  # no relation points to the compound's mention
 
 
 def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
@@ -91,17 +107,32 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     strip = table.words["name_prefixes"]
     not_compounds = table.words["not_compounds"]
     runs: list[Found] = []
+    strip_starts, known_starts = _prefixes(strip), _prefixes(known)
     for f in _name_runs(ctx, table.words["reference_heads"]):
-        for g in _split_mixture(text, _strip(text, f, strip), known):
+        if low.startswith(strip_starts, f.start, f.end):
+            f = _strip(text, f, strip)
+        if low.startswith(known_starts, f.start, f.end):
+            pieces = _split_mixture(text, f, known)
+        else:
+            pieces = (f,)  # a mixture starts with a known name
+        for g in pieces:
             name = low[g.start : g.end]
-            if g.end > g.start and name not in not_compounds and not _NOT_NAME.match(name):
+            if g.end > g.start and name not in not_compounds and not _not_a_name(name):
                 runs.append(g)
     covered = bytearray(len(text) + 1)
     for f in runs:
         covered[f.start : f.end] = b"\x01" * (f.end - f.start)
     for a, b in ctx.chemicals:
         if 1 not in covered[a:b]:
+            name = low[a:b]
+            if name in not_compounds or _not_a_name(name):
+                continue
             runs.append(Found(a, b, "compound"))
+            covered[a:b] = b"\x01" * (b - a)
+    names = _known_names(ctx, known, table.words["supports"], covered)
+    if names:
+        runs = [f for f in runs if not any(g.start <= f.start and f.end <= g.end for g in names)]
+        runs.extend(names)
     p = text.find("=")
     while p > 0:
         # "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a known name glued to a ratio in one token
@@ -123,7 +154,8 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
     aqueous_text = "aq" in low
     for f in runs:
         start, end = f.start, f.end
-        pre = _MULTIPLIER.search(low, max(0, start - 8), start)
+        pre = _MULTIPLIER.search(low, max(0, start - 8), start) if (
+            start and low[start - 1] == "-") else None
         if pre is not None:
             f.start = start = pre.start()  # "di-" split off "di-tert-butyl dicarbonate"
         if start and text[start - 1].isspace():
@@ -137,7 +169,8 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
             elif word in kept_before:
                 f.core = start  # the name itself, for the rules
                 f.start = w0
-            elif _CHEMICAL_WORD.match(word):
+            elif (word[:-1] if word[-1:] == "\n" else word).endswith(_CHEMICAL_ENDS) and (
+                    _CHEMICAL_WORD.match(word)):
                 f.start = w0  # "diethylaminosulfur trifluoride"
         if low.startswith(tail_starts, end + 1):
             tail = _WORD_AFTER.match(text, end)
@@ -162,8 +195,15 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
         for m in _AQUEOUS_ALONE.finditer(text):
             if not any(f.start <= m.start() < f.end for f in out):
                 out.append(Found(m.start(), m.end(1), "compound"))
+    if aqueous_text:
+        for m in _AQ_ALONE.finditer(low):
+            if not any(f.start <= m.start() < f.end for f in out):
+                out.append(Found(m.start(), m.end(), "compound"))
     if "compound" in low or "intermediate" in low or "macrocy" in low:
         _labelled_references(text, low, out)
+    for m in _STATE_LABEL.finditer(low):
+        if not any(f.start < m.end(1) and m.start(1) < f.end for f in out):
+            out.append(Found(m.start(1), m.end(1), "reference"))
     titles = table.words["title_refs"]
     if "compound" in low or "product" in low:
         by_start = {f.start: f for f in out if f.kind == "compound"}
@@ -173,6 +213,13 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
                 f = by_start.get(at + len(phrase) + 1)
                 if f is not None:  # "the title compound NAME 4c": one span
                     f.start, f.kind = at, "reference"
+                elif _WORDCHAR(text[at - 1 : at]) or _WORDCHAR(text[at + len(phrase) :][:1]):
+                    pass  # inside a longer word
+                elif not low.endswith(_CONTAINING, 0, at) and not any(
+                        g.start < at + len(phrase) and at < g.end for g in out):
+                    # "the title compound in white color (6.0 g)", "a first portion of
+                    # 2.28 g (63%) of the title compound": the phrase whatever its mention
+                    out.append(Found(at, at + len(phrase), "reference"))
                 at = low.find(phrase, at + 1)
     taken = None
     for m in ctx.mentions:
@@ -201,6 +248,59 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
             out.append(ref)
             taken[ref.start : ref.end] = b"\x01" * (ref.end - ref.start)
     out.sort(key=lambda f: f.start)
+    return out
+
+
+def _not_a_name(name: str) -> bool:
+    """Whether a lowercased candidate name is no compound: a patent number, a formula of a
+    mass spectrum, or one English adjective in "-ic" ("chromatographic", "biphasic",
+    "endothermic": words a chemical dictionary holds; a compound in "-ic" is "X-ic acid")."""
+    if name[-2:] == "ic" and len(name) > 5 and name.isalpha():
+        return True
+    return name[:1] in _NOT_NAME_FIRST and _NOT_NAME.match(name) is not None
+
+
+def _known_names(ctx: RoleContext, known: frozenset[str], marked: frozenset[str],
+                 covered: bytearray) -> list[Found]:
+    """Known names (the ``names`` word list) that no other span holds: a token that is one
+    ("Hex" in "(Hex/EA = 3/1)"), or a token that is a mixture of them ("n-Hex/EA",
+    "n-hexane/EtOAc"), split into its names; a word of ``marked`` with a trade mark fused to
+    the punctuation after it ("Celite®.")."""
+    out: list[Found] = []
+    tokens = ctx.tokens
+    idx, words, ends, lower = tokens.idx, tokens.text, ctx.ends, tokens.lower
+    last = len(words) - 1
+    # the candidate tokens: known names, and tokens with a slash or colon
+    candidates = set(compress(range(len(lower)), map(known.__contains__, lower)))
+    text = ctx.text
+    for sep in "/:®™":
+        at = text.find(sep)
+        while at >= 0:
+            candidates.add(bisect.bisect_right(idx, at) - 1)
+            at = text.find(sep, at + 1)
+    candidates.discard(-1)
+    for i in sorted(candidates):
+        low = lower[i]
+        a = idx[i]
+        if covered[a]:
+            continue
+        if low in known:
+            out.append(Found(a, a + len(low), "compound"))
+        elif (low.endswith(_MARKS) or low.endswith(_MARKS_DOT)) and (
+                low.rstrip(".,")[:-1] in marked):
+            # "Celite®." read as one token: the support with its mark
+            out.append(Found(a, a + len(low.rstrip(".,")), "compound"))
+        elif ("/" in low or ":" in low) and low[:1].isalpha():
+            pieces = _pieces(words[i], known)
+            if pieces is None and i < last and idx[i + 1] == ends[i] + 1:
+                # "n-hexane/ethyl acetate": the last name ends in the next token
+                pieces = _pieces(ctx.text[a : ends[i + 1]], known)
+            if pieces is not None and len(pieces) > 1:
+                at = a
+                for piece in pieces:
+                    start = ctx.text.index(piece, at)
+                    out.append(Found(start, start + len(piece), "compound"))
+                    at = start + len(piece)
     return out
 
 
@@ -248,6 +348,9 @@ def _labelled_references(text: str, low: str, out: list[Found]) -> None:
         for m in _FROM_EX.finditer(text):
             found += [Found(m.start(1), m.end(1), "reference"),
                       Found(m.start(2), m.end(2), "reference")]
+    if "from example" in low:
+        # "a solution of 200 mg of the compound from Example 99A in DMF": the whole reference
+        found += [Found(m.start(), m.end(), "reference") for m in _FROM_EXAMPLE.finditer(text)]
     for word in ("compound", "intermediate", "macrocy"):
         at = low.find(word)
         while at >= 0:
@@ -268,7 +371,9 @@ def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
     product of the step that gives it."""
     head = m.head
     text = ctx.text
-    end = m.end
+    # "200mg of a white solid with a yield of 52.2%": the core ends at the head, the mention
+    # after it
+    end = ctx.ends[m.core[1]] if m.core is not None else m.end
     while end > m.start and not text[end - 1].isalnum():
         end -= 1
     start = end - len(head)
@@ -281,8 +386,10 @@ def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
 # ("ethylamino)", "[4,3", "d]", ",9-tetrahydro"), a substituent ("ethyl"), or one to three
 # letters ("and", "d"); an English word of four letters or more ends the name
 _NAME_GAP_WORD = regex.compile(r"(?:.*[\d()\[\],'\-].*|[A-Za-z]{1,3}|[a-z]+(?:yl|o|amino|oxy))$")
+# (not a concentration: "NaOH (2M, 75 mL)")
 _BRACKET_LABEL = regex.compile(
-    r"\s?\((?:(?i:compound|cpd\.?|intermediate)\s)?([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
+    r"\s?\((?:(?i:compound|cpd\.?|intermediate)\s)?(?![0-9]{1,2}[MN][,)])"
+    r"([0-9]{1,4}[a-zA-Z]?(?:-[0-9a-zA-Z]{1,4})?|"
     r"[A-Z]{1,4}-?[0-9]{1,4}[a-z]?|[IVXL]{1,6}|[A-Z]'?)(?:\)(?![-\w])|(?=,\s))"
     r"|\s?\((CAS#?\s?\d+-\d+-\d)(?=[,;)])")
 BRACKET_RULE = "bracket_label"  # a builtin rule (rules/roles.yaml)
@@ -376,8 +483,7 @@ def _split_mixture(text: str, f: Found, known: frozenset[str]) -> list[Found]:
     """A run naming a mixture of known names ("hexane-ethyl acetate", "n-hexane/ethyl
     acetate") as one span per name."""
     part = text[f.start : f.end]
-    low = part.lower()
-    if not low.startswith(_prefixes(known)) or not _JOINS.search(part):
+    if not part.lower().startswith(_prefixes(known)) or not _JOINS.search(part):
         return [f]  # a mixture starts with a known name
     pieces = _pieces(part, known)
     if pieces is None or len(pieces) < 2:
@@ -430,7 +536,13 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
                     if end + 1 < len(cs) and cs[end + 1] == "Z" and idx[end + 1] - b == 1 and (
                             end + 2 >= len(cs) or cs[end + 2] not in "CZ"):
                         b = ends[end + 1]
-                    if _LETTER.search(words[start]):
+                    word = words[start]
+                    lettered = _LETTERED.get(word)
+                    if lettered is None:
+                        if len(_LETTERED) >= _CACHE_LIMIT:
+                            _LETTERED.clear()
+                        lettered = _LETTERED[word] = _LETTER.search(word) is not None
+                    if lettered:
                         out.append(Found(idx[start], b, "compound"))
                 start = i + 1
     return out
@@ -482,20 +594,25 @@ def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
              steps: list[int], lexicon: dict[str, str], stated: set[int]) -> Facts:
     """The facts the compound rules test, for one compound span (its mention and the action
     that names it are set on ``f``; ``steps``: where the step headings of the heading end)."""
-    linked: set[str] = set()
-    for m in ctx.covering(f.start, f.end):
-        if f.mention is None:
-            f.mention = m.id
-            linked = ctx.linked.get(m.id, linked)
-        hits = ctx.argument_of.get(m.id)
-        if hits and ctx.modifiers:
-            # "the residue obtained": a participle that names no step
-            hits = [h for h in hits if id(h[0]) not in ctx.modifiers]
-        if hits:
-            f.links = hits
-            f.action, f.role = hits[-1]
-            break
-    phase = ctx.phase(f.action) if f.action is not None else _phase_near(ctx, f.start)
+    linked: set[str] = _NO_LABELS
+    covering = ctx.covering(f.start, f.end)
+    if covering:
+        argument_of, modifying = ctx.argument_of, ctx.modifiers
+        for m in covering:
+            if f.mention is None:
+                f.mention = m.id
+                linked = ctx.linked.get(m.id, linked)
+            hits = argument_of.get(m.id)
+            if hits and modifying:
+                # "the residue obtained": a participle that names no step
+                hits = [h for h in hits if id(h[0]) not in modifying]
+            if hits:
+                f.links = hits
+                f.action, f.role = hits[-1]
+                break
+    action = f.action
+    phase = (ctx.phase_of.get(id(action), action.phase) if action is not None
+             else _phase_near(ctx, f.start))
     end = f.aqueous_tail if f.aqueous_tail >= 0 else f.end
     start = max(f.start, f.aqueous, f.core)
     text = ctx.lower_text[start:end]
@@ -506,10 +623,8 @@ def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
         if k < len(steps) and text not in ctx.lower_text[steps[k] : heading]:
             place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
     name = text if " " not in text else " ".join(text.split())
-    facts = Facts(ctx, f, skipped, place, phase, (start, end), text, lexicon.get(name),
-                  f.start in stated)
-    facts.linked = linked
-    return facts
+    return Facts(ctx, f, skipped, place, phase, start, end, text, lexicon.get(name),
+                 f.start in stated, linked)
 
 
 def _phase_near(ctx: RoleContext, char: int) -> str:
@@ -525,7 +640,7 @@ def _phase_near(ctx: RoleContext, char: int) -> str:
 
 
 def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, heading: int,
-                 stated: set[int], lexicon: dict[str, str], decide: Decision) -> list[Found]:
+                 stated: set[int], lexicon: dict[str, str], decide: Decider) -> list[Found]:
     """Label each compound by the first rule it meets (``decide``: the table's compound
     rules compiled); those labelled NONE are dropped."""
     out = []

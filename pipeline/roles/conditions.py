@@ -44,6 +44,9 @@ _LABEL_OPEN = regex.compile(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*")
 # "70.0 mg (0.2 mmol) of X": an amount followed by "of"
 OF_AFTER = regex.compile(r"\s*(?:\([^()]*\)\s*)?of\b")
 _DIGITS = frozenset("0123456789")
+# "[Step 2]", "(Example 7)": a label that closes its bracket, and a title after it
+_BRACKETED_HEADING = regex.compile(r"[^\s()\[\],]{1,8}[)\]]")
+_TITLE_AFTER = regex.compile(r"\s*(?i:synthesis|preparation|production|step)\b")
 _HEADING_LABEL_WORDS = frozenset(("example", "step", "stage", "part", "intermediate",
                                   "embodiment", "method", "core", "preparation"))
 
@@ -54,12 +57,12 @@ def find_conditions(ctx: RoleContext, table: RoleTable, anchors: Anchors) -> lis
     text = ctx.text
     out: list[Found] = []
     for rule in table.conditions:
+        pattern = table.condition_patterns[rule.name]
         if rule.units or rule.words:
-            pattern = rule.pattern
             found = [m for m in map(pattern.match, repeat(text), anchors.starts(
                 rule.units, rule.words)) if m is not None]
         else:
-            found = list(rule.pattern.finditer(text))
+            found = list(pattern.finditer(text))
         for m in found:
             if rule.not_after and _word_before(text, m.start()) in rule.not_after:
                 continue
@@ -187,8 +190,15 @@ def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:
         prev = words[i - 1] if i else ""
         if not (char < end or i in starts or prev in (".", ":")):
             continue
+        rule = "heading_label"
         if prev in ("[", "(") and char:
-            continue  # "[Example 9, Step 1]", "(Example 3)": a reference, not a heading
+            # "[Step 2] Synthesis of", "(Example 7) Synthesis of" open a heading;
+            # "[Example 9, Step 1]", "(Example 3)" elsewhere are references
+            if not _BRACKETED_HEADING.match(text, tokens.idx[i + 1]) or (
+                    text[: tokens.idx[i - 1]].strip()
+                    and not _TITLE_AFTER.match(text, ctx.ends[i + 1] + 1)):
+                continue
+            rule = "bracketed_heading_label"
         if i and lower[i - 1] in _ORDINALS:
             if low == "step":  # "The second step": the ordinal is the label
                 out.append(Found(tokens.idx[i - 1], ctx.ends[i - 1], "label",
@@ -204,7 +214,7 @@ def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:
         if lm is None or (not digit and (len(lm.group(1)) > 2 or low in _OPENING_ONLY)):
             continue
         a = tokens.idx[i + 1] + lm.start(1)
-        out.append(Found(a, a + len(lm.group(1)), "label", "EXAMPLE_LABEL", "heading_label"))
+        out.append(Found(a, a + len(lm.group(1)), "label", "EXAMPLE_LABEL", rule))
     for m in _SUB_LABEL.finditer(text, 0, end):
         g = 1 if m.start(1) >= 0 else 2
         out.append(Found(m.start(g), m.end(g), "label", "EXAMPLE_LABEL", "heading_label"))

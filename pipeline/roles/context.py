@@ -46,6 +46,7 @@ class RoleContext:
     modifiers: set[int] = field(default_factory=set)
     # the ChEMU 2020 phase of each action, by id() of the action (chemie.roles.phases)
     phase_of: dict[int, str] = field(default_factory=dict)
+    sentence_ranges: list[tuple[int, int]] = field(default_factory=list)  # characters
 
     def phase(self, action: Action) -> str:
         """The ChEMU 2020 phase of ``action`` (its parser phase until phases are set)."""
@@ -60,16 +61,16 @@ class RoleContext:
 
     def sentence_chars(self, k: int) -> tuple[int, int]:
         """The character range of sentence ``k``."""
-        a, b = self.tokens.sents[k]
-        return self.tokens.idx[a], self.ends[b - 1]
+        return self.sentence_ranges[k]
 
     def covering(self, start: int, end: int) -> list[Mention]:
         """The mentions whose extent covers ``[start, end)``, smallest first."""
         mentions, starts, ends = self.mentions, self.mention_starts, self.mention_ends
         found = []
+        earliest = end - self.longest  # no mention starting before it reaches the end
         for k in range(bisect.bisect_right(starts, start) - 1, -1, -1):
-            if starts[k] < end - self.longest:
-                break  # no mention starting this early reaches the end
+            if starts[k] < earliest:
+                break
             if ends[k] >= end:
                 found.append(mentions[k])
         if len(found) > 1:
@@ -92,13 +93,15 @@ def _text(doc: Doc, table: TokenTable) -> str:
 
 
 _POSITION = operator.attrgetter("start")
+_SPANS = operator.attrgetter("spans")
 EXTRA_RULE = "roles:extra_action"  # the rule of an action added from the role table
 
 
-def role_context(doc: Doc, extra: dict[str, str] | None = None) -> RoleContext:
+def role_context(doc: Doc, extra: dict[str, str] | None = None,
+                 extra_words: frozenset[str] = frozenset()) -> RoleContext:
     """The :class:`RoleContext` of a Doc that went through the chemie pipeline; ``extra``
     maps action words the parser does not know to their class (actions made here, for the
-    roles only: ``doc._.actions`` is not changed)."""
+    roles only: ``doc._.actions`` is not changed; ``extra_words``: its keys)."""
     table = token_table(doc)
     idx = table.idx
     ends = list(map(operator.add, idx, map(len, table.text)))
@@ -108,46 +111,61 @@ def role_context(doc: Doc, extra: dict[str, str] | None = None) -> RoleContext:
         spans = doc.spans.get("chemicals") if doc.spans is not None else None
         found = sorted((s.start, s.end, s.label_) for s in spans) if spans else []
     chemicals = [(idx[a], ends[b - 1]) for a, b, _ in found]
-    mentions = mentions_of(doc)
-    starts = [m.start for m in mentions]
+    mentions = list(mentions_of(doc))
+    ranges = list(map(_SPANS, mentions))
+    starts = [r[0][0] for r in ranges]
     if not all(map(operator.lt, starts, starts[1:])):  # usually in text order already
-        mentions = sorted(mentions, key=_POSITION)
-        starts = [m.start for m in mentions]
-    else:
-        mentions = list(mentions)
+        mentions.sort(key=_POSITION)
+        ranges = list(map(_SPANS, mentions))
+        starts = [r[0][0] for r in ranges]
     actions, headings = [], []
     for a in actions_of(doc):
         (headings if a.label == HEADING else actions).append(a)
-    if extra and not extra.keys().isdisjoint(table.lower):
+    lower = table.lower
+    if extra and not extra_words.isdisjoint(lower):
         taken = {a.start for a in actions} | {a.start for a in headings}
-        lower = table.lower
         for i in compress(range(len(lower)), map(extra.__contains__, lower)):
             start = idx[i]
             if start not in taken:
                 actions.append(Action(extra[lower[i]], start, ends[i], table.sentence_of(i),
                                       EXTRA_RULE))
-    actions.sort(key=lambda a: a.start)
+        actions.sort(key=_POSITION)
+    elif not all(map(operator.lt, firsts := [a.start for a in actions], firsts[1:])):
+        actions.sort(key=_POSITION)
     info = doc.user_data.get("chemie.token_info")
     classes = info[1] if info is not None and len(info[1]) == len(ends) else ""
     if not isinstance(classes, str):
         classes = "".join(classes)
     ctx = RoleContext(_text(doc, table), table, ends, chemicals, classes, mentions, actions,
                       headings)
-    lower = ctx.text.lower()
-    if len(lower) != len(ctx.text):  # a character whose lower case is longer ("İ")
-        lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in ctx.text)
-    ctx.lower_text = lower
+    text = ctx.text
+    low = text.lower()
+    if len(low) != len(text):  # a character whose lower case is longer ("İ")
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    ctx.lower_text = low
     ctx.action_starts = [a.start for a in actions]
+    ctx.sentence_ranges = [(idx[a], ends[b - 1]) for a, b in table.sents]
     ctx.mention_by_id = {m.id: m for m in mentions}
-    ctx.mention_starts = starts
-    ctx.mention_ends = [m.end for m in mentions]
-    ctx.longest = max(map(operator.sub, ctx.mention_ends, ctx.mention_starts), default=0)
+    ctx.mention_starts = [r[0][0] for r in ranges]
+    ctx.mention_ends = mention_ends = [r[-1][1] for r in ranges]
+    ctx.longest = max(map(operator.sub, mention_ends, ctx.mention_starts), default=0)
+    linked, antecedents = ctx.linked, ctx.antecedents
     for r in relations_of(doc):
-        ctx.linked.setdefault(r.tail, set()).add(r.label)
-        if r.label == "COREFERENCE":
-            ctx.antecedents.setdefault(r.head, []).append(r.tail)
+        label = r.label
+        tail = linked.get(r.tail)
+        if tail is None:
+            linked[r.tail] = {label}
+        else:
+            tail.add(label)
+        if label == "COREFERENCE":
+            antecedents.setdefault(r.head, []).append(r.tail)
+    argument_of = ctx.argument_of
     for a in actions:
         for role, ids in a.args.items():
             for mid in ids:
-                ctx.argument_of.setdefault(mid, []).append((a, role))
+                hits = argument_of.get(mid)
+                if hits is None:
+                    argument_of[mid] = [(a, role)]
+                else:
+                    hits.append((a, role))
     return ctx

@@ -13,12 +13,21 @@ from chemie.resources import lexicon_path
 ROLES = ("STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT")
 
 
-@functools.cache
-def load_role_lexicon(name: str) -> dict[str, str]:
+def load_role_lexicon(name: str | Path) -> dict[str, str]:
     """Name (lowercased, spaces normalised) -> its most frequent reaction role (names whose
-    top count is shared by two roles are left out). ``name`` is a file in ``lexicons/`` or
-    a path."""
-    path = Path(name) if Path(name).is_absolute() else lexicon_path(name)
+    top count is shared by two roles are left out). ``name`` is a file in ``lexicons/``
+    (cached) or a path (read each time)."""
+    if isinstance(name, Path):
+        return _read(name)
+    return _shipped(name)
+
+
+@functools.cache
+def _shipped(name: str) -> dict[str, str]:
+    return _read(lexicon_path(name))
+
+
+def _read(path: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     for lineno, line in enumerate(read_text(path).splitlines(), 1):
         if not line.strip() or line.startswith("#"):

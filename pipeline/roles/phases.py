@@ -22,8 +22,8 @@ REACTION, WORKUP = "reaction", "workup"
 def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
                prefixes: frozenset[str]) -> list[str]:
     """The lowercased names of the NER chemicals inside the mentions an action names in
-    ``roles``; a name after a work-up prefix ("saturated aqueous NaHCO3") comes as
-    ``"aqueous"``."""
+    ``roles``; a name up to three words after a work-up prefix ("saturated aqueous NaHCO3",
+    "an aqueous solution of X") comes as ``"aqueous"``."""
     out: list[str] = []
     chemicals, low = ctx.chemicals, ctx.lower_text
     for role in roles:
@@ -36,7 +36,7 @@ def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
                 a, b = chemicals[k]
                 k += 1
                 if b <= m.end:
-                    before = low[m.start : a].split()[-2:]
+                    before = low[m.start : a].split()[-3:]  # "aqueous solution of"
                     out.append("aqueous" if prefixes.intersection(before) else low[a:b])
     return out
 
@@ -48,6 +48,8 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     react_classes, workup_classes = w["reaction_classes"], w["workup_classes"]
     ending, cooling_to = w["ending_classes"], w["workup_temperatures"]
     runs = w["run_classes"]
+    completion, quenches, workup_verbs = (w["completion_classes"], w["quench_classes"],
+                                          w["workup_verbs"])
     # a time in the clause of an action lets the mixture react ("stirred for 2 h",
     # "stirred overnight")
     times = [f.start for f in conditions if f.label == "TIME"]
@@ -62,21 +64,33 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
     actions = ctx.actions
     labels = [a.label.lower() for a in actions]
     timed = []
-    for n, a in enumerate(actions):
-        stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
-        _, send = ctx.sentence_chars(a.sentence)
-        k = bisect.bisect_left(times, a.end)
-        timed.append(k < len(times) and times[k] < min(stop, send))
+    sentences = ctx.sentence_ranges
+    if times:
+        n_times, n_actions, bisect_left = len(times), len(actions), bisect.bisect_left
+        for n, a in enumerate(actions):
+            k = bisect_left(times, a.end)
+            if k < n_times:
+                stop = actions[n + 1].start if n + 1 < n_actions else len(ctx.text)
+                timed.append(times[k] < min(stop, sentences[a.sentence][1]))
+            else:
+                timed.append(False)
+    else:
+        timed = [False] * len(actions)
 
     def reaction_ahead(n: int) -> bool:
-        """Whether the mixture reacts (stirred or heated for a time) before the next work-up
-        action, product or step heading."""
+        """Whether the mixture reacts (stirred or heated for a time, or a reagent that is no
+        work-up material is added) before the next work-up action, product or step
+        heading."""
         for j in range(n, len(actions)):
             if j > n and (labels[j] in workup_classes or labels[j] in ending or any(
                     actions[n].start < h < actions[j].start for h in heads)):
                 return False
             if labels[j] in runs and timed[j]:
                 return True
+            if j > n and labels[j] == "add":
+                added = _chemicals(ctx, actions[j], ("object", "reagent"), prefixes)
+                if added and not set(added) <= materials:
+                    return True  # "The residue was dissolved in DCM. TEA and MsCl were added"
         return False
 
     def workup_ahead(n: int) -> bool:
@@ -87,7 +101,7 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
             return labels[j] in workup_classes
         return False
 
-    purposes = table.patterns.get("workup_purpose")
+    purposes = table.compiled.get("workup_purpose")
     phases: list[str] = []
     phase, reacted, ended = REACTION, False, False
     quenched = False
@@ -99,8 +113,8 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
         label = labels[n]
         if label in workup_classes:
             phase = WORKUP
-            quenched = label in w["quench_classes"]
-        elif label in w["completion_classes"]:
+            quenched = label in quenches
+        elif label in completion:
             reacted = ended = phase == REACTION
         elif label in ending:
             pass  # a product obtained: the phase goes on
@@ -108,16 +122,19 @@ def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -
             objects = _chemicals(ctx, a, ("object", "reagent"), prefixes)
             worked_up = bool(objects) and set(objects) <= materials
             stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
-            _, send = ctx.sentence_chars(a.sentence)
+            send = sentences[a.sentence][1]
             nxt = low[a.end : min(stop, send)]
-            if phase == REACTION and purposes is not None and label == "add" and (
-                    purposes.search(nxt)):
-                phase = WORKUP  # "X was added to quench the reaction"
+            purpose = (purposes.search(low, a.end, send) if phase == REACTION
+                       and purposes is not None and label == "add" else None)
+            if purpose is not None and purpose.start() < a.end + 30:
+                # "X was added to quench the reaction" (the purpose may be an action of its
+                # own: "added to terminate the reaction")
+                phase = WORKUP
             elif phase == REACTION and reacted:
                 word = ctx.text[a.start : a.end].lower()
                 if label == "cool" and (any(t in nxt for t in cooling_to) or workup_ahead(n)):
                     phase = WORKUP
-                elif (label == "dilute" or worked_up or word in w["workup_verbs"]
+                elif (label == "dilute" or worked_up or word in workup_verbs
                       or (ended and label == "add")):
                     phase = WORKUP
                 elif objects:

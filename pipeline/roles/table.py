@@ -1,56 +1,58 @@
-"""The role rule table (``rules/roles.yaml``), read strictly.
+"""The role rule table (``rules/roles.yaml``), read typed through
+:func:`chemie.tables.load_table`, then checked for what a schema cannot say.
 
-Every section, rule and key is checked when the table is loaded: an unknown key, a missing
-key, a value of the wrong type, an unknown label, a word list that does not exist or a
-regular expression that does not compile ends with ``InputError`` ``FILE: key: what is
-wrong`` (``key`` is the dotted path, e.g. ``compounds.heading_product.when.place``). The
-component reads the checked :class:`RoleTable`, never the raw YAML.
+The schema rejects an unknown, missing or mistyped key with ``FILE: key: what is wrong``
+(``key`` is the dotted path, e.g. ``compounds.heading_product.when.place``); word lists may
+hold ``"@name"`` references to ``rules/vocabularies.yaml``. :func:`role_table` then checks
+labels, references to word lists and patterns, that every pattern compiles, that each rule
+name is used once and that the rules written in code are named, raising
+:class:`~chemie.tables.TableError` the same way, and returns the table the component reads:
+word lists lowercased, patterns compiled.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import regex
 import yaml
 
 from chemie.errors import InputError
 from chemie.model import COMPOUND_ROLES, ROLE_ENTITY_LABELS, ROLE_TRIGGER_LABELS
-from chemie.resources import rules_path
+from chemie.tables import TableError, load_table
 
-# libyaml's safe loader when available (as chemie.resources)
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-PHASES = ("reaction", "workup")
+TABLE = "roles.yaml"
+Phase = Literal["reaction", "workup"]
 PERCENT_WORDS = frozenset(("quantitative", "quant."))  # words a percentage may be
 NONE = "NONE"  # the label of a compound rule that makes no role entity
 YIELD = "YIELD"  # the label of a builtin rule giving YIELD_OTHER and YIELD_PERCENT
 COMPOUND = "COMPOUND"  # the label of a builtin rule giving the role of another compound
-# conditions of the compound rules (``when``): name -> type of its value
-WHEN: dict[str, type | tuple[type, ...]] = {
-    "place": str,  # "title" (a heading before a step heading) | "heading" | "body"
-    "phase": str,  # "reaction" | "workup"
-    "reference": bool,  # a reference to a compound ("the title compound", "compound 5")
-    "state": bool,  # a physical state standing for a compound ("a white solid")
-    "arg": list,  # the compound is an argument of its action in one of these roles
-    "action": list,  # ... of an action of one of these classes
-    "verb": list,  # ... of an action whose word is one of these ("prepared", "reacted")
-    "bracketed": bool,  # the compound stands in brackets ("NAME (Compound 7)")
-    "after": list,  # the word before the compound (amounts and modifiers skipped)
-    "words": str,  # the compound's lowercased text is in this word list
-    "not_words": str,  # ... is not in this word list
-    "lexicon": list,  # its most frequent training role is one of these (lexicons/roles.tsv)
-    "linked": list,  # its mention is the antecedent of a relation with one of these labels
-    "pattern": str,  # its text matches this named pattern of the table's ``patterns``
-    "raw_pattern": str,  # ... its text as written (not lowercased) does
-    "before": str,  # the 40 characters before it match this named pattern
-    "next": str,  # the 20 characters after it match this named pattern
-    "yield_after": bool,  # a yield (mass, percentage) follows it
-}
-_PLACES = ("title", "heading", "body")
+# the rules written in code (pipeline/roles/): each must be named in ``builtin``
+CODE_RULES = ("heading_label", "bracketed_heading_label", "opening_label", "product_yield",
+              "described_yield", "yield_bracket", "yield_word", "yield_amount", "amount_percent",
+              "yield_neighbour", "aqueous_solvent", "bracket_label", "coreferent_product")
+# the word lists the code reads (the rules may name others)
+CODE_WORDS = ("heading_words", "title_words", "reference_heads", "heading_stops",
+              "skipped_before", "names", "name_prefixes", "kept_modifiers", "name_tails",
+              "not_compounds", "workup_materials", "workup_verbs", "workup_prefixes",
+              "non_triggers", "auxiliaries", "manner_nouns", "manner_before", "passive_only",
+              "condition_classes", "reaction_classes", "quench_classes", "run_classes",
+              "run_words", "completion_classes", "workup_classes", "ending_classes",
+              "workup_temperatures", "title_refs")
+
+
+@dataclass(frozen=True)
+class BuiltinRule:
+    """A rule written in code, named in the table (so that its spans name a table rule)."""
+
+    name: str
+    comment: str
+    label: str
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class ConditionRule:
     name: str
     comment: str
     label: str
-    pattern: regex.Pattern
+    pattern: str
     not_after: frozenset[str] = frozenset()
     # where the pattern may start: a number with one of these units, or one of these words
     # (a rule with neither is tried everywhere)
@@ -76,8 +78,40 @@ class TriggerRule:
     comment: str
     label: str
     classes: frozenset[str]
-    phase: str | None = None
+    phase: Phase | None = None
     needs_argument: bool = False
+
+
+@dataclass(frozen=True)
+class When:
+    """The conditions of a compound rule (a condition left out holds for every compound)."""
+
+    place: Literal["title", "heading", "body"] | None = None  # "title": a heading before a
+    # step heading
+    phase: Phase | None = None
+    reference: bool | None = None  # a reference to a compound ("the title compound")
+    state: bool | None = None  # a physical state standing for a compound ("a white solid")
+    arg: frozenset[str] | None = None  # an argument of its action in one of these roles
+    action: frozenset[str] | None = None  # ... of an action of one of these classes
+    verb: frozenset[str] | None = None  # ... of an action whose word is one of these
+    bracketed: bool | None = None  # it stands in brackets ("NAME (Compound 7)")
+    after: frozenset[str] | None = None  # the word before it (amounts, modifiers skipped)
+    words: str | None = None  # its lowercased text is in this word list
+    not_words: str | None = None  # ... is not in this word list
+    lexicon: frozenset[str] | None = None  # its most frequent training role is one of these
+    linked: frozenset[str] | None = None  # its mention is the antecedent of such a relation
+    pattern: str | None = None  # its text matches this named pattern (``patterns``)
+    raw_pattern: str | None = None  # ... its text as written (not lowercased) does
+    before: str | None = None  # the 40 characters before it match this named pattern
+    next: str | None = None  # the 20 characters after it match this named pattern
+    yield_after: bool | None = None  # a yield (mass, percentage) follows it
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        """The conditions the rule sets, as (key, wanted value)."""
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                yield f.name, value
 
 
 @dataclass(frozen=True)
@@ -87,30 +121,27 @@ class CompoundRule:
     name: str
     comment: str
     label: str
-    when: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class BuiltinRule:
-    """A rule written in code, named in the table (so that its spans name a table rule)."""
-
-    name: str
-    comment: str
-    label: str
+    when: When = When()
 
 
 @dataclass(frozen=True)
 class RoleTable:
-    """The checked role table."""
+    """``rules/roles.yaml``; :func:`role_table` fills the fields that are no keys."""
 
+    words: dict[str, frozenset[str]]  # named word lists (lowercased by role_table)
+    actions: dict[str, frozenset[str]]  # action class -> words the action parser leaves out
+    patterns: dict[str, str]  # named patterns of the compound rules
     builtin: tuple[BuiltinRule, ...]
     conditions: tuple[ConditionRule, ...]
     triggers: tuple[TriggerRule, ...]
     compounds: tuple[CompoundRule, ...]
-    words: dict[str, frozenset[str]]
-    actions: dict[str, str] = field(default_factory=dict)  # extra action word -> class
-    patterns: dict[str, regex.Pattern] = field(default_factory=dict)  # named name patterns
-    path: str = ""
+    # filled by role_table: word -> its action class, the named patterns and the condition
+    # rules' patterns compiled (by rule name)
+    extra_actions: dict[str, str] = field(default_factory=dict, init=False, compare=False)
+    compiled: dict[str, regex.Pattern] = field(default_factory=dict, init=False,
+                                               compare=False)
+    condition_patterns: dict[str, regex.Pattern] = field(default_factory=dict, init=False,
+                                                         compare=False)
 
     @property
     def anchor_words(self) -> frozenset[str]:
@@ -123,183 +154,90 @@ class RoleTable:
                                     self.compounds) for r in part]
 
 
-class _Checker:
-    """Checks values against the expected keys and types; errors name the file and key."""
-
-    def __init__(self, path: str):
-        self.path = path
-
-    def fail(self, key: str, message: str) -> InputError:
-        return InputError(self.path, None, f"{key}: {message}")
-
-    def mapping(self, value: object, key: str, required: dict[str, type | tuple],
-                optional: dict[str, type | tuple] | None = None) -> dict[str, Any]:
-        """``value`` as a mapping with exactly the required keys (and optional ones)."""
-        optional = optional or {}
-        if not isinstance(value, dict):
-            raise self.fail(key, f"expected a mapping, got {type(value).__name__}")
-        for name in value:
-            if name not in required and name not in optional:
-                allowed = ", ".join(sorted({*required, *optional}))
-                raise self.fail(f"{key}.{name}", f"unknown key (expected one of: {allowed})")
-        for name in required:
-            if name not in value:
-                raise self.fail(f"{key}.{name}", "missing")
-        for name, kind in {**required, **optional}.items():
-            if name in value:
-                self.type(value[name], f"{key}.{name}", kind)
-        return value
-
-    def type(self, value: object, key: str, kind: type | tuple[type, ...]) -> None:
-        if isinstance(value, bool) and kind is not bool and bool not in (
-                kind if isinstance(kind, tuple) else (kind,)):
-            raise self.fail(key, f"expected {_name(kind)}, got a boolean")
-        if not isinstance(value, kind):
-            raise self.fail(key, f"expected {_name(kind)}, got {type(value).__name__}")
-        if isinstance(value, str) and not value.strip():
-            raise self.fail(key, "empty")
-
-    def words(self, value: object, key: str) -> frozenset[str]:
-        """A list of words (or numbers), lowercased."""
-        self.type(value, key, list)
-        if not all(isinstance(v, str | int | float) and not isinstance(v, bool)
-                   for v in value):  # type: ignore[union-attr]
-            raise self.fail(key, "expected a list of words")
-        return frozenset(str(v).lower() for v in value)  # type: ignore[union-attr]
-
-    def label(self, value: str, key: str, allowed: tuple[str, ...]) -> str:
-        if value not in allowed:
-            raise self.fail(key, f"unknown label {value!r} (expected one of: "
-                            f"{', '.join(allowed)})")
-        return value
-
-    def pattern(self, value: str, key: str) -> regex.Pattern:
+def role_table(name: str | Path = TABLE) -> RoleTable:
+    """The checked role table ``rules/NAME`` (cached) or the table file at the path ``name``
+    (a saved pipeline's copy, read each time; so is a string that is an absolute path)."""
+    if isinstance(name, str) and Path(name).is_absolute():
+        name = Path(name)
+    if isinstance(name, Path):
         try:
-            return regex.compile(value)
-        except regex.error as e:
-            raise self.fail(key, f"bad regular expression: {e}") from None
-
-
-def _name(kind: type | tuple[type, ...]) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {str: "a string", list: "a list", dict: "a mapping", bool: "true or false",
-             int: "a number", float: "a number"}
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
-
-
-def _rules(check: _Checker, value: object, section: str) -> list[tuple[str, dict]]:
-    """The rules of a section (a list of mappings with unique names), as (key, rule)."""
-    if not isinstance(value, list) or not value:
-        raise check.fail(section, "expected a non-empty list of rules")
-    seen: set[str] = set()
-    out = []
-    for i, rule in enumerate(value):
-        if not isinstance(rule, dict) or not isinstance(rule.get("name"), str):
-            raise check.fail(f"{section}[{i}]", "expected a rule with a name")
-        name = rule["name"]
-        if name in seen:
-            raise check.fail(f"{section}.{name}", "rule defined twice")
-        seen.add(name)
-        out.append((f"{section}.{name}", rule))
-    return out
-
-
-def parse_table(data: object, path: str) -> RoleTable:
-    """The checked :class:`RoleTable` of parsed YAML ``data`` (errors name ``path``)."""
-    check = _Checker(path)
-    top = check.mapping(data, "roles", {"words": dict, "actions": dict, "patterns": dict,
-                                        "builtin": list, "conditions": list,
-                                        "triggers": list, "compounds": list})
-    patterns = {}
-    for pname, pattern in top["patterns"].items():
-        check.type(pattern, f"patterns.{pname}", str)
-        patterns[str(pname)] = check.pattern(pattern, f"patterns.{pname}")
-    actions: dict[str, str] = {}
-    for label, items in top["actions"].items():
-        for word in check.words(items, f"actions.{label}"):
-            if word in actions:
-                raise check.fail(f"actions.{label}", f"{word!r} is also in {actions[word]}")
-            actions[word] = str(label)
-    words: dict[str, frozenset[str]] = {}
-    for name, items in top["words"].items():
-        words[str(name)] = check.words(items, f"words.{name}")
-    labels = ROLE_ENTITY_LABELS
-    builtin = []
-    for key, rule in _rules(check, top["builtin"], "builtin"):
-        check.mapping(rule, key, {"name": str, "comment": str, "label": str})
-        builtin.append(BuiltinRule(rule["name"], rule["comment"], check.label(
-            rule["label"], f"{key}.label", (*ROLE_ENTITY_LABELS, YIELD, COMPOUND))))
-    conditions = []
-    for key, rule in _rules(check, top["conditions"], "conditions"):
-        check.mapping(rule, key, {"name": str, "comment": str, "label": str, "pattern": str},
-                      {"not_after": list, "units": list, "words": list})
-        conditions.append(ConditionRule(
-            rule["name"], rule["comment"],
-            check.label(rule["label"], f"{key}.label", labels[len(COMPOUND_ROLES):]),
-            check.pattern(rule["pattern"], f"{key}.pattern"),
-            check.words(rule.get("not_after", []), f"{key}.not_after"),
-            check.words(rule.get("units", []), f"{key}.units"),
-            check.words(rule.get("words", []), f"{key}.words"),
-        ))
-    triggers = []
-    for key, rule in _rules(check, top["triggers"], "triggers"):
-        check.mapping(rule, key, {"name": str, "comment": str, "label": str, "classes": list},
-                      {"phase": str, "needs_argument": bool})
-        phase = rule.get("phase")
-        if phase is not None and phase not in PHASES:
-            raise check.fail(f"{key}.phase", f"expected one of: {', '.join(PHASES)}")
-        triggers.append(TriggerRule(
-            rule["name"], rule["comment"],
-            check.label(rule["label"], f"{key}.label", ROLE_TRIGGER_LABELS),
-            frozenset(map(str, check.words(rule["classes"], f"{key}.classes") and
-                          rule["classes"])), phase, rule.get("needs_argument", False),
-        ))
-    compounds = []
-    for key, rule in _rules(check, top["compounds"], "compounds"):
-        check.mapping(rule, key, {"name": str, "comment": str, "label": str},
-                      {"when": dict})
-        when = check.mapping(rule.get("when", {}), f"{key}.when", {}, WHEN)
-        for cond in ("words", "not_words"):
-            if cond in when and when[cond] not in words:
-                raise check.fail(f"{key}.when.{cond}", f"no word list {when[cond]!r}")
-        for cond in ("pattern", "raw_pattern", "before", "next"):
-            if cond in when and when[cond] not in patterns:
-                raise check.fail(f"{key}.when.{cond}", f"no pattern {when[cond]!r}")
-        if when.get("place", "heading") not in _PLACES:
-            raise check.fail(f"{key}.when.place", f"expected one of: {', '.join(_PLACES)}")
-        if when.get("phase", "reaction") not in PHASES:
-            raise check.fail(f"{key}.when.phase", f"expected one of: {', '.join(PHASES)}")
-        for label in when.get("lexicon", ()):
-            check.label(label, f"{key}.when.lexicon", COMPOUND_ROLES)
-        compounds.append(CompoundRule(
-            rule["name"], rule["comment"],
-            check.label(rule["label"], f"{key}.label", (*COMPOUND_ROLES, NONE)), dict(when),
-        ))
-    table = RoleTable(tuple(builtin), tuple(conditions), tuple(triggers), tuple(compounds),
-                      words, actions, patterns, path)
-    names = table.rule_names()
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        raise check.fail(twice[0], "rule name used in two sections")
-    return table
-
-
-def load_table_file(path: str | Path) -> RoleTable:
-    """Read and check a role table file."""
-    path = Path(path)
-    try:
-        with path.open(encoding="utf-8") as fh:
-            data = yaml.load(fh, Loader=_LOADER)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise InputError(path, line, f"not valid YAML: {getattr(e, 'problem', e)}") from None
-    except OSError as e:
-        raise InputError(path, None, f"cannot read: {e.strerror}") from None
-    return parse_table(data, str(path))
+            return check_table(load_table(name, RoleTable), name)
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            line = mark.line + 1 if mark is not None else None
+            raise InputError(name, line, f"not valid YAML: {getattr(e, 'problem', e)}") from None
+    return _shipped(name)
 
 
 @functools.cache
-def load_table(name: str = "roles.yaml") -> RoleTable:
-    """The checked role table ``rules/NAME`` (cached)."""
-    return load_table_file(rules_path(name))
+def _shipped(name: str) -> RoleTable:
+    return check_table(load_table(name, RoleTable), name)
+
+
+def _lower(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(w.lower() for w in words)
+
+
+def _compile(table: str | Path, key: str, pattern: str) -> regex.Pattern:
+    try:
+        return regex.compile(pattern)
+    except regex.error as e:
+        raise TableError(table, key, f"bad regular expression: {e}") from None
+
+
+def _label(table: str | Path, key: str, label: str, allowed: tuple[str, ...]) -> None:
+    if label not in allowed:
+        raise TableError(table, key, f"unknown label {label!r} (expected one of: "
+                         f"{', '.join(allowed)})")
+
+
+def check_table(parsed: RoleTable, name: str | Path) -> RoleTable:
+    """``parsed`` (read through the schema) checked, with its word lists lowercased and its
+    patterns compiled; ``name`` is the table's file name in ``rules/`` or its path."""
+    words = {k: _lower(v) for k, v in parsed.words.items()}
+    for key in CODE_WORDS:
+        if key not in words:
+            raise TableError(name, f"words.{key}", "missing key (the code reads this list)")
+    conditions = tuple(dataclasses.replace(r, not_after=_lower(r.not_after),
+                                           units=_lower(r.units), words=_lower(r.words))
+                       for r in parsed.conditions)
+    table = dataclasses.replace(parsed, words=words, conditions=conditions)
+    for word_class, items in parsed.actions.items():
+        for word in sorted(_lower(items)):
+            if word in table.extra_actions:
+                raise TableError(name, f"actions.{word_class}",
+                                 f"{word!r} is also in {table.extra_actions[word]}")
+            table.extra_actions[word] = word_class
+    for pname, pattern in parsed.patterns.items():
+        table.compiled[pname] = _compile(name, f"patterns.{pname}", pattern)
+    for r in parsed.builtin:
+        _label(name, f"builtin.{r.name}.label", r.label, (*ROLE_ENTITY_LABELS, YIELD, COMPOUND))
+    for r in conditions:
+        _label(name, f"conditions.{r.name}.label", r.label,
+               ROLE_ENTITY_LABELS[len(COMPOUND_ROLES):])
+        table.condition_patterns[r.name] = _compile(name, f"conditions.{r.name}.pattern",
+                                                    r.pattern)
+    for r in parsed.triggers:
+        _label(name, f"triggers.{r.name}.label", r.label, ROLE_TRIGGER_LABELS)
+    for r in parsed.compounds:
+        key = f"compounds.{r.name}"
+        _label(name, f"{key}.label", r.label, (*COMPOUND_ROLES, NONE))
+        when = r.when
+        for cond in ("words", "not_words"):
+            if getattr(when, cond) is not None and getattr(when, cond) not in words:
+                raise TableError(name, f"{key}.when.{cond}",
+                                 f"no word list {getattr(when, cond)!r}")
+        for cond in ("pattern", "raw_pattern", "before", "next"):
+            if getattr(when, cond) is not None and getattr(when, cond) not in table.compiled:
+                raise TableError(name, f"{key}.when.{cond}", f"no pattern {getattr(when, cond)!r}")
+        for label in sorted(when.lexicon or ()):
+            _label(name, f"{key}.when.lexicon", label, COMPOUND_ROLES)
+    names = table.rule_names()
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise TableError(name, twice[0], "rule name used twice")
+    missing = sorted(set(CODE_RULES) - {r.name for r in parsed.builtin})
+    if missing:
+        raise TableError(name, "builtin", f"missing rule(s) {', '.join(missing)} (written in "
+                         "code)")
+    return table

@@ -59,23 +59,26 @@ def find_triggers(ctx: RoleContext, table: RoleTable, entities: list[Found],
     text, low = ctx.text, ctx.lower_text
     manner, by = table.words["manner_nouns"], table.words["manner_before"]
     ruled = []
+    phase_of = ctx.phase_of
     for a in ctx.actions:
         word = low[a.start : a.end]
         if word in skip:
             continue
         if word in manner and by.intersection(low[max(0, a.start - 25) : a.start].split()):
             continue  # "quenched by dropwise addition of X": the manner of the quench
-        rule = by_class.get((a.label, ctx.phase(a)))
+        rule = by_class.get((a.label, phase_of.get(id(a), a.phase)))
         if rule is not None:
             ruled.append((a, rule))
     actions = [a for a, _ in ruled]  # only actions with a rule end a clause
     starts = [e.start for e in entities]  # entities are in text order
+    modifying = ctx.modifiers
+    sentences = ctx.sentence_ranges
     for n, (action, rule) in enumerate(ruled):
-        if id(action) in ctx.modifiers:
+        if id(action) in modifying:
             continue  # "the residue obtained", "X (prepared in step 1)": no step here
         passive = _passive(low, action.start, aux)
         nxt = actions[n + 1].start if n + 1 < len(actions) else len(text)
-        sstart, send = ctx.sentence_chars(action.sentence)
+        sstart, send = sentences[action.sentence]
         stop = min(nxt, send)
         args = _between(entities, starts, action.end, stop)
         if passive:
