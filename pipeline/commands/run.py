@@ -184,7 +184,7 @@ def written_files(out: Path, fmt: OutputFormat, inputs: list[Path]) -> list[Path
     if fmt.layout == PREFIX and tables:
         from chemie.formats.tabular import table_paths  # pandas and pyarrow: only for tables
 
-        files.extend(table_paths(out, fmt.name).values())
+        files.extend(table_paths(out, str(fmt.sink_options["fmt"]), tables).values())
     if fmt.layout == FOLDER:
         stems = [p.stem for p in inputs if p.is_file() and input_kind(p) == "txt"]
         files.extend(out / f"{stem}{suffix}" for stem in stems for suffix in (".txt", ".ann"))

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from chemie.errors import InputError
 from chemie.extras import EXTRAS
+from chemie.formats import reaction_records
 from chemie.formats.brat import format_ann
 from chemie.formats.chemu import format_chemu_doc
 from chemie.formats.chemu2020 import roles_payload
@@ -261,12 +262,14 @@ register(OutputFormat(
 ))
 register(OutputFormat(
     "run", "csv", _document, TableSink, {"fmt": "csv", "tables": TABLES}, layout=PREFIX,
-    suffixes=(".csv",), help="`OUT.mentions.csv` and `OUT.relations.csv`",
+    suffixes=(".csv",),
+    help="`OUT.mentions.csv`, `OUT.relations.csv` and `OUT.roles.csv` (the ChEMU 2020 labels, "
+    "with rule and trigger arguments)",
 ))
 register(OutputFormat(
     "run", "parquet", _document, TableSink, {"fmt": "parquet", "tables": TABLES},
     layout=PREFIX, suffixes=(".parquet",), extra="parquet",
-    help="`OUT.mentions.parquet` and `OUT.relations.parquet`",
+    help="`OUT.mentions.parquet`, `OUT.relations.parquet` and `OUT.roles.parquet`",
 ))
 register(OutputFormat(
     "run", "describe", _describe, StdoutSink, layout=STDOUT, choice=False,
@@ -301,4 +304,29 @@ register(OutputFormat(
     "ner", "chemdner", chemdner_blocks, PrefixSink, {"parts": (".cem.tsv", ".cdi.tsv")},
     layout=PREFIX, default_for=("chemdner",), choice=False,
     help="for CHEMDNER abstracts: `OUT.cem.tsv` and `OUT.cdi.tsv` (ranked, with confidences)",
+))
+
+# -- chemie reactions --------------------------------------------------------------------
+
+register(OutputFormat(
+    "reactions", "jsonl", reaction_records.jsonl_block, BlockSink, suffixes=(".jsonl", ".json"),
+    default_for=("txt", "jsonl"),
+    help="one JSON line per reaction: components with roles, rules, amounts and structures; "
+    "yield, conditions, steps (fields map to the Open Reaction Database's, see below)",
+))
+register(OutputFormat(
+    "reactions", "rsmi", reaction_records.rsmi_block, BlockSink, suffixes=(".rsmi",),
+    help="one line per reaction, `ID<TAB>reactants>reagents>products` (the document's id; "
+    "its last line makes its final product)",
+))
+register(OutputFormat(
+    "reactions", "csv", reaction_records.reactions_document, TableSink,
+    {"fmt": "csv", "tables": reaction_records.TABLES}, layout=PREFIX, suffixes=(".csv",),
+    help="`OUT.reactions.csv`, `OUT.components.csv` and `OUT.steps.csv`",
+))
+register(OutputFormat(
+    "reactions", "parquet", reaction_records.reactions_document, TableSink,
+    {"fmt": "parquet", "tables": reaction_records.TABLES}, layout=PREFIX,
+    suffixes=(".parquet",), extra="parquet",
+    help="`OUT.reactions.parquet`, `OUT.components.parquet` and `OUT.steps.parquet`",
 ))
