@@ -175,7 +175,9 @@ def test_the_suffix_search_from_the_end_finds_what_a_search_from_the_start_finds
 # regexes of the components rewritten to run in linear time, and their plain forms
 PLAIN_COMPONENT_REGEXES = {
     "chemie.components.coref:_HAS_DIGIT_AND_LETTER": (r"(?=.*\d)(?=.*[A-Za-z])", "search"),
-    "chemie.components.coref_rules:_AMOUNT": (r"(\d+(?:\.\d+)?)\s*(mmole?|[uµμ]mol|mol)\b", "search"),
+    "chemie.components.coref_rules:_AMOUNT": (
+        r"(\d+(?:\.\d+)?)\s*(mmole?|[uµμ]mol|mol)\b", "search"
+    ),
     "chemie.components.ner_rules:_LOCANT_GROUP": (
         r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-", "finditer"
     ),
