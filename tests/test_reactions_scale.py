@@ -372,3 +372,14 @@ def test_a_batch_interrupted_by_the_document_time_limit_stops_its_jvm(fake_java,
         assert o.starts == 2
     finally:
         o.close()
+
+
+def test_chemu_ref_jsonl_input_keeps_its_document_keys(tmp_path):
+    src = Path(__file__).parent / "fixtures" / "scale" / "snippets.jsonl"
+    keys = [json.loads(line)["doc_key"] for line in src.read_text().splitlines()]
+    out = tmp_path / "out.jsonl"
+    argv = ["reactions", str(src), "-o", str(out), "--no-structures", "-q", "--workers", "1"]
+    assert main(argv) == 0
+    ids = [r.doc_id for r in _records(out)]
+    assert ids and ids == sorted(ids, key=keys.index)  # input order, each a doc_key
+    assert all(r.id.startswith(f"{r.doc_id}-") for r in _records(out))

@@ -312,7 +312,8 @@ register(OutputFormat(
     "reactions", "jsonl", reaction_records.jsonl_block, BlockSink, suffixes=(".jsonl", ".json"),
     default_for=("txt", "jsonl"),
     help="one JSON line per reaction: components with roles, rules, amounts and structures; "
-    "yield, conditions, steps (fields map to the Open Reaction Database's, see below)",
+    "yield, conditions, steps (mapped to the Open Reaction Database's fields in the "
+    "README)",
 ))
 register(OutputFormat(
     "reactions", "rsmi", reaction_records.rsmi_block, BlockSink, suffixes=(".rsmi",),
