@@ -2,7 +2,8 @@
 
 ``load()`` builds the chemie pipeline: the chemical tokenizer and sentence segmenter, then
 ``chemie_ner`` → ``chemie_mentions`` → ``chemie_actions`` → ``chemie_coref`` →
-``chemie_bridging`` → ``chemie_roles`` (components that are not installed are skipped).
+``chemie_bridging`` (components that are not installed are skipped); ``chemie_roles`` and
+``chemie_reactions`` are added on request (``roles=True``, ``reactions=True``).
 ``annotate()`` runs it on a :class:`~chemie.model.Document` and returns a Document with
 predicted mentions and relations (and roles), each carrying the name of the rule that
 produced it.
@@ -52,10 +53,10 @@ PIPELINE: tuple[str, ...] = (
     "chemie_actions",
     "chemie_coref",
     "chemie_bridging",
-    "chemie_roles",
 )
-# Components added on request only (``load(reactions=True)``): they cost time (structures)
-OPTIONAL: tuple[str, ...] = ("chemie_reactions",)
+# Components added on request only (``load(roles=True)``, ``load(reactions=True)``, which
+# needs the roles): they cost time, and the anaphora output does not use them
+OPTIONAL: tuple[str, ...] = ("chemie_roles", "chemie_reactions")
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
 _TEXT = attrgetter("text")
@@ -83,16 +84,18 @@ def _blank() -> Language:
     return blank()
 
 
-def load(*, coref: str = "surface", ner: bool = True, reactions: bool = False,
-         **config: dict) -> Language:
-    """The full chemie pipeline.
+def load(*, coref: str = "surface", ner: bool = True, roles: bool | dict = False,
+         reactions: bool = False, **config: dict) -> Language:
+    """The chemie pipeline (anaphora: tokenizer, NER, mentions, actions, coref, bridging).
 
     ``coref`` is ``"surface"`` (each anaphor → the closest antecedent) or ``"atomic"``
     (each anaphor → the first mention of its chain). ``ner=False`` leaves out the chemical
-    NER (mentions then come from the mention patterns alone). ``reactions=True`` adds
-    ``chemie_reactions`` at the end (``doc._.reactions``; configured by
-    ``reactions_config={"structures": False}`` and the like). Other keyword arguments are
-    per-component configs keyed by short name, e.g. ``mentions={...}``, ``bridging={...}``.
+    NER (mentions then come from the mention patterns alone). ``roles=True`` (or a config
+    dict, e.g. ``roles={"lexicon": ...}``) adds ``chemie_roles`` (``doc._.roles``: ChEMU
+    2020 labels). ``reactions=True`` adds ``chemie_roles`` and ``chemie_reactions`` at the
+    end (``doc._.reactions``; configured by ``reactions_config={"structures": False}`` and
+    the like). Other keyword arguments are per-component configs keyed by short name, e.g.
+    ``mentions={...}``, ``bridging={...}``.
     """
     if coref not in COREF_MODES:
         raise ValueError(f"coref must be one of {', '.join(COREF_MODES)}, not {coref!r}")
@@ -112,6 +115,8 @@ def load(*, coref: str = "surface", ner: bool = True, reactions: bool = False,
         if name == "chemie_coref":
             cfg.setdefault("mode", coref)
         nlp.add_pipe(name, config=cfg)
+    if (roles is not False or reactions) and Language.has_factory("chemie_roles"):
+        nlp.add_pipe("chemie_roles", config=dict(roles) if isinstance(roles, dict) else {})
     if reactions:
         nlp.add_pipe("chemie_reactions", config=reactions_config)
     return nlp

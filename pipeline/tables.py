@@ -87,14 +87,15 @@ def _vocabulary(source: str | Path, name: str) -> tuple[str, ...]:
     table = load_rules(source)
     if not isinstance(table, Mapping) or name not in table:
         known = sorted(table) if isinstance(table, Mapping) else []
-        raise TableError(source, name, f"no such vocabulary{_suggest(name, known)}")
+        raise TableError(source, name, f"no such vocabulary{suggest(name, known)}")
     words = table[name]
     if not isinstance(words, list) or not all(isinstance(w, str | int | float) for w in words):
         raise TableError(source, name, "a vocabulary is a list of words")
     return tuple(str(w) for w in words)
 
 
-def _suggest(key: str, known: typing.Iterable[str]) -> str:
+def suggest(key: str, known: typing.Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` for the closest of ``known``, or nothing."""
     close = difflib.get_close_matches(key, list(known), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -194,7 +195,7 @@ class _Parser:
         hints = typing.get_type_hints(schema)
         for key in data:
             if key not in fields:
-                raise self.fail(_join(path, key), f"unknown key{_suggest(str(key), fields)}")
+                raise self.fail(_join(path, key), f"unknown key{suggest(str(key), fields)}")
         values = {}
         for key, f in fields.items():
             if key in data:
@@ -212,6 +213,6 @@ class _Parser:
         if value is None:
             raise self.fail(_join(path, tag), "missing key")
         if not isinstance(value, str) or value not in variants:
-            known = _suggest(str(value), variants)
+            known = suggest(str(value), variants)
             raise self.fail(_join(path, tag), f"unknown {tag} {value!r}{known}")
         return variants[value]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,6 +56,28 @@ def test_load_options():
         load(coref="closest")
     with pytest.raises(TypeError, match="unknown component"):
         load(parser={})
+
+
+def test_roles_and_reactions_only_on_request():
+    """The anaphora pipeline does not pay for the roles or the reactions it does not use."""
+    assert not {"chemie_roles", "chemie_reactions"} & set(load().pipe_names)
+    assert load(roles=True).pipe_names[-1] == "chemie_roles"
+    assert load(roles={"lexicon": "chemu2020_roles.tsv"}).pipe_names[-1] == "chemie_roles"
+    assert load(reactions=True, reactions_config={"structures": False}).pipe_names[-2:] == [
+        "chemie_roles", "chemie_reactions"]
+
+
+def test_no_rdkit_without_structures():
+    """Neither the anaphora pipeline nor reactions with structures off import RDKit (memory
+    and start-up of every worker)."""
+    code = ("import sys, chemie\n"
+            "chemie.load()('Benzoic acid (1 g) was added.')\n"
+            "nlp = chemie.load(reactions=True, reactions_config={'structures': False})\n"
+            "assert nlp('Benzoic acid (1 g) was stirred in THF.')._.reactions\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'rdkit'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_doc_from_document_keeps_tokens_and_sentences(nlp, mini):

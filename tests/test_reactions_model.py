@@ -24,7 +24,9 @@ def _record() -> Reaction:
     acid = Component(
         "benzoic acid", "reactant", "arg_object", 10, 22, "M2",
         Amount(mass=Quantity(1.22, "g", "1.22 g"), moles=Quantity(10.0, "mmol", "10 mmol")),
-        Structure("opsin", "O=C(O)c1ccccc1", "WPYMKLBDIGXBTP-UHFFFAOYSA-N"),
+        Structure("opsin", "O=C(O)c1ccccc1", "WPYMKLBDIGXBTP-UHFFFAOYSA-N",
+                  rule="widened_name"),
+        "training_starting_material",
     )
     thf = Component("THF", "solvent", "dictionary_solvent", 30, 33, "M3",
                     Amount(volume=Quantity(5, "mL", "5 mL")),
@@ -33,7 +35,8 @@ def _record() -> Reaction:
                      amount=Amount(equivalents=Quantity(2, "eq", "2 eq")),
                      structure=Structure("dictionary", "CCN(C(C)C)C(C)C"))
     product = Component("the title compound", "product", "product_yield", 80, 98, "M9",
-                        structure=Structure("coreference", "O=C(O)c1ccccc1", via="benzoic acid"))
+                        structure=Structure("coreference", "O=C(O)c1ccccc1", via="benzoic acid",
+                                            rule="reference_to_title"))
     label = Component("Intermediate 5", "reactant", "arg_object", 50, 64,
                       structure=Structure("unresolved", reason="compound label"))
     return Reaction(

@@ -73,6 +73,15 @@ def test_two_workers_give_the_single_process_output(corpus, tmp_path):
     assert one.read_bytes() == two.read_bytes()
 
 
+def test_chemu2020_format_writes_the_roles(tmp_path):
+    out = tmp_path / "roles"
+    assert main(["run", str(SCALE / "texts" / "s1.txt"), "-o", str(out), "--format",
+                 "chemu2020", "-q", "--workers", "1"]) == 0
+    ann = (out / "s1.ann").read_text(encoding="utf-8")
+    labels = {line.split("\t")[1].split()[0] for line in ann.splitlines() if line.startswith("T")}
+    assert labels & {"STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT", "REACTION_PRODUCT"}
+
+
 def test_json_csv_and_parquet_outputs(tmp_path):
     texts = str(SCALE / "texts")
     assert main(["run", texts, "-o", str(tmp_path / "all.jsonl"), "--format", "json", "-q"]) == 0

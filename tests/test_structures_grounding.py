@@ -74,6 +74,29 @@ def test_spellings_rejoin_tokenizer_spaces_but_keep_word_spaces():
     assert "methyl (2R)-2-aminopropanoate" in candidates("methyl (2R)-2-aminopropa - noate")
 
 
+def test_a_salt_written_as_a_formula_after_a_dot_is_spelt_as_words():
+    assert candidates("benzylamine·HCl")[-1] == "benzylamine HCl"
+    assert candidates("benzylamine.2HCl")[-1] == "benzylamine 2HCl"
+    assert candidates("benzoic acid·H2O")[-1] == "benzoic acid hydrate"
+    assert candidates("benzoic acid.2H2O")[-1] == "benzoic acid dihydrate"
+    assert candidates("4-(2-chloroethyl)morpholine") == ("4-(2-chloroethyl)morpholine",)
+
+
+def test_a_substituent_prefix_cut_from_its_parent_is_joined_to_it():
+    assert candidates("N-phenyl-2-hydroxy acetamide")[-1] == "N-phenyl-2-hydroxyacetamide"
+    assert candidates("Methyl 4-methyl benzoate")[-1] == "Methyl 4-methylbenzoate"
+    for kept in ("methyl 4-methylbenzoate", "4-methylbenzoic acid", "ethyl acetate",
+                 "2-aminopyridine hydrochloride"):
+        assert candidates(kept) == (kept,)
+
+
+def test_alternative_stereodescriptors_are_also_tried_as_the_first():
+    assert candidates("3-((1S,3R/1R,3S)-3-methylcyclohexyl)propanoic acid")[-1] == \
+        "3-((1S,3R)-3-methylcyclohexyl)propanoic acid"
+    assert candidates("(E/Z)-but-2-enoic acid")[-1] == "(E)-but-2-enoic acid"
+    assert candidates("(2R)-butan-2-ol") == ("(2R)-butan-2-ol",)
+
+
 def test_alias_bracket_adds_a_spelling_and_name_brackets_stay():
     g = ground("trifluoroacetic acid ( TFA ) ( 2 mL )")
     assert [n.candidates for n in g.names] == [("trifluoroacetic acid", "TFA")]

@@ -161,7 +161,7 @@ def test_chemie_run_writes_the_roles_table(tmp_path, fmt):
     assert main(["run", str(texts), "-o", str(out), "-q", "--workers", "1"]) == 0
     assert (tmp_path / f"t.roles.{fmt}").exists()
     _, _, roles = read_tables(out, fmt, TABLES)
-    doc = nlp.annotate(nlp.load(), Document("s1", (texts / "s1.txt").read_text()))
+    doc = nlp.annotate(nlp.load(roles=True), Document("s1", (texts / "s1.txt").read_text()))
     mine = roles[roles["doc_id"] == "s1"]
     assert list(mine["label"]) == [r.label for r in doc.roles]
     assert list(mine["rule"]) == [r.rule for r in doc.roles]

@@ -89,6 +89,6 @@ def run_chemu2020(args: argparse.Namespace) -> int:
     gold = gold_documents(args.file, start, end, order)
     if not gold:
         raise InputError(args.file, None, f"no documents in range {start}:{end or ''}")
-    report = evaluate(load(coref=args.coref), gold)
+    report = evaluate(load(coref=args.coref, roles=True), gold)
     sys.stdout.write(report.to_json() if args.json else report.to_text())
     return 0

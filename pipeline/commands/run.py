@@ -348,5 +348,7 @@ def run(args: argparse.Namespace) -> int:
             warn_unread(p)
     if not args.inputs:
         args.workers = 1
-    job = Job("anaphora", fmt.key, (("coref", args.coref),))
+    # the roles only for the formats that write them (they cost time)
+    roles = (("roles", True),) if fmt.needs_roles else ()
+    job = Job("anaphora", fmt.key, (("coref", args.coref), *roles))
     return execute(args, job, inputs, fmt.open(args.output))

@@ -6,11 +6,13 @@ step that makes a product (see :mod:`chemie.reactions.assemble`). Roles follow t
 convention and name their rule (``rules/reactions.yaml``). Structures come from the
 compound dictionary and OPSIN (one batch per document, through
 :class:`chemie.structures.resolve.Resolver`); with ``structures=False`` nothing is resolved
-(no JVM, no RDKit work: components have ``structure`` None and the structure rules do not
-run); with ``opsin=False`` only the dictionary is used.
+(no JVM, RDKit is not even imported: components have ``structure`` None and the structure
+rules do not run); with ``opsin=False`` only the dictionary is used.
 """
 
 from __future__ import annotations
+
+import functools
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -25,7 +27,7 @@ from chemie.extensions import (
     roles_of,
 )
 from chemie.reactions.assemble import DocView, candidates, records
-from chemie.reactions.roles import structure_roles, text_roles
+from chemie.reactions.roles import text_roles
 from chemie.reactions.table import reaction_table
 
 
@@ -50,11 +52,14 @@ class ReactionAssembler:
     def __call__(self, doc: Doc) -> Doc:
         view = doc_view(doc)
         found = candidates(view, self.table)
-        if self.structures and found:
-            found = self.resolver.resolve(view, found)
+        check = None
+        if self.structures:
+            from chemie.reactions.structure_roles import structure_roles  # noqa: PLC0415
+
+            if found:
+                found = self.resolver.resolve(view, found)
+            check = functools.partial(structure_roles, table=self.table)
         text_roles(found, self.table)
-        check = (lambda members: structure_roles(members, self.table)) if self.structures \
-            else None
         reactions_of(doc).extend(records(view, self.table, found, check))
         return doc
 

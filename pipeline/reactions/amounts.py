@@ -17,6 +17,7 @@ from chemie.reactions.model import Amount, Quantity
 from chemie.reactions.table import ReactionTable, reaction_table
 
 AMOUNT_MEASURES = ("mass", "volume", "moles", "equivalents", "concentration")
+LEAD_REACH = 100  # characters before a name where its amount may be written
 _NUMBER = r"(?P<value>\d+(?:[.,]\d+)?|\.\d+)(?:\s?(?:-|–|~|to)\s?\d+(?:[.,]\d+)?)?"
 
 
@@ -103,7 +104,7 @@ def amount_near(text: str, start: int, end: int, table: ReactionTable | None = N
         m = _BRACKET.match(text, m.end())
     if m:
         amount = parse_amount(m.group(1), table)
-    lead = _lead(text, max(limit, start - 100), start)
+    lead = _lead(text, max(limit, start - LEAD_REACH), start)
     if lead:
         found = parse_amount(lead, table)
         for measure in AMOUNT_MEASURES:
@@ -112,32 +113,61 @@ def amount_near(text: str, start: int, end: int, table: ReactionTable | None = N
     return amount
 
 
+def may_state(text: str, start: int, end: int, measure: str,
+              table: ReactionTable | None = None, limit: int = 0) -> bool:
+    """Whether the text where :func:`amount_near` looks for the amount of ``[start, end)``
+    (the two brackets after it, the words before it) holds a unit of ``measure`` in any
+    case: a cheap test before reading an amount that matters only when it states that
+    measure (False means it states none)."""
+    table = table or reaction_table()
+    words = table.compiled.get(f"unit_words.{measure}")
+    if words is None:
+        words = tuple({u.casefold() for u in table.units.get(measure, {})})
+        table.compiled[f"unit_words.{measure}"] = words
+    first = _BRACKET.match(text, end)
+    second = _BRACKET.match(text, first.end()) if first else None
+    stop = (second or first).end() if first else end
+    window = f"{text[max(limit, start - LEAD_REACH):start]} {text[end:stop]}".casefold()
+    return any(w in window for w in words)
+
+
 def _lead(text: str, a: int, b: int) -> str:
     """The words just before ``b`` (from ``a``) that state a quantity of what follows (the
     longest that starts with a number and holds no clause break outside brackets), or ""."""
     before = text[a:b]
     for m in _NUMBER_START.finditer(before):
         segment = before[m.start():]
-        flat = _flat(segment)
-        if _LEADS.match(segment) and not _BREAKS.search(flat) and ")" not in flat \
-                and "]" not in flat:
-            return segment
+        # _LEADS holds any segment from a digit without ';' (its ending is optional)
+        if ";" in segment and not _LEADS.match(segment):
+            continue
+        # blanking brackets only takes breaks away: a segment without breaks or closing
+        # brackets needs no blanking
+        if (_BREAKS.search(segment) or ")" in segment or "]" in segment) and \
+                _unbracketed_break(segment):
+            continue
+        return segment
     return ""
 
 
 _NUMBER_START = regex.compile(r"(?<![\w.,])\d")
+_INNERMOST = regex.compile(r"[(\[][^()\[\]]*[)\]]")
+
+
+def _unbracketed_break(text: str) -> bool:
+    """Whether ``text`` has a clause break outside its brackets, or a closing bracket
+    without its opening one (the text started inside a bracket)."""
+    flat = _flat(text)
+    return bool(_BREAKS.search(flat)) or ")" in flat or "]" in flat
 
 
 def _flat(text: str) -> str:
-    """``text`` with the insides of brackets blanked (a closing bracket without its opening
-    one is kept: the text started inside a bracket)."""
-    out, depth = [], 0
-    for ch in text:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]" and depth:
-            depth -= 1
-            out.append("_")
-            continue
-        out.append("_" if depth and ch not in "([" else ch)
-    return "".join(out)
+    """``text`` with every bracket that closes in it blanked (brackets and insides), and all
+    after an opening bracket that does not close; a closing bracket without its opening one
+    is kept."""
+    while True:
+        blanked = _INNERMOST.sub(lambda m: "_" * len(m.group()), text)
+        if blanked == text:
+            break
+        text = blanked
+    opened = min((i for i in (text.find("("), text.find("[")) if i >= 0), default=-1)
+    return text if opened < 0 else text[:opened] + "_" * (len(text) - opened)

@@ -10,7 +10,7 @@ The work, per document:
    dictionary class (``rules/reactions.yaml``: ``labels``, ``classes``).
 3. **Structures** (:class:`chemie.reactions.structures.StructureResolver`): every name of
    the document in one batch; references through the heading and coreference.
-4. **Roles by structure** (:func:`chemie.reactions.roles.structure_roles`).
+4. **Roles by structure** (:func:`chemie.reactions.structure_roles.structure_roles`).
 5. **Records**: one :class:`~chemie.reactions.model.Reaction` per section that holds a
    product (the heading's product belongs to the last one); a section without a product
    gives its compounds to the next reaction.
@@ -19,13 +19,14 @@ The work, per document:
 from __future__ import annotations
 
 import bisect
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import regex
 
 from chemie.model import Action, Mention, Role
-from chemie.reactions.amounts import amount_near, quantities
+from chemie.reactions.amounts import amount_near, may_state, quantities
 from chemie.reactions.model import (
     Amount,
     Component,
@@ -46,8 +47,13 @@ OTHER = "OTHER_COMPOUND"  # a candidate only when counted in moles (rules decide
 CONDITION_LABELS = {"TEMPERATURE": "temperature", "TIME": "time"}
 INPUTS = ("reactant", "reagent", "catalyst", "solvent")
 # dictionary classes of a compound that is no product ("Isopropanol solution (25 g)
-# containing X was charged" read as a title)
+# containing X was charged" read as a title; hexanes of a column read as what it gave)
 NOT_TITLES = frozenset({"solvent", "material", "gas", "drying_agent"})
+# dictionary classes of an input read as a product by its percentage ("fuming HCl (37%)"),
+# with the role it takes when it is not the reaction's product
+INPUT_CLASSES = {"acid": "reagent", "base": "reagent", "coupling_agent": "reagent",
+                 "reducing_agent": "reagent", "oxidant": "reagent", "catalyst": "catalyst",
+                 "ligand": "catalyst"}
 ROLE_LISTS = {"product": "products", "reactant": "reactants", "reagent": "reagents",
               "catalyst": "catalysts", "solvent": "solvents"}
 
@@ -69,10 +75,7 @@ class Candidate:
     structure: Structure | None = None
     cls: str | None = None  # the compound dictionary's class
     name: str = ""  # the name as written (a part of the span when the span is a mixture)
-
-    @property
-    def heading(self) -> bool:
-        return self.label_rule == "heading_product"
+    heading: bool = False  # the heading's compound (``heading_rules`` gave its label)
 
 
 @dataclass
@@ -86,15 +89,24 @@ class DocView:
     actions: list[Action]
     coreference: dict[str, list[str]]  # anaphor mention id -> antecedent ids
     _sections: list[int] | None = field(default=None, repr=False, compare=False)
+    _extents: list[tuple[int, int, Mention]] | None = field(default=None, repr=False,
+                                                             compare=False)
 
     def covering(self, start: int, end: int) -> Mention | None:
-        """The smallest mention whose extent covers ``[start, end)``."""
-        best = None
-        for m in self.mentions:
-            if m.start <= start and end <= m.end and (
-                    best is None or m.end - m.start < best.end - best.start):
-                best = m
+        """The smallest mention whose extent covers ``[start, end)`` (the first of the
+        smallest)."""
+        if self._extents is None:
+            self._extents = [(m.start, m.end, m) for m in self.mentions]
+        best, size = None, 0
+        for a, b, m in self._extents:
+            if a <= start and end <= b and (best is None or b - a < size):
+                best, size = m, b - a
         return best
+
+    @functools.cached_property
+    def index(self) -> dict[str, Mention]:
+        """The mentions by id."""
+        return {m.id: m for m in self.mentions}
 
     def section_starts(self) -> list[int]:
         """Where each step section starts (characters; the first at 0): at a step heading
@@ -130,23 +142,27 @@ def candidates(view: DocView, table: ReactionTable) -> list[Candidate]:
     """The compound spans of the roles, in text order, with amounts and sections."""
     sections = view.section_starts()
     found = [part for r in view.roles if r.label in COMPOUND_LABELS or r.label == OTHER
-             for part in _lines(r)]
+             for part in _lines(r, table)]
     found.sort(key=lambda r: r.start)
     out: list[Candidate] = []
     previous_end = 0
     for r in found:
-        amount = amount_near(view.text, r.start, r.end, table, limit=previous_end)
-        previous_end = r.end
+        limit, previous_end = previous_end, r.end
+        # work-up chemicals: only those counted in moles may be inputs
+        if r.label == OTHER and not may_state(view.text, r.start, r.end, "moles", table, limit):
+            continue
+        amount = amount_near(view.text, r.start, r.end, table, limit=limit)
         if r.label == OTHER and amount.moles is None:
-            continue  # work-up chemicals: only those counted in moles may be inputs
+            continue
         section = bisect.bisect_right(sections, r.start) - 1
         c = Candidate(r.start, r.end, r.text, r.label, r.rule, section,
-                      view.covering(r.start, r.end), amount, name=r.text)
+                      view.covering(r.start, r.end), amount, name=r.text,
+                      heading=r.rule in table.heading_rules)
         out.append(c)
     return out
 
 
-def _lines(r: Role) -> list[Role]:
+def _lines(r: Role, table: ReactionTable) -> list[Role]:
     """A compound span cut at its line breaks: a title ends at its line, so what follows
     a title's line break is a compound of the body, a starting material (rule
     ``line_break``); other spans keep their label in each piece."""
@@ -158,7 +174,7 @@ def _lines(r: Role) -> list[Role]:
         b = start + len(piece.rstrip())
         if b > a:
             label, rule = r.label, r.rule
-            if out and r.rule == "heading_product":
+            if out and r.rule in table.heading_rules:
                 label, rule = "STARTING_MATERIAL", "line_break"
             out.append(Role(r.id, a, b, label, r.text[a - r.start:b - r.start], rule))
         start += len(piece) + 1
@@ -227,7 +243,7 @@ def _percent(text: str) -> float | None:
 
 def steps(view: DocView, a: int, b: int) -> list[Step]:
     """The actions of ``[a, b)`` in text order, with their objects."""
-    index = {m.id: m for m in view.mentions}
+    index = view.index
     out = []
     for act in sorted(view.actions, key=lambda x: x.start):
         if act.label == HEADING_ACTION or not a <= act.start < b:
@@ -348,17 +364,22 @@ def _choose_products(members: list[Candidate], heading: bool) -> None:
     so do inputs with the product's structure (same InChIKey connectivity block: "the
     title compound" taken for a reactant; a reduced aldehyde keeps its skeleton, not its
     InChIKey)."""
+    for c in members:  # hexanes of the column, "Isopropanol solution containing X"
+        if c.role == "product" and c.cls in NOT_TITLES:
+            c.role, c.rule = "none", "not_a_product"
     products = [c for c in members if c.role == "product" and _key(c)]
-    candidates_ = [c for c in products if c.cls not in NOT_TITLES]
-    chosen = next((c for c in candidates_ if c.heading), None) if heading else None
+    chosen = next((c for c in products if c.heading), None) if heading else None
     rule = "title_product"
-    if chosen is None and candidates_:
-        chosen, rule = candidates_[-1], "last_product"
+    if chosen is None and products:
+        chosen, rule = products[-1], "last_product"
     if chosen is None:
         return
     key = _key(chosen)
     for c in products:
-        if c is chosen or _key(c) != key:
+        if c is not chosen and c.cls in INPUT_CLASSES and _key(c) != key:
+            # "fuming HCl (37%)", "potassium carbonate (2.0 g, 99%)": a reagent's percentage
+            c.role, c.rule = INPUT_CLASSES[c.cls], "product_of_input_class"
+        elif c is chosen or _key(c) != key:
             c.role, c.rule = ("product", rule) if c is chosen else ("none", rule)
     for c in members:
         if c.role in INPUTS and _key(c) == key:
@@ -373,7 +394,8 @@ def _key(c: Candidate) -> str | None:
 
 def _component(c: Candidate) -> Component:
     return Component(c.name, c.role, c.rule, c.start, c.end,
-                     c.mention.id if c.mention is not None else None, c.amount, c.structure)
+                     c.mention.id if c.mention is not None else None, c.amount, c.structure,
+                     c.label_rule)
 
 
 def _merge_products(reaction: Reaction) -> None:

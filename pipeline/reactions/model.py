@@ -44,8 +44,9 @@ Mapping to the Open Reaction Database (``ord-schema``, ``reaction.proto``), chem
   order: ORD has no structured reaction steps); of phase ``workup`` → ``Reaction.workups[]``
   (``ReactionWorkup.type`` from the action: ADDITION, WASH, EXTRACTION, FILTRATION,
   CONCENTRATION, DRY_WITH_MATERIAL, FLASH_CHROMATOGRAPHY …; ``details``: the step's text).
-- ``Reaction.doc_id``, ``Reaction.rule`` and each ``Component.rule`` →
-  ``Reaction.provenance.record_created.details`` (the document and the rules that made it).
+- ``Reaction.doc_id``, ``Reaction.rule``, each ``Component.rule`` and ``label_rule``, and
+  each ``Structure.rule`` → ``Reaction.provenance.record_created.details`` (the document
+  and the rules that made it).
 """
 
 from __future__ import annotations
@@ -128,6 +129,10 @@ class Structure:
     it refers to: the heading, or the antecedent of a coreference link) or ``unresolved``
     (``reason``: ``compound label``, ``reference``, ``generic phrase``, ``parse failure``,
     ``no java`` …). ``kind``: ``molecule`` or ``material`` (brine, silica gel: no SMILES).
+    ``rule``: the rule that chose the name resolved when it is not the component's span as
+    written: a split of the grounding (``mixture_slash`` …, ``rules/grounding.yaml``), or
+    ``widened_name``, ``joined_names``, ``title_salt``, ``reference_to_title``,
+    ``coreference_antecedent`` (``rules/reactions.yaml``).
     """
 
     how: str
@@ -136,6 +141,7 @@ class Structure:
     reason: str | None = None
     via: str | None = None
     kind: str | None = None
+    rule: str | None = None
 
     @property
     def resolved(self) -> bool:
@@ -157,13 +163,15 @@ class Structure:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Structure:
         return cls(d["how"], d.get("smiles"), d.get("inchikey"), d.get("reason"), d.get("via"),
-                   d.get("kind"))
+                   d.get("kind"), d.get("rule"))
 
 
 @dataclass
 class Component:
     """One compound of a reaction: its name as written, where it is (character offsets and
-    the mention it came from), its role with the rule that gave it, amount and structure."""
+    the mention it came from), its role with the rule that gave it, amount and structure;
+    ``label_rule``: the ``chemie_roles`` rule that gave its span the ChEMU 2020 label the
+    role was read from (``line_break`` for the body part of a title span)."""
 
     name: str
     role: str
@@ -173,6 +181,7 @@ class Component:
     mention: str | None = None
     amount: Amount = field(default_factory=Amount)
     structure: Structure | None = None  # None: structures were not resolved
+    label_rule: str | None = None
 
     @property
     def smiles(self) -> str | None:
@@ -188,6 +197,7 @@ class Component:
             d["name"], d["role"], d["rule"], d.get("start", -1), d.get("end", -1),
             d.get("mention"), Amount.from_dict(d.get("amount") or {}),
             Structure.from_dict(structure) if structure is not None else None,
+            d.get("label_rule"),
         )
 
 

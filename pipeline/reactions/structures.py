@@ -2,7 +2,10 @@
 references resolved through the heading and coreference.
 
 A candidate's text is grounded (:mod:`chemie.structures.grounding`): a mixture ("EtOAc /
-hexane") becomes one candidate per name. A text that holds no name keeps the grounding's
+hexane") becomes one candidate per name. Every structure whose name is not the candidate's
+span as written names the rule that chose the name (``Structure.rule``: the grounding's
+split, ``widened_name``, ``joined_names``, ``title_salt``, ``reference_to_title``,
+``coreference_antecedent``). A text that holds no name keeps the grounding's
 reason (``compound label``, ``reference``, ``generic phrase`` …), unless it refers to a
 compound that has a structure:
 
@@ -54,10 +57,11 @@ def _class(r: Resolution) -> str | None:
     return classes_by_structure().get(r.smiles)
 
 
-def _structure(r: Resolution) -> Structure:
+def _structure(r: Resolution, rule: str | None = None) -> Structure:
+    """The structure of a resolution; ``rule`` names the rule that chose the name."""
     if not r.resolved:
-        return Structure("unresolved", reason=r.reason)
-    return Structure(r.how, r.smiles, r.inchikey, kind=r.kind or None)
+        return Structure("unresolved", reason=r.reason, rule=rule)
+    return Structure(r.how, r.smiles, r.inchikey, kind=r.kind or None, rule=rule)
 
 
 class StructureResolver:
@@ -81,8 +85,9 @@ class StructureResolver:
             for name, r in zip(grounding.names, resolutions, strict=True):
                 part = c if len(grounding.names) == 1 else replace(
                     c, start=c.start + name.start, end=c.start + name.end)
-                part.name = name.text if len(grounding.names) > 1 else c.text
-                part.structure = _structure(r)
+                split = len(grounding.names) > 1
+                part.name = name.text if split else c.text
+                part.structure = _structure(r, name.rule if split else None)
                 part.cls = _class(r)
                 out.append(part)
         self._widen(view, out)
@@ -97,7 +102,7 @@ class StructureResolver:
         "Biphenyl-2-ylcarbamic Acid … Ester", "X" of "X, hydrochloride" in a title, cut by the
         tokenizer or the role rules) takes the name of its mention, or of its line, that
         holds it, when that resolves: for a name OPSIN cannot parse, and for the heading's
-        product (a title names one compound, salt included)."""
+        product (a title names one compound, salt included); rule ``widened_name``."""
         todo = [c for c in found if c.structure is not None and (c.heading or (
             c.structure.how == "unresolved" and c.structure.reason == "parse failure"))]
         if not todo:
@@ -112,7 +117,7 @@ class StructureResolver:
                 if r.resolved and a + name.start <= c.start and c.end <= a + name.end \
                         and name.text != c.text:
                     c.name, c.start, c.end = name.text, a + name.start, a + name.end
-                    c.structure, c.cls = _structure(r), _class(r)
+                    c.structure, c.cls = _structure(r, "widened_name"), _class(r)
                     done.add(id(c))
                     break
 
@@ -139,7 +144,8 @@ class StructureResolver:
                     or not resolutions[0].resolved:
                 continue
             a.name, a.end = grounding.names[0].text, b.end
-            a.structure, a.cls = _structure(resolutions[0]), _class(resolutions[0])
+            a.structure = _structure(resolutions[0], "joined_names")
+            a.cls = _class(resolutions[0])
             dropped.add(id(b))
         return [c for c in found if id(c) not in dropped]
 
@@ -156,10 +162,11 @@ class StructureResolver:
             if b - a > 300 or not pattern.search(line):
                 continue
             [(grounding, resolutions)] = self.resolver.resolve_texts([pattern.sub(" ", line)])
+            own = " ".join(pattern.sub(" ", c.name).split())  # "X, hydrochloride" as "X"…
             for name, r in zip(grounding.names, resolutions, strict=True):
-                if r.resolved and c.text in name.text and name.text != c.text:
+                if r.resolved and own in name.text and r.smiles != c.structure.smiles:
                     c.name, c.start, c.end = name.text, a, b
-                    c.structure, c.cls = _structure(r), _class(r)
+                    c.structure, c.cls = _structure(r, self.table.title_salt.name), _class(r)
                     break
 
     @staticmethod
@@ -180,26 +187,27 @@ class StructureResolver:
         return out
 
     def _references(self, view: DocView, found: list[Candidate], refs: list[Candidate]) -> None:
-        """Structures of the references, through the heading and coreference."""
+        """Structures of the references, through the heading (``reference_to_title``) and
+        coreference (``coreference_antecedent``)."""
         heading = next((c for c in found if c.heading and c.structure is not None
                         and c.structure.resolved), None)
         by_mention = {c.mention.id: c for c in found
                       if c.mention is not None and c.structure is not None
                       and c.structure.resolved}
-        index = {m.id: m for m in view.mentions}
+        index = view.index
         todo: list[tuple[Candidate, str]] = []
         for c in refs:
             words = c.mention.text if c.mention is not None else c.text
             if c.role == "product" or c.label == "REACTION_PRODUCT":
                 if heading is not None and (_TITLE.search(c.text) or _TITLE.search(words)):
-                    self._via(c, heading.structure, heading.name)
+                    self._via(c, heading.structure, heading.name, "reference_to_title")
                     continue
             antecedent = self._antecedent(view, c, index)
             if antecedent is None:
                 continue
             known = by_mention.get(antecedent)
             if known is not None:
-                self._via(c, known.structure, known.name)
+                self._via(c, known.structure, known.name, "coreference_antecedent")
             else:
                 todo.append((c, antecedent))
         if not todo:
@@ -209,7 +217,7 @@ class StructureResolver:
                 todo, self.resolver.resolve_texts(texts), strict=True):
             r = next((r for r in resolutions if r.resolved), None)
             if r is not None and len(grounding.names) == 1:
-                self._via(c, _structure(r), grounding.names[0].text)
+                self._via(c, _structure(r), grounding.names[0].text, "coreference_antecedent")
 
     @staticmethod
     def _antecedent(view: DocView, c: Candidate, index: dict) -> str | None:
@@ -230,9 +238,9 @@ class StructureResolver:
         return None
 
     @staticmethod
-    def _via(c: Candidate, structure: Structure, name: str) -> None:
+    def _via(c: Candidate, structure: Structure, name: str, rule: str) -> None:
         c.structure = Structure("coreference", structure.smiles, structure.inchikey,
-                                via=name, kind=structure.kind)
+                                via=name, kind=structure.kind, rule=rule)
 
 
 _OPENERS, _CLOSERS = "([{", ")]}"

@@ -6,17 +6,22 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import regex
 
-from chemie.tables import TableError, load_table
+from chemie.roles.table import load_table as load_roles_table
+from chemie.tables import TableError, load_table, suggest
 
 TABLE = "reactions.yaml"
+ROLES_TABLE = "roles.yaml"  # the chemie_roles table whose rule names this one refers to
 Role = Literal["product", "reactant", "reagent", "catalyst", "solvent", "none"]
-# rules written in code that the table must name (``products``)
-CODE_RULES = ("line_break", "yield_then_stage", "joined_names", "title_product",
-              "last_product", "alias", "is_the_product")
+# rules written in code that the table must name, by section
+CODE_RULES = {
+    "products": ("line_break", "yield_then_stage", "not_a_product", "title_product",
+                 "last_product", "product_of_input_class", "alias", "is_the_product"),
+    "names": ("widened_name", "joined_names", "reference_to_title", "coreference_antecedent"),
+}
 MEASURES = ("mass", "volume", "moles", "equivalents", "concentration", "temperature", "time",
             "pressure")
 
@@ -99,32 +104,54 @@ class ReactionTable:
     labels: tuple[LabelRule, ...]
     classes: tuple[ClassRule, ...]
     structure: tuple[StructureRule, ...]
+    heading_rules: frozenset[str]  # chemie_roles rules that label the heading's compound
     products: tuple[NamedRule, ...]
+    names: tuple[NamedRule, ...]
     after_reaction: AfterReactionRule
     reagent_names: PatternRule
     title_salt: PatternRule
     atmosphere: PatternRule
     pressure: PatternRule
-    compiled: dict[str, regex.Pattern] = field(default_factory=dict, compare=False)
+    # compiled patterns and lookups, made once
+    compiled: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def rule_names(self) -> list[str]:
         """Every rule of the table, in order."""
         return [r.name for r in (*self.labels, self.reagent_names, self.title_salt, *self.classes,
                                  *self.structure, self.after_reaction, *self.products,
-                                 self.atmosphere, self.pressure)]
+                                 *self.names, self.atmosphere, self.pressure)]
 
 
 @functools.cache
 def reaction_table(name: str = TABLE) -> ReactionTable:
-    """The checked table (cached). Units must name known measures; patterns must compile."""
-    table = load_table(name, ReactionTable)
+    """The checked table (cached): see :func:`check_table`."""
+    return check_table(load_table(name, ReactionTable), name)
+
+
+def roles_rule_references(table: ReactionTable) -> list[tuple[str, str]]:
+    """``(key, name)`` of every ``chemie_roles`` rule name the table refers to."""
+    out = [(f"labels.{i}.label_rules", n) for i, r in enumerate(table.labels)
+           for n in sorted(r.label_rules)]
+    out += [("after_reaction.label_rules", n) for n in sorted(table.after_reaction.label_rules)]
+    return out + [("heading_rules", n) for n in sorted(table.heading_rules)]
+
+
+def check_table(table: ReactionTable, name: str) -> ReactionTable:
+    """``table`` checked (its patterns compiled into ``table.compiled``): units name known
+    measures, the rules written in code are named, patterns compile, and every rule name of
+    ``chemie_roles`` it refers to is a rule of ``rules/roles.yaml``."""
+    known = set(load_roles_table(ROLES_TABLE).rule_names())
+    for key, rule in roles_rule_references(table):
+        if rule not in known:
+            raise TableError(name, key, f"unknown roles rule {rule}{suggest(rule, known)}")
     for measure in table.units:
         if measure not in MEASURES:
             raise TableError(name, f"units.{measure}", f"unknown measure (known: "
                              f"{', '.join(MEASURES)})")
-    missing = set(CODE_RULES) - {r.name for r in table.products}
-    if missing:
-        raise TableError(name, "products", f"missing rule(s) {', '.join(sorted(missing))}")
+    for key, names in CODE_RULES.items():
+        missing = set(names) - {r.name for r in getattr(table, key)}
+        if missing:
+            raise TableError(name, key, f"missing rule(s) {', '.join(sorted(missing))}")
     for key in ("reagent_names", "title_salt", "atmosphere", "pressure", "after_reaction"):
         rule = getattr(table, key)
         try:

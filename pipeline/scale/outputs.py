@@ -72,7 +72,8 @@ class OutputFormat:
     so imply this format (the first is its usual one); ``default_for``: the input kinds for
     which it is the command's default; ``choice``: offered by ``--format`` (else chosen by
     the command itself, as CHEMDNER output is for CHEMDNER input); ``extra``: the optional
-    part of chemie it needs (:mod:`chemie.extras`).
+    part of chemie it needs (:mod:`chemie.extras`); ``needs_roles``: it writes the reaction
+    roles, so the run loads the opt-in ``chemie_roles`` (``chemie.load(roles=True)``).
     """
 
     command: str
@@ -85,6 +86,7 @@ class OutputFormat:
     default_for: tuple[str, ...] = ()
     choice: bool = True
     extra: str | None = None
+    needs_roles: bool = False
     help: str = ""
 
     def __post_init__(self) -> None:
@@ -245,7 +247,7 @@ register(OutputFormat(
     help="`KEY.txt` and `KEY.ann` per document, rule names as `#` notes",
 ))
 register(OutputFormat(
-    "run", "chemu2020", roles_payload, BratSink, layout=FOLDER,
+    "run", "chemu2020", roles_payload, BratSink, layout=FOLDER, needs_roles=True,
     help="ChEMU 2020 brat: `KEY.txt` and `KEY.ann` with role, condition and trigger labels "
     "(T lines) and what each trigger acts on (E lines)",
 ))
@@ -262,13 +264,13 @@ register(OutputFormat(
 ))
 register(OutputFormat(
     "run", "csv", _document, TableSink, {"fmt": "csv", "tables": TABLES}, layout=PREFIX,
-    suffixes=(".csv",),
+    suffixes=(".csv",), needs_roles=True,
     help="`OUT.mentions.csv`, `OUT.relations.csv` and `OUT.roles.csv` (the ChEMU 2020 labels, "
     "with rule and trigger arguments)",
 ))
 register(OutputFormat(
     "run", "parquet", _document, TableSink, {"fmt": "parquet", "tables": TABLES},
-    layout=PREFIX, suffixes=(".parquet",), extra="parquet",
+    layout=PREFIX, suffixes=(".parquet",), extra="parquet", needs_roles=True,
     help="`OUT.mentions.parquet`, `OUT.relations.parquet` and `OUT.roles.parquet`",
 ))
 register(OutputFormat(

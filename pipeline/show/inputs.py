@@ -90,8 +90,8 @@ def run_pipeline(
     """
     from chemie import nlp as pipeline
 
-    if reactions is None:
-        model = pipeline.load()
+    if reactions is None:  # the roles for the second view (opt-in in the pipeline)
+        model = pipeline.load(roles=True)
     else:
         model = pipeline.load(reactions=True, reactions_config=dict(reactions))
     for doc in docs:

@@ -37,6 +37,17 @@ _MARKS = re.compile(r"[®™©]")
 _INNER_SPACES = re.compile(r"(?<=[(\[{])\s+|\s+(?=[)\]}])|\s*([-,'])\s*")
 _BROKEN_WORD = re.compile(r"(?<=[a-z]) - (?=[a-z])")
 _SALT_DOT = re.compile(r"(?<=[a-z)\]])[.·](?=[a-z]{4})")  # "amine.dibenzoate" -> "amine dibenzoate"
+# a salt or hydrate written as a formula after a dot ("amine·HCl", "amine.2HCl", "acid·H2O")
+_SALT_FORMULA = re.compile(r"(?<=[\w)\]])\s*[.·•]\s*(?P<n>[1-3]?)\s*(?P<salt>HCl|HBr|HI|TFA|H2O)$")
+_HYDRATES = {"": "hydrate", "1": "monohydrate", "2": "dihydrate", "3": "trihydrate"}
+# a substituent prefix with a locant cut from its parent by a space ("2-hydroxy acetamide",
+# "4-methyl benzoate"): the space before a lowercase word after a word with a locant
+_SPACED_PREFIX = re.compile(r"(?<!\S)(\S*\d-\S*[a-z]) (?=[a-z])(?!(?:acids?|esters?|salts?|ethers?|"
+                            r"anhydrides?|and|or|in|of|with|hydro\w+|mono\w+|di\w*hydro\w+)\b)")
+# alternative stereodescriptors, which OPSIN refuses: "(1S,3R/1R,3S)", "(E/Z)" (the first is
+# tried: structures are compared without stereo)
+_STEREO = r"(?:\d+[a-z]?)?[RSEZ]\*?"
+_ALTERNATIVE_STEREO = re.compile(rf"\(({_STEREO}(?:,\s?{_STEREO})*)/{_STEREO}(?:,\s?{_STEREO})*\)")
 
 
 @dataclass(frozen=True)
@@ -385,8 +396,11 @@ def candidates(text: str) -> tuple[str, ...]:
     ("fluorocyclopropyl ) methyl" -> "fluorocyclopropyl)methyl"); spaces between words stay
     ("ethyl acetate"); Unicode dashes are made hyphens and trade mark signs dropped. Then: in
     lower case when written in capitals; with a salt's dot made a space ("amine.dibenzoate"
-    -> "amine dibenzoate"); with a word broken by a spaced hyphen joined ("propa - noate" ->
-    "propanoate")."""
+    -> "amine dibenzoate", "amine·2HCl" -> "amine 2HCl", "acid·H2O" -> "acid hydrate"); with
+    a substituent prefix joined to the lowercase word after it ("N-phenyl-2-hydroxy
+    acetamide" -> "N-phenyl-2-hydroxyacetamide"); with the first of alternative
+    stereodescriptors ("(1S,3R/1R,3S)" -> "(1S,3R)"); with a word broken by a spaced hyphen
+    joined ("propa - noate" -> "propanoate")."""
     written = " ".join(text.split())
     plain = " ".join(_MARKS.sub(" ", written.translate(_DASHES)).split())
     joined = _JOINERS.sub(r"\1", plain)
@@ -395,6 +409,15 @@ def candidates(text: str) -> tuple[str, ...]:
         out.append(joined.lower())
     if _SALT_DOT.search(joined):
         out.append(_SALT_DOT.sub(" ", joined))
+    salt = _SALT_FORMULA.search(joined)
+    if salt:
+        n, formula = salt.group("n"), salt.group("salt")
+        word = _HYDRATES[n] if formula == "H2O" else f"{n}{formula}"
+        out.append(f"{joined[:salt.start()]} {word}")
+    if _SPACED_PREFIX.search(joined):
+        out.append(_SPACED_PREFIX.sub(r"\1", joined))
+    if _ALTERNATIVE_STEREO.search(joined):
+        out.append(_ALTERNATIVE_STEREO.sub(r"(\1)", joined))
     if _BROKEN_WORD.search(written):
         out.append(_INNER_SPACES.sub(r"\1", _BROKEN_WORD.sub("", plain)))
     return tuple(dict.fromkeys(out))
