@@ -383,3 +383,59 @@ def test_chemu_ref_jsonl_input_keeps_its_document_keys(tmp_path):
     ids = [r.doc_id for r in _records(out)]
     assert ids and ids == sorted(ids, key=keys.index)  # input order, each a doc_key
     assert all(r.id.startswith(f"{r.doc_id}-") for r in _records(out))
+
+
+def test_a_broken_line_is_named_listed_and_skipped(fake_java, tmp_path, capsys):
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps(PARAGRAPH) + '\n{"id": "p2", "text": "no end\n'
+                   + json.dumps(dict(PARAGRAPH, id="p3")) + "\n", encoding="utf-8")
+    out = tmp_path / "out.rsmi"
+    assert main(["reactions", str(src), "-o", str(out), "--workers", "1"]) == 1
+    assert [line.split("\t")[0] for line in out.read_text().splitlines()] == ["p1", "p3"]
+    assert f"{src}:2: malformed JSON" in capsys.readouterr().err
+    errors = (tmp_path / "out.rsmi.errors.tsv").read_text(encoding="utf-8").splitlines()
+    assert len(errors) == 2 and errors[1].split("\t")[1:3] == [str(src), "2"]
+
+
+def test_an_interrupted_run_keeps_the_old_output_and_resumes(fake_java, tmp_path, monkeypatch):
+    src = tmp_path / "in.jsonl"
+    rows = [dict(PARAGRAPH, id=f"p{i:02d}") for i in range(40)]  # more than a chunk of 32
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    out.write_text("an earlier output\n", encoding="utf-8")
+    from chemie import nlp
+
+    annotate = nlp.annotate
+
+    def interrupted(model, doc, **kw):
+        if doc.id == "p36":
+            raise KeyboardInterrupt
+        return annotate(model, doc, **kw)
+
+    monkeypatch.setattr(nlp, "annotate", interrupted)
+    argv = ["reactions", str(src), "-o", str(out), "-q", "--workers", "1"]
+    assert main(argv) == 130
+    assert out.read_text(encoding="utf-8") == "an earlier output\n"  # not half-written
+    partial = tmp_path / "out.jsonl.partial"
+    done = [json.loads(line)["doc_id"] for line in partial.read_text().splitlines()]
+    assert done and done == [r["id"] for r in rows[:len(done)]] and "p36" not in done
+    monkeypatch.setattr(nlp, "annotate", annotate)
+    worker._CACHE.clear()  # as in a new process: no pipeline built with the stand-in
+    assert main([*argv, "--resume"]) == 0
+    assert [r.doc_id for r in _records(out)] == [r["id"] for r in rows]
+    assert not partial.exists()
+
+
+def test_no_structures_starts_no_jvm_and_imports_no_rdkit(fake_java, docs, tmp_path):
+    import subprocess
+
+    out = tmp_path / "out.jsonl"
+    code = ("import sys\nfrom chemie.cli import main\n"
+            f"status = main(['reactions', {str(docs)!r}, '-o', {str(out)!r}, "
+            "'--no-structures', '-q', '--workers', '1'])\n"
+            "print(status, sorted({m.split('.')[0] for m in sys.modules} & {'rdkit'}))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["0", "[]"]
+    assert _starts(fake_java) == []
+    assert len(_records(out)) == 3

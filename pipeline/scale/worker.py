@@ -120,7 +120,7 @@ def _reactions(
 
     def process(doc: Document) -> Document:
         out = annotate(nlp, doc)
-        warning = structure_failures(out)
+        warning = structure_failures(out) if structures else None  # no RDKit without
         if warning:
             out.meta[PROCESS_WARNINGS] = [warning]
         return out
