@@ -27,7 +27,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie import components
-from chemie.components.mentions import doc_text
+from chemie.components.mentions.document import describe_mention, doc_text
 from chemie.components.words import WordTables
 from chemie.errors import InputError
 from chemie.extensions import (
@@ -159,8 +159,6 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
     if same_text:
         doc.user_data[TEXT] = document.text  # == doc.text (see doc_text)
     if gold_mentions:
-        from chemie.components.mentions import describe_mention  # noqa: PLC0415
-
         mapper = _CharMap(document, doc)
         mentions = mentions_of(doc)
         for m in document.mentions:

@@ -13,7 +13,7 @@ import chemie.components.actions  # noqa: F401  (registers chemie_actions)
 import chemie.components.bridging  # noqa: F401  (registers chemie_bridging)
 from chemie.components.actions import mention_views, token_table
 from chemie.components.bridging import SKIP, STATE, _Context
-from chemie.components.mentions import doc_text
+from chemie.components.mentions.document import doc_text
 from chemie.extensions import actions_of
 
 

@@ -25,12 +25,6 @@ SMALL, BIG = 10_000, 1_000_000
 # timed first, against a tenth of the limit, so that quadratic growth fails in seconds)
 MAX_RATIO = 500
 TEXTS = {"token": "z", "punctuation": string.punctuation}
-FUSED_BRACKET = "FUSED_BRACKET in components/mentions.py is fixed on the mentions branch"
-MENTION_SEARCH = (
-    "components/mentions.py: after a rejected candidate MentionDetector.__call__ searches the "
-    "mention pattern again one token later, each search reading the rest of a run of "
-    "core-class tokens (quadratic in the run); reported to the mentions branch"
-)
 
 # Times the pipeline (less the components named after the text) on three 10 kB texts (the
 # best is kept; they differ, so the tokenizer's cache does not help), then on a 100 kB and a
@@ -84,13 +78,7 @@ def _ratio_within_limit(kind: str, skip: tuple[str, ...] = ()) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "kind",
-    [
-        pytest.param("token", marks=pytest.mark.xfail(reason=FUSED_BRACKET, strict=True)),
-        pytest.param("punctuation", marks=pytest.mark.xfail(reason=MENTION_SEARCH, strict=True)),
-    ],
-)
+@pytest.mark.parametrize("kind", sorted(TEXTS))
 def test_a_1_mb_text_takes_a_bounded_multiple_of_a_10_kb_one(kind):
     _ratio_within_limit(kind)
 

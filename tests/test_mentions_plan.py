@@ -7,7 +7,10 @@ import itertools
 
 import pytest
 
-from chemie.components import mentions as M
+from chemie.components.mentions import detector as M
+from chemie.components.mentions.candidate import DocContext
+from chemie.components.mentions.docdata import SentenceIndex
+from chemie.components.mentions.tables import MentionTables
 
 # class letters a bare core is made of, and the letters that may follow it
 CORE_LETTERS = "DWCGKEXZNUAbnk#O-/"
@@ -16,28 +19,30 @@ CORE_LETTERS = "DWCGKEXZNUAbnk#O-/"
 WORDS = ["solid", "ppts", "1", "A", "portion", "the", "chromatographic", "bath", "acid", "of"]
 
 
-def _full_path(det: M.MentionDetector, cs: str, c0: int, c1: int, sent_of) -> list:
+def _full_path(det: M.MentionDetector, x: DocContext, c0: int, c1: int) -> list:
     """``_bare_np`` with the shape plan switched off."""
-    saved = M._bare_plan
-    M._bare_plan = lambda shape: None
+    det._plans.clear()
+    det._bare_plan = lambda shape: None
     try:
-        return det._bare_np(cs, c0, c1, sent_of)
+        return det._bare_np(x, c0, c1)
     finally:
-        M._bare_plan = saved
+        del det._bare_plan
+        det._plans.clear()
 
 
 @pytest.mark.parametrize("length", [1, 2, 3])
 def test_bare_plan_matches_the_word_path(length):
-    det = M.MentionDetector(M.MentionTables.load())
-    sent_of = M._SentenceIndex([0])
+    det = M.MentionDetector(MentionTables.load())
+    sent_of = SentenceIndex([0])
     planned = 0
     for shape in map("".join, itertools.product(CORE_LETTERS, repeat=length)):
         for before, after in ("S.", "GP", "K)"):
             cs = before + shape + after
             for k in range(len(WORDS)):
-                det._words = [WORDS[(k + i) % len(WORDS)] for i in range(len(cs))]
-                det._low = [w.lower() for w in det._words]
-                got = det._bare_np(cs, 1, 1 + length, sent_of)
-                assert got == _full_path(det, cs, 1, 1 + length, sent_of), (cs, det._words)
-        planned += M._bare_plan(shape) is not None
+                words = [WORDS[(k + i) % len(WORDS)] for i in range(len(cs))]
+                x = DocContext(None, words, [w.lower() for w in words], cs, sent_of,
+                               det.tables, det.grammar)
+                got = det._bare_np(x, 1, 1 + length)
+                assert got == _full_path(det, x, 1, 1 + length), (cs, words)
+        planned += det._bare_plan(shape) is not None
     assert planned  # the plan covers some shapes of every length

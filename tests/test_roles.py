@@ -178,6 +178,12 @@ def test_rule_leaves_its_span_unlabelled(nlp, rule):
     assert all(found != span for found, _, _ in roles(nlp, text))
 
 
+def test_a_step_note_in_brackets_after_the_heading_name_is_no_step_heading(nlp):
+    text = ("4-Chlorobenzoic acid (Step 3, scheme 5) A solution of 4-chlorotoluene (2.0 g) in "
+            "water (5 mL) was heated.")
+    assert ("4-Chlorobenzoic acid", "REACTION_PRODUCT", "heading_product") in roles(nlp, text)
+
+
 def test_roles_are_in_text_order_with_ids_and_trigger_arguments(nlp):
     doc = nlp(CASES["reaction_step"][0])
     found = roles_of(doc)

@@ -10,6 +10,7 @@ import pytest
 from chemie.components.actions import ActionTable
 from chemie.components.bridging import BridgingTable
 from chemie.components.coref_rules import CorefTable
+from chemie.components.mentions.tables import MentionTable
 from chemie.components.ner_rules import NerTable
 from chemie.components.sentences import SentenceTable
 from chemie.language import TokenizerTable
@@ -25,6 +26,7 @@ SCHEMAS = {
     "bridging.yaml": BridgingTable,
     "coref.yaml": CorefTable,
     "grounding.yaml": GroundingTable,
+    "mentions.yaml": MentionTable,
     "ner.yaml": NerTable,
     "rc.yaml": RcTable,
     "rc_labels.yaml": LabelTable,
@@ -32,8 +34,8 @@ SCHEMAS = {
     "tokenizer.yaml": TokenizerTable,
     "tokenizer_sentences.yaml": SentenceTable,
 }
-# read by chemie_mentions itself (being split into a package); the vocabularies are the lists
-UNTYPED = {"mentions.yaml", "vocabularies.yaml", "roles.yaml"}
+# the vocabularies are the lists the others reference
+UNTYPED = {"vocabularies.yaml", "roles.yaml"}
 
 
 def _item(items: list, name: str) -> dict:
@@ -62,6 +64,8 @@ CASES = [
      "rules/coref.yaml: rules.repeated_name.min_length: expected int, got str 'eight'"),
     ("grounding.yaml", lambda t: _rename(_item(t["splits"], "mixture_slash"), "guard", "gaurd"),
      "rules/grounding.yaml: splits.mixture_slash.gaurd: unknown key (did you mean 'guard'?)"),
+    ("mentions.yaml", lambda t: _rename(_item(t["rules"], "chemical_np"), "comment", "coment"),
+     "rules/mentions.yaml: rules.chemical_np.coment: unknown key (did you mean 'comment'?)"),
     ("ner.yaml", lambda t: _rename(_item(t["rules"], "formula"), "class", "clas"),
      "rules/ner.yaml: rules.formula.clas: unknown key (did you mean 'class'?)"),
     ("rc.yaml", lambda t: _rename(_item(t["rules"], "compare_correlation"), "before", "befor"),

@@ -25,7 +25,6 @@ from chemie.nlp import OPTIONAL, PIPELINE
 from chemie.resources import lexicon_path, rules_path
 
 FACTORIES = ("chemie_sentences", *PIPELINE)
-MENTIONS_BRANCH = "chemie_mentions declares assigns=['doc._.mentions'] on the mentions branch"
 
 # Digests of the pipeline's output on each document of a ChEMU-Ref file, on its tokens and
 # on its raw text (run here and, after spacy.load, in a fresh interpreter).
@@ -89,20 +88,12 @@ def test_spacy_finds_the_language_and_the_factories_without_importing_chemie():
     assert _fresh(script, text, *FACTORIES) == expected
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(reason=MENTIONS_BRANCH, strict=True))
-        if n == "chemie_mentions" else n
-        for n in FACTORIES
-    ],
-)
+@pytest.mark.parametrize("name", FACTORIES)
 def test_each_factory_declares_what_it_assigns(name):
     chemie.load()
     assert Language.get_factory_meta(name).assigns
 
 
-@pytest.mark.xfail(reason=MENTIONS_BRANCH, strict=True)
 def test_analyze_pipes_reports_no_problem_for_the_pipeline():
     analysis = chemie.load().analyze_pipes()
     assert not any(analysis["problems"].values()), analysis["problems"]

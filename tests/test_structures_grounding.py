@@ -97,6 +97,16 @@ def test_alternative_stereodescriptors_are_also_tried_as_the_first():
     assert candidates("(2R)-butan-2-ol") == ("(2R)-butan-2-ol",)
 
 
+def test_a_locant_dot_and_a_hyphenated_indicated_hydrogen_are_also_tried_corrected():
+    assert candidates("diethyl 3.5-bis(trifluoromethyl)benzylphosphonate")[-1] == \
+        "diethyl 3,5-bis(trifluoromethyl)benzylphosphonate"
+    assert candidates("4-morpholin-4-yl-thieno[3.2-d]pyrimidine")[-1] == \
+        "4-morpholin-4-yl-thieno[3,2-d]pyrimidine"
+    assert candidates("3-cyano-5-methoxy-2-H-chromene")[-1] == "3-cyano-5-methoxy-2H-chromene"
+    for kept in ("2.5 g", "1H-indole", "N-H-bond"):
+        assert candidates(kept) == (kept,)
+
+
 def test_alias_bracket_adds_a_spelling_and_name_brackets_stay():
     g = ground("trifluoroacetic acid ( TFA ) ( 2 mL )")
     assert [n.candidates for n in g.names] == [("trifluoroacetic acid", "TFA")]

@@ -35,7 +35,7 @@ from chemie.components.actions import (
     token_table,
 )
 from chemie.components.coref import number_relations
-from chemie.components.mentions import doc_text
+from chemie.components.mentions.document import doc_text
 from chemie.extensions import actions_of, relations_of
 from chemie.model import Action, Relation
 from chemie.saving import SavesTables, table_sources

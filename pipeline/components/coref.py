@@ -34,7 +34,7 @@ from chemie.components.coref_rules import (
     material_role,
     open_bracket,
 )
-from chemie.components.mentions import token_info
+from chemie.components.mentions.document import token_info
 from chemie.extensions import mentions_of, relations_of
 from chemie.model import Mention, Relation
 from chemie.saving import SavesTables, table_sources

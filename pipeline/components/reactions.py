@@ -17,7 +17,7 @@ import functools
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.mentions import doc_text
+from chemie.components.mentions.document import doc_text
 from chemie.extensions import (
     actions_of,
     doc_id_of,

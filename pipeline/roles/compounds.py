@@ -23,9 +23,11 @@ _AQUEOUS_ALONE = regex.compile(r"(?i:\b(aqueous)\s(?=solution|suspension))")
 _IDENT = regex.compile(r"^[(\[]?([0-9]+[A-Za-z]?(?:[-.][0-9A-Za-z]+)*|[A-Z]{1,2}-?[0-9]*[a-z]?|"
                        r"[IVX]+-[0-9]+[a-z]?)[)\]]?$")
 _WORD = regex.compile(r"\w+\.?")
-# a step heading inside a heading: "Step 1", "Step A:", "[Step 1]", "(1) Preparation of"
+# a step heading inside a heading: "Step 1", "Step A:", "[Step 1]", "(1) Preparation of";
+# "(Step 3, scheme 5)" after a name is a note on the name, not a heading
 _STEP_HEADING = regex.compile(
-    r"(?i)\b(?:step|stage)\s*[0-9A-Z]\b|\(\d{1,3}(?:-\d{1,3})?\)\s*(?:preparation|synthesis)\b"
+    r"(?i)(?<!\(\s*)\b(?:step|stage)\s*[0-9A-Z]\b"
+    r"|\(\d{1,3}(?:-\d{1,3})?\)\s*(?:preparation|synthesis)\b"
     r"|\b(?:first|second|third)\s+step\b|\b(?:synthesis|preparation)\s+of\b"
     r"|\bintermediate\s+\w+|\b\d+\.\d+\s*:")
 OTHER, SOLVENT, PRODUCT = "OTHER_COMPOUND", "SOLVENT", "REACTION_PRODUCT"

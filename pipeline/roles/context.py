@@ -11,7 +11,7 @@ from itertools import compress
 from spacy.tokens import Doc
 
 from chemie.components.actions import HEADING, TokenTable, token_table
-from chemie.components.mentions import doc_text
+from chemie.components.mentions.document import doc_text
 from chemie.extensions import actions_of, mentions_of, relations_of
 from chemie.model import Action, Mention
 

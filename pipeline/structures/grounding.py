@@ -48,6 +48,10 @@ _SPACED_PREFIX = re.compile(r"(?<!\S)(\S*\d-\S*[a-z]) (?=[a-z])(?!(?:acids?|este
 # tried: structures are compared without stereo)
 _STEREO = r"(?:\d+[a-z]?)?[RSEZ]\*?"
 _ALTERNATIVE_STEREO = re.compile(rf"\(({_STEREO}(?:,\s?{_STEREO})*)/{_STEREO}(?:,\s?{_STEREO})*\)")
+# a locant list written with a dot ("3.5-bis(trifluoromethyl)", "thieno[3.2-d]"): a comma
+_LOCANT_DOT = re.compile(r"(?<![\d.])(\d)\.(\d)(?=-)")
+# indicated hydrogen written with a hyphen ("2-H-chromene"): "2H-chromene"
+_DASHED_HYDROGEN = re.compile(r"(?<![\d\w])(\d+)-H-(?=[a-z])")
 
 
 @dataclass(frozen=True)
@@ -399,8 +403,10 @@ def candidates(text: str) -> tuple[str, ...]:
     -> "amine dibenzoate", "amine·2HCl" -> "amine 2HCl", "acid·H2O" -> "acid hydrate"); with
     a substituent prefix joined to the lowercase word after it ("N-phenyl-2-hydroxy
     acetamide" -> "N-phenyl-2-hydroxyacetamide"); with the first of alternative
-    stereodescriptors ("(1S,3R/1R,3S)" -> "(1S,3R)"); with a word broken by a spaced hyphen
-    joined ("propa - noate" -> "propanoate")."""
+    stereodescriptors ("(1S,3R/1R,3S)" -> "(1S,3R)"); with a locant list's dot made a comma
+    and indicated hydrogen without its hyphen ("3.5-bis(...)" -> "3,5-bis(...)", "2-H-chromen"
+    -> "2H-chromen"); with a word broken by a spaced hyphen joined ("propa - noate" ->
+    "propanoate")."""
     written = " ".join(text.split())
     plain = " ".join(_MARKS.sub(" ", written.translate(_DASHES)).split())
     joined = _JOINERS.sub(r"\1", plain)
@@ -418,6 +424,8 @@ def candidates(text: str) -> tuple[str, ...]:
         out.append(_SPACED_PREFIX.sub(r"\1", joined))
     if _ALTERNATIVE_STEREO.search(joined):
         out.append(_ALTERNATIVE_STEREO.sub(r"(\1)", joined))
+    if _LOCANT_DOT.search(joined) or _DASHED_HYDROGEN.search(joined):
+        out.append(_DASHED_HYDROGEN.sub(r"\1H-", _LOCANT_DOT.sub(r"\1,\2", joined)))
     if _BROKEN_WORD.search(written):
         out.append(_INNER_SPACES.sub(r"\1", _BROKEN_WORD.sub("", plain)))
     return tuple(dict.fromkeys(out))

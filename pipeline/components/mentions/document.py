@@ -1,0 +1,79 @@
+"""Document helpers other components import: the doc's text, its words and class string, the
+attrs of a gold mention."""
+
+from __future__ import annotations
+
+from spacy.attrs import ORTH, SPACY
+from spacy.tokens import Doc
+
+from chemie.components.mentions.candidate import Candidate, mention_attrs
+from chemie.components.mentions.docdata import sentence_index
+from chemie.components.mentions.tagger import default_tagger
+from chemie.extensions import TEXT, TOKEN_INFO
+from chemie.model import Range
+
+# the attrs of a gold mention whose spans fall outside the doc's tokens
+UNPLACED = {"kind": "chemical", "head": "", "sentence": 0, "tokens": (0, 0)}
+
+
+def doc_text(doc: Doc, words: list[str] | None = None) -> str:
+    """``doc.text`` without making a Token object per token (much faster on long docs); the
+    text stored by :func:`chemie.nlp.doc_from_document` when there is one."""
+    text = doc.user_data.get(TEXT)
+    if text is not None:
+        return text
+    if words is None:
+        strings = doc.vocab.strings
+        words = [strings[o] for o in doc.to_array(ORTH).tolist()]
+    spaces = doc.to_array(SPACY).tolist()
+    return "".join([w + " " if sp else w for w, sp in zip(words, spaces, strict=True)])
+
+
+def token_info(doc: Doc) -> tuple[list[str], str]:
+    """The words of ``doc`` and its class string, computed once per doc and cached in
+    ``doc.user_data`` (the coreference rules reuse them)."""
+    info = doc.user_data.get(TOKEN_INFO)
+    if info is None:
+        words, cs, _low = default_tagger().class_string(doc)
+        info = doc.user_data[TOKEN_INFO] = (words, cs)
+    return info
+
+
+def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
+    """The attrs of a mention given by char ranges (used for gold mentions): ``kind``, ``head``,
+    ``sentence``, ``tokens``, ``core``, ``det``, ``quantity``, ``ranges``."""
+    lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+    whole = doc.char_span(lo, hi, alignment_mode="expand")
+    first_range = doc.char_span(spans[0][0], spans[0][1], alignment_mode="expand")
+    if whole is None or first_range is None or not len(first_range):
+        return dict(UNPLACED)
+    tagger = default_tagger()
+    classify = tagger.classify
+    toks = list(first_range)
+    # the core ends before the first bracket (quantities) of the first range
+    core = toks
+    for k, t in enumerate(toks):
+        if k and classify(t.text) == "(":
+            core = toks[:k]
+            break
+    det = core[0].lower_ if classify(core[0].text) == "D" else ""
+    words = [t for t in core if classify(t.text) not in "().P:=NUA"] or core
+    head_tok = words[-1]
+    kind = tagger.tables.table.grammar.head_kinds.get(classify(head_tok.text), "chemical")
+    if kind == "generic" and head_tok.lower_ in tagger.tables.lists["state_heads"]:
+        kind = "state"
+    ranges = tuple(
+        (sp.start, sp.end - 1)
+        for sp in (doc.char_span(a, b, alignment_mode="expand") for a, b in spans)
+        if sp is not None and len(sp)
+    )
+    return mention_attrs(Candidate(
+        ranges, "gold", kind, head_tok.lower_, sentence_index(doc)[whole.start],
+        (whole.start, whole.end - 1), (core[0].i + (1 if det and len(core) > 1 else 0), core[-1].i),
+        det, len(core) < len(toks) or len(spans) > 1,
+    ))
+
+
+def core_is_bare_reference(cs: str, c0: int, end: int) -> bool:
+    """``compound``, ``the compound``: a reference head with no name or number."""
+    return cs[c0:end].lstrip("DW") in ("K", "k")
