@@ -11,7 +11,8 @@ for chemie and for the USPTO text-mined reactions of ``dev_lowe.jsonl``, on thre
 * ``tune 1-40``: the first 40 paragraphs by file order, on which the rules of
   ``rules/reactions.yaml`` were tuned after being written from ChEMU training text
   (ChEMU-Ref documents 0-599);
-* ``held-out 41-80``: the other 40, whose errors were not read while writing rules;
+* ``41-80 (seen)``: the other 40, held out (errors never read) until commit 8eaf38f,
+  whose rules were written from their errors: no longer a held-out figure;
 * ``all 80``.
 
 Targets (issue 15) on all 80: products F1 >= 0.95, species F1 >= 0.90, exact >= 0.50.
@@ -56,7 +57,7 @@ from chemie.nlp import annotate, load
 from chemie.scoring.reactions import score_reactions
 from chemie.structures.opsin import Opsin
 
-PARTS = {"tune 1-40": (0, 40), "held-out 41-80": (40, 80), "all 80": (0, 80)}
+PARTS = {"tune 1-40": (0, 40), "41-80 (seen)": (40, 80), "all 80": (0, 80)}
 
 
 def predict(nlp, docs: list) -> dict[str, ScoredReaction]:
