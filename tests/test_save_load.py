@@ -161,6 +161,10 @@ def test_a_saved_pipeline_loads_in_a_fresh_process_with_the_same_output(saved, c
         ("chemie_ner", lexicon_path("bc5cdr_chemicals.tsv")),
         ("chemie_ner", lexicon_path("blacklist.txt")),
         ("chemie_actions", rules_path("actions.yaml")),
+        ("chemie_mentions", rules_path("mentions.yaml")),
+        ("chemie_mentions", rules_path("vocabularies.yaml")),
+        ("chemie_coref", rules_path("coref.yaml")),
+        ("chemie_bridging", rules_path("bridging.yaml")),
     ],
 )
 def test_a_component_saves_the_tables_it_was_built_from(saved, component, source):
