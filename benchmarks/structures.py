@@ -54,7 +54,7 @@ def chemical_texts(nlp, path: Path, lo: int, hi: int) -> tuple[list[list[str]], 
     start = time.perf_counter()
     annotated = [annotate(nlp, d) for d in docs]
     seconds = time.perf_counter() - start
-    texts = [[m.text for m in d.mentions if m.attrs.get("kind") == "chemical"] for d in annotated]
+    texts = [[m.text for m in d.mentions if m.kind == "chemical"] for d in annotated]
     return texts, seconds
 
 

@@ -9,7 +9,7 @@ the mentions that take part in a relation, so this is a lower bound on the true 
 
 A mention carries its rule's confidence, except a chemical mention whose name holds NER
 chemical spans: ``chemie_mentions`` gives it the NER confidence instead (and marks it with
-``attrs["chemdner_class"]``). A rule's confidence is therefore measured on the mentions that
+``chemdner_class``). A rule's confidence is therefore measured on the mentions that
 carry it: the share of correct ones among the rule's mentions that do not take the NER
 confidence, shrunk towards the precision of all the mentions that carry a rule confidence
 (:func:`chemie.rule_precision.shrunk`: few mentions do not make a rule 0 or 1 by chance, none
@@ -46,7 +46,7 @@ COLUMNS = ["rule", "mentions", "correct", "carriers", "carriers_correct", "preci
 
 def takes_ner_confidence(mention: Mention) -> bool:
     """True when ``chemie_mentions`` gave the mention its NER confidence, not its rule's."""
-    return "chemdner_class" in mention.attrs
+    return mention.chemdner_class is not None
 
 
 def mention_outcomes(

@@ -10,8 +10,8 @@ the rule's name in ``rule``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from itertools import repeat
 
 Range = tuple[int, int]
@@ -70,9 +70,18 @@ def make_token(text: str, start: int, end: int) -> Token:
     return token
 
 
-@dataclass
+TokenPair = tuple[int, int]  # first, last token (inclusive)
+
+
+@dataclass(slots=True)
 class Mention:
-    """A (possibly discontinuous) text-bound annotation."""
+    """A (possibly discontinuous) text-bound annotation.
+
+    The fields after ``confidence`` are what ``chemie_mentions`` says of a mention it found
+    (and :func:`chemie.components.mentions.document.describe_mention` of a gold mention put
+    on a Doc): token indices are the Doc's. A mention read from a file has none of them: its
+    ``kind`` is "" (untyped), ``tokens`` and ``core`` are None, ``ranges`` is empty.
+    """
 
     id: str
     spans: tuple[Range, ...]
@@ -80,7 +89,18 @@ class Mention:
     text: str = ""
     rule: str | None = None
     confidence: float | None = None
-    attrs: dict[str, object] = field(default_factory=dict)
+    kind: str = ""  # chemical | generic | reference | equipment | state ("": untyped)
+    head: str = ""  # the lowercased head word
+    sentence: int = 0  # the index of the sentence of its first token
+    tokens: TokenPair | None = None  # its first and last token over all its ranges
+    core: TokenPair | None = None  # the name without determiner and quantities
+    det: str = ""  # its determiner, lowercased, or ""
+    quantity: bool = False  # it has an amount
+    abbreviation: bool = False  # a bracketed abbreviation or label of a name
+    ranges: tuple[TokenPair, ...] = ()  # its token ranges (first, last), one per char range
+    chemdner_class: str | None = None  # the CHEMDNER class of the NER span(s) in its name
+    notes: list[str] = field(default_factory=list)  # free-text notes (brat AnnotatorNotes)
+    ner_rule: str | None = None  # the NER rule that gave ``chemdner_class`` (chemie show)
 
     @property
     def start(self) -> int:
@@ -93,6 +113,78 @@ class Mention:
     def overlaps(self, other: Mention) -> bool:
         """True when any range of this mention shares a character with one of ``other``."""
         return any(a < d and c < b for a, b in self.spans for c, d in other.spans)
+
+    @classmethod
+    def from_attrs(
+        cls, id: str, spans: tuple[Range, ...], label: str = "ENTITY", text: str = "",
+        rule: str | None = None, confidence: float | None = None,
+        attrs: Mapping[str, object] | None = None,
+    ) -> Mention:
+        """The mention whose :func:`mention_attrs` are ``attrs`` (as the JSON format and the
+        msgpack of :mod:`chemie.serialize` store them; lists become tuples again). Keys that
+        are no field are dropped."""
+        m = cls(id, tuple((a, b) for a, b in spans), label, text, rule, confidence)
+        for key, value in (attrs or {}).items():
+            convert = _ATTR_TYPES.get(key)
+            if convert is not None:
+                setattr(m, key, convert(value))
+        return m
+
+
+def _pair(value: object) -> TokenPair | None:
+    return None if value is None else tuple(value)  # type: ignore[arg-type,return-value]
+
+
+# the mention fields written as its "attrs" map: how each is read back, then its default
+_ATTR_TYPES: dict[str, Callable[[object], object]] = {
+    "kind": str, "head": str, "sentence": int, "tokens": _pair, "core": _pair, "det": str,
+    "quantity": bool, "abbreviation": bool,
+    "ranges": lambda v: tuple(tuple(r) for r in v),  # type: ignore[attr-defined]
+    "chemdner_class": lambda v: None if v is None else str(v),
+    "notes": list, "ner_rule": lambda v: None if v is None else str(v),
+}
+_ATTR_DEFAULTS: tuple[tuple[str, object], ...] = (
+    ("kind", ""), ("head", ""), ("sentence", 0), ("tokens", None), ("core", None), ("det", ""),
+    ("quantity", False), ("abbreviation", False), ("ranges", ()), ("chemdner_class", None),
+    ("notes", []), ("ner_rule", None),
+)
+# what a typed mention (``kind`` set) always writes, even when it is the default
+_TYPED_ATTRS = frozenset(("kind", "head", "sentence", "tokens", "core", "det", "quantity",
+                          "ranges"))
+
+
+def mention_attrs(m: Mention) -> dict[str, object]:
+    """The ``attrs`` map of ``m`` as the JSON format and :mod:`chemie.serialize` write it: for
+    a typed mention ``kind``, ``head``, ``sentence``, ``tokens``, ``core``, ``det``,
+    ``quantity``, ``abbreviation`` (only when true), ``ranges``; then ``chemdner_class``,
+    ``notes`` and ``ner_rule`` when set (an untyped mention: only its fields that are set)."""
+    if m.kind and not m.abbreviation and m.chemdner_class is None and m.ner_rule is None \
+            and not m.notes:  # (what chemie_mentions makes most, in one step)
+        return {
+            "kind": m.kind, "head": m.head, "sentence": m.sentence, "tokens": m.tokens,
+            "core": m.core, "det": m.det, "quantity": m.quantity, "ranges": m.ranges,
+        }
+    typed = bool(m.kind)
+    attrs: dict[str, object] = {}
+    for key, default in _ATTR_DEFAULTS:
+        value = getattr(m, key)
+        if value != default or (typed and key in _TYPED_ATTRS):
+            attrs[key] = value
+    return attrs
+
+
+# what chemie_mentions (or describe_mention) says of a mention
+DESCRIPTION: tuple[str, ...] = (
+    "kind", "head", "sentence", "tokens", "core", "det", "quantity", "abbreviation", "ranges",
+)
+
+
+def with_description(m: Mention, of: Mention | None) -> Mention:
+    """A copy of ``m``; when it is untyped (no ``kind``), with the :data:`DESCRIPTION` fields
+    of ``of`` (when given)."""
+    if m.kind or of is None:
+        return replace(m)
+    return replace(m, **{name: getattr(of, name) for name in DESCRIPTION})
 
 
 @dataclass

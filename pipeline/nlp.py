@@ -16,6 +16,7 @@ import itertools
 import pkgutil
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from dataclasses import replace
 from itertools import accumulate, compress
 from operator import attrgetter
 from typing import TYPE_CHECKING
@@ -41,7 +42,7 @@ from chemie.extensions import (
     roles_of,
     set_doc_id,
 )
-from chemie.model import Document, Mention, Range, Role, make_tokens
+from chemie.model import Document, Mention, Range, Role, TokenPair, make_tokens
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -126,7 +127,7 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
     """A Doc whose tokens are exactly ``document.tokens`` (sentence starts from its sentences).
 
     With ``gold_mentions=True`` the document's mentions are put on ``doc._.mentions``
-    (copied, with ``kind``/``head``/``sentence``/``tokens`` attrs filled in).
+    (copied, an untyped one with ``kind``, ``head``, ``sentence``, ``tokens`` … filled in).
     """
     toks = document.tokens
     words = list(map(_TEXT, toks))
@@ -163,9 +164,8 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
         mentions = mentions_of(doc)
         for m in document.mentions:
             spans = mapper.to_doc(m.spans)
-            gold = Mention(m.id, spans, m.label, m.text, m.rule or "gold", m.confidence)
-            gold.attrs = {**describe_mention(doc, spans), **m.attrs}
-            mentions.append(gold)
+            gold = replace(m, spans=spans, rule=m.rule or "gold")
+            mentions.append(gold if gold.kind else describe_mention(doc, gold))
     return doc
 
 
@@ -314,7 +314,7 @@ def to_document(doc: Doc) -> Document:
     """A spaCy Doc (after the pipeline) as a Document: tokens, sentences, mentions, relations.
 
     spaCy's whitespace tokens (``"\\n"``, ``"  "``) are left out of ``Document.tokens``;
-    sentence ranges and the token indices in mention attrs are renumbered to match.
+    sentence ranges and the token indices of mentions are renumbered to match.
     """
     # one to_array call for every column; token texts through the orth id -> text table
     table = doc.to_array([ORTH, IDX, LENGTH, SENT_START])
@@ -341,7 +341,7 @@ def to_document(doc: Doc) -> Document:
     _copy_predictions(doc, out, None)
     if new_index is not None:
         for m in out.mentions:
-            _reindex_attrs(m.attrs, new_index)
+            _reindex_tokens(m, new_index)
     return out
 
 
@@ -357,19 +357,17 @@ def _sentence_bounds(doc: Doc, sent_starts: numpy.ndarray) -> list[Range]:
     return list(itertools.pairwise(cuts))
 
 
-def _reindex_attrs(attrs: dict[str, object], new_index: list[int]) -> None:
-    """Renumber the inclusive token ranges in ``tokens``/``core``/``ranges`` attrs."""
+def _reindex_tokens(m: Mention, new_index: list[int]) -> None:
+    """Renumber the inclusive token ranges ``tokens``, ``core`` and ``ranges`` of ``m``."""
 
-    def pair(r: object) -> object:
-        if isinstance(r, tuple | list) and len(r) == 2 and all(isinstance(x, int) for x in r):
-            return (new_index[r[0]], max(new_index[r[1] + 1] - 1, new_index[r[0]]))
-        return r
+    def pair(r: TokenPair) -> TokenPair:
+        return (new_index[r[0]], max(new_index[r[1] + 1] - 1, new_index[r[0]]))
 
-    for key in ("tokens", "core"):
-        if key in attrs:
-            attrs[key] = pair(attrs[key])
-    if isinstance(attrs.get("ranges"), tuple | list):
-        attrs["ranges"] = tuple(pair(r) for r in attrs["ranges"])  # type: ignore[union-attr]
+    if m.tokens is not None:
+        m.tokens = pair(m.tokens)
+    if m.core is not None:
+        m.core = pair(m.core)
+    m.ranges = tuple(map(pair, m.ranges))
 
 
 def describe(document: Document) -> str:
@@ -377,7 +375,7 @@ def describe(document: Document) -> str:
     lines = [f"# {document.id}" if document.id else "#", document.text.strip(), ""]
     lines.append(f"Mentions ({len(document.mentions)}):")
     for m in sorted(document.mentions, key=lambda m: m.spans):
-        kind = m.attrs.get("kind", "")
+        kind = m.kind
         lines.append(f"  {m.id:>4}  [{kind}] {m.text}   ({m.rule})")
     lines.append("")
     lines.append(f"Links ({len(document.relations)}):")

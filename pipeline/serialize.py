@@ -6,8 +6,9 @@ True)``) nor come back from ``nlp.pipe(..., n_process=N)``. Registering :func:`e
 :func:`decode` with srsly (done on import of :mod:`chemie.extensions`) turns each
 :class:`~chemie.model.Mention`, :class:`~chemie.model.Relation`,
 :class:`~chemie.model.Action` and :class:`~chemie.model.Role` into a tagged map and back,
-with its tuples restored; a :class:`~chemie.reactions.model.Reaction` travels as its
-``to_dict`` dictionary.
+with its tuples restored (a Mention as its first six fields and its
+:func:`~chemie.model.mention_attrs` map); a :class:`~chemie.reactions.model.Reaction` travels
+as its ``to_dict`` dictionary.
 """
 
 from __future__ import annotations
@@ -18,15 +19,14 @@ from typing import Any
 
 import srsly
 
-from chemie.model import Action, Mention, Relation, Role
+from chemie.model import Action, Mention, Relation, Role, mention_attrs
 from chemie.reactions.model import Reaction
 
 _TAG = "__chemie__"
 _CLASSES: dict[str, type] = {cls.__name__: cls for cls in (Mention, Relation, Action, Role)}
 _FIELDS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in fields(cls)) for cls in _CLASSES.values()
+    cls: tuple(f.name for f in fields(cls)) for cls in (Relation, Action, Role)
 }
-_PAIR_ATTRS = ("tokens", "core")  # mention attrs holding one (first, last) token pair
 
 
 def encode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
@@ -34,6 +34,11 @@ def encode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
     else goes on to the next encoder."""
     names = _FIELDS.get(type(obj))
     if names is None:
+        if type(obj) is Mention:
+            return {_TAG: "Mention", "fields": [
+                obj.id, obj.spans, obj.label, obj.text, obj.rule, obj.confidence,
+                mention_attrs(obj),
+            ]}
         if type(obj) is Reaction:  # a tree of dataclasses: its own plain dictionary
             return {_TAG: "Reaction", "dict": obj.to_dict()}
         return obj if chain is None else chain(obj)
@@ -50,16 +55,10 @@ def decode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
     if name == "Reaction":
         return Reaction.from_dict(_lists(obj["dict"]))
     cls = _CLASSES[name]
-    value = cls(*obj["fields"])
     if cls is Mention:
-        value.spans = tuple(tuple(r) for r in value.spans)
-        attrs = value.attrs
-        for key in _PAIR_ATTRS:
-            if isinstance(attrs.get(key), list):  # (DocBin's are tuples already)
-                attrs[key] = tuple(attrs[key])
-        if isinstance(attrs.get("ranges"), list | tuple):
-            attrs["ranges"] = tuple(tuple(r) for r in attrs["ranges"])
-    elif cls is Action:
+        return Mention.from_attrs(*obj["fields"])
+    value = cls(*obj["fields"])
+    if cls is Action:
         value.args = {k: list(v) for k, v in value.args.items()}
     elif cls is Role:
         value.args = list(value.args)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import islice
 
 import pytest
+from spacy.tokens import Doc
 
 from chemie.components.coref import CorefResolver, coref_table
 from chemie.components.coref_rules import RULES, Context, CorefMention, Features
@@ -374,8 +375,8 @@ def test_rules_left_out_for_a_kind_reject_that_kind():
     kinds_of = {name: spec.kinds for name, spec in RULES.items() if spec.kinds is not None}
     assert set(kinds_of) <= {name for name, _, _ in resolver.order}
     params = {name: p for name, _, p in resolver.order}
-    ante = Mention("T1", ((0, 4),), text="NAME", attrs={"quantity": "1 g"})
-    anaphor = Mention("T2", ((10, 14),), text="NAME 5%", attrs={"quantity": "1 g"})
+    ante = Mention("T1", ((0, 4),), text="NAME", quantity=True)
+    anaphor = Mention("T2", ((10, 14),), text="NAME 5%", quantity=True)
 
     def view(m, i, kind):
         return CorefMention(m, i, i * 3, i * 3 + 1, "the name", kind, "solvent", "the", 0,
@@ -539,3 +540,41 @@ def test_a_heading_name_may_start_with_a_number(nlp):
                         " ( 0.64 g , 71% ) ."])
     assert ("the target compound ( 0.64 g , 71% )",
             "3 , 7-dihydroxy-6-ethyl-5-cholan-24-oic acid", "title_compound") in found
+
+
+def test_the_class_letters_coref_reads_are_the_letters_the_tagger_gives(nlp):
+    """coref.py tests class letters (rules/mentions.yaml ``alphabet``) by name; each name holds
+    the letters the tagger gives real tokens of its sort, so a change of the alphabet fails
+    here instead of silently changing what coref reads."""
+    from chemie.components import coref
+    from chemie.components.mentions.tagger import default_tagger
+
+    tagger = default_tagger()
+
+    def letter(text: str, word: str) -> str:
+        """The class letter of the first ``word`` of ``text`` (tokens split at spaces)."""
+        words, cs, _low = tagger.class_string(Doc(nlp.vocab, words=text.split()))
+        return cs[words.index(word)]
+
+    def letters(text: str, *words: str) -> frozenset[str]:
+        return frozenset(letter(text, w) for w in words)
+
+    mixture = "Water ( 5 mL ) in hexane : EtOAc = 1 , 2 was added . It was stirred ."
+    new_name = letter("Example 76A Methyl 4-bromobenzoate was added .", "Methyl")
+    new_number = letter("The acid 8.0 ml ( 3 mmol ) of phenol was added .", "8.0")
+    assert new_name != letter("Methyl 4-bromobenzoate was added .", "Methyl")
+    assert new_number != letter("8.0 ml of phenol was added .", "8.0")
+    number_sign = letter("Compound No . 5 was added .", "No")
+
+    assert coref._NOT_CORE == letters(mixture, "(", ")", ",", ".", ":", "=") | {number_sign}
+    assert coref._NAME_CLASSES == letters(
+        "Water , X-Phos , 1b , 12 and 4-bromophenol were added .",
+        "Water", "X-Phos", "1b", "12", "4-bromophenol",
+    ) | {new_name, new_number}
+    assert coref._NUMBER == letter(mixture, "5") and coref._UNIT == letter(mixture, "mL")
+    assert coref._IDENT == letter("Compound 1b was added .", "1b")
+    assert coref._TEXT_START == letters("The solid was added .", "The", "was")
+    assert coref._IN == letter(mixture, "in")
+    assert coref._AMOUNT_START == letters("5 g and 7.13g were added .", "5", "7.13g") | {
+        new_number}
+    assert coref._NEW_NAME == new_name

@@ -10,7 +10,7 @@ import pytest
 from chemie.errors import InputError
 from chemie.formats.brat import format_ann, read_brat_dir, read_brat_pair, write_brat
 from chemie.formats.chemu import iter_chemu
-from chemie.model import Document, Mention, Relation
+from chemie.model import Document, Mention, Relation, mention_attrs
 from chemie.scoring.anaphora import score_files
 
 
@@ -20,7 +20,7 @@ def _pairs(doc: Document) -> list[tuple]:
 
 
 def _mentions(doc: Document) -> list[tuple]:
-    return [(m.spans, m.label, m.text, m.rule, m.attrs) for m in doc.mentions]
+    return [(m.spans, m.label, m.text, m.rule, mention_attrs(m)) for m in doc.mentions]
 
 
 def test_reads_fixture(fixtures):
@@ -38,7 +38,7 @@ def test_reads_fixture(fixtures):
     assert doc.relations[2].rule == "workup.title_compound"
     assert doc.relations[0].rule is None
     assert doc.mention("T3").rule == "mention.title_compound"
-    assert doc.mention("T4").attrs == {"notes": ["drying agent"]}
+    assert mention_attrs(doc.mention("T4")) == {"notes": ["drying agent"]}
     assert [t.text for t in doc.tokens][:3] == ["Ethyl", "acetate", "and"]
     assert all(doc.text[t.start : t.end] == t.text for t in doc.tokens)
 
@@ -79,7 +79,7 @@ def test_mention_confidence_is_written_as_a_note_and_read_back(tmp_path):
     doc.mentions = [
         Mention("T1", ((0, 9),), rule="generic_np", confidence=0.92),
         Mention("T2", ((25, 30),), rule="chemical_np", confidence=0.8333333333333334,
-                attrs={"notes": ["drying agent"]}),
+                notes=["drying agent"]),
         Mention("T3", ((4, 9),), confidence=0.5),
         Mention("T4", ((14, 19),), rule="verb"),
     ]
@@ -93,8 +93,8 @@ def test_mention_confidence_is_written_as_a_note_and_read_back(tmp_path):
     ]
     write_brat(doc, tmp_path)
     again = read_brat_pair(tmp_path / "x.txt", tmp_path / "x.ann")
-    assert [(m.rule, m.confidence, m.attrs) for m in again.mentions] == [
-        (m.rule, m.confidence, m.attrs) for m in doc.mentions
+    assert [(m.rule, m.confidence, mention_attrs(m)) for m in again.mentions] == [
+        (m.rule, m.confidence, mention_attrs(m)) for m in doc.mentions
     ]
     assert format_ann(again) == format_ann(doc)
 
@@ -199,4 +199,4 @@ def test_note_text_may_contain_tabs(tmp_path):
     txt, ann = _write(
         tmp_path / "n", "T1\tENTITY 0 5\tEthyl\n#1\tAnnotatorNotes T1\tsee\ttable 2\n"
     )
-    assert read_brat_pair(txt, ann).mention("T1").attrs["notes"] == ["see\ttable 2"]
+    assert read_brat_pair(txt, ann).mention("T1").notes == ["see\ttable 2"]

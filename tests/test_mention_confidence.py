@@ -42,13 +42,13 @@ def test_unmarked_mentions_carry_their_rule_confidence():
     marked = [m for m in doc._.mentions if takes_ner_confidence(m)]
     unmarked = [m for m in doc._.mentions if not takes_ner_confidence(m)]
     assert marked and unmarked
-    assert all(m.attrs["kind"] == "chemical" for m in marked)
+    assert all(m.kind == "chemical" for m in marked)
     assert [m.confidence for m in unmarked] == [stored[m.rule] for m in unmarked]
 
 
 def _mention(mid: str, start: int, end: int, rule: str, ner: bool = False) -> Mention:
-    return Mention(mid, ((start, end),), rule=rule, attrs={"chemdner_class": "SYSTEMATIC"}
-                   if ner else {})
+    return Mention(mid, ((start, end),), rule=rule,
+                   chemdner_class="SYSTEMATIC" if ner else None)
 
 
 def test_precision_is_measured_on_the_mentions_that_carry_the_rule_confidence():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chemie.model import Document, tokens_from_words
+from chemie.model import Document, Mention, tokens_from_words
 from chemie.nlp import annotate, load
 from chemie.resources import load_rules
 
@@ -14,11 +14,11 @@ def nlp():
     return load(ner=False)
 
 
-def mentions(nlp, sentence: str) -> dict[str, tuple[str, dict]]:
-    """Mention text -> (rule, attrs) for a space-tokenized sentence."""
+def mentions(nlp, sentence: str) -> dict[str, tuple[str, Mention]]:
+    """Mention text -> (rule, mention) for a space-tokenized sentence."""
     text, tokens = tokens_from_words(sentence.split())
     doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
-    return {m.text: (m.rule, m.attrs) for m in doc.mentions}
+    return {m.text: (m.rule, m) for m in doc.mentions}
 
 
 @pytest.mark.parametrize(
@@ -86,7 +86,7 @@ def test_mention_rules(nlp, sentence, mention, rule, kind):
     found = mentions(nlp, sentence)
     assert mention in found, sorted(found)
     assert found[mention][0] == rule
-    assert found[mention][1]["kind"] == kind
+    assert found[mention][1].kind == kind
 
 
 def test_numbered_reference_ends_a_noun_phrase(nlp):
@@ -96,7 +96,7 @@ def test_numbered_reference_ends_a_noun_phrase(nlp):
 
 def test_amount_after_the_title_compound(nlp):
     found = mentions(nlp, "It gave the title compound 450 mg ( yield 70% ) .")
-    assert found["the title compound 450 mg ( yield 70% )"][1]["quantity"] is True
+    assert found["the title compound 450 mg ( yield 70% )"][1].quantity is True
 
 
 def test_step_number_is_not_part_of_the_heading_name(nlp):
@@ -168,7 +168,7 @@ def test_state_inside_the_quantity_bracket(nlp):
     text, tokens = tokens_from_words(sentence.split())
     doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
     by_text = {m.text: m for m in doc.mentions}
-    assert by_text["a yellow oil"].attrs["kind"] == "state"
+    assert by_text["a yellow oil"].kind == "state"
     product = by_text["methyl acetate ( 1.40 g ) with a yield of 68%"]
     assert len(product.spans) == 2
     assert any(r.rule == "as_physical_state" for r in doc.relations)
@@ -181,15 +181,15 @@ def test_state_takes_the_quantity(nlp):
     by_text = {m.text: m for m in doc.mentions}
     title = by_text["the title compound ( 0.31 g , 64% )"]
     assert title.rule == "np_as_state_quantity" and len(title.spans) == 2
-    assert by_text["a white solid"].attrs["kind"] == "state"
+    assert by_text["a white solid"].kind == "state"
 
 
 def test_attrs_contract(nlp):
     found = mentions(nlp, "Water ( 5 mL ) was added . The mixture was stirred .")
-    rule, attrs = found["The mixture"]
-    assert attrs["head"] == "mixture" and attrs["sentence"] == 0  # the input sentence is kept
-    assert attrs["tokens"] == (8, 9) and attrs["det"] == "the"
-    assert found["Water ( 5 mL )"][1]["quantity"] is True
+    rule, m = found["The mixture"]
+    assert m.head == "mixture" and m.sentence == 0  # the input sentence is kept
+    assert m.tokens == (8, 9) and m.det == "the"
+    assert found["Water ( 5 mL )"][1].quantity is True
 
 
 def test_conditions_are_not_mentions(nlp):
@@ -264,7 +264,7 @@ def test_corpus_mentions_use_listed_rules(nlp, corpus):
         assert {m.rule for m in out.mentions} <= listed
         for m in out.mentions:
             assert m.text == out.span_text(m.spans)
-            first, last = m.attrs["tokens"]
+            first, last = m.tokens
             assert out.tokens[first].start == m.start and out.tokens[last].end == m.end
 
 
@@ -299,8 +299,8 @@ def test_measurements_and_references_are_not_mentions():
 def test_number_sign_joins_a_reference_and_its_number(nlp):
     found = mentions(nlp, "Compound No . 1 ( 20 mg ) was added to Example No . 3 .")
     assert found["Compound No . 1 ( 20 mg )"][0] == "np_quantity"
-    assert found["Compound No . 1 ( 20 mg )"][1]["head"] == "compound"
-    assert found["Example No . 3"][1]["kind"] == "reference"
+    assert found["Compound No . 1 ( 20 mg )"][1].head == "compound"
+    assert found["Example No . 3"][1].kind == "reference"
 
 
 def test_adjective_head_filter(nlp):
@@ -320,7 +320,7 @@ def test_determined_head_filter(nlp):
     assert "determined_head" in names
     found = mentions(nlp, "The solvent was removed and the result was dried . The whole was "
                      "extracted .")
-    assert found["the result"][1]["kind"] == "generic" and "The whole" in found
+    assert found["the result"][1].kind == "generic" and "The whole" in found
     found = mentions(nlp, "As a result , the mixture was purified by precipitation .")
     assert "a result" not in found and "precipitation" not in found
     assert "the mixture" in found
@@ -506,7 +506,7 @@ def test_column_packing(nlp):
 def test_colour_phrase_after_the_product_joins_it(nlp):
     found = mentions(nlp, "It was purified to obtain the title compound in white color ( 31 mg , "
                           "yield 4.6% ) .")
-    assert found["the title compound in white color ( 31 mg , yield 4.6% )"][1]["quantity"]
+    assert found["the title compound in white color ( 31 mg , yield 4.6% )"][1].quantity
     found = mentions(nlp, "The compound was dissolved in white color ( 2 mL ) .")
     assert "The compound" in found  # after a verb "in" stays a preposition
 
@@ -521,7 +521,7 @@ def test_amount_comma_packing(nlp):
 def test_yield_bracket(nlp):
     found = mentions(nlp, "Compound A ( 10 g ) and phenol ( 8 g ) were used . ( 92% ) MS = 725")
     assert found["( 92% )"][0] == "yield_bracket"
-    assert found["( 92% )"][1]["quantity"] is True
+    assert found["( 92% )"][1].quantity is True
     found = mentions(nlp, "It was stirred . ( 2 g ) of phenol was added .")
     assert "( 2 g )" not in found  # an amount, no yield
 
@@ -529,7 +529,7 @@ def test_yield_bracket(nlp):
 def test_pronoun_subject(nlp):
     found = mentions(nlp, "The mixture was stirred for 2 h . It was cooled and then it warmed up "
                      "to RT . It was confirmed that it is possible .")
-    assert found["It"][0] == "pronoun_subject" and found["It"][1]["kind"] == "generic"
+    assert found["It"][0] == "pronoun_subject" and found["It"][1].kind == "generic"
     assert "it" in found  # "it warmed up"
     text, tokens = tokens_from_words("It was confirmed that it is possible .".split())
     doc = annotate(nlp, Document("t", text, tokens, [(0, len(tokens))]))
@@ -573,7 +573,7 @@ def test_gram_like_label_before_a_new_name(nlp):
 def test_one_letter_compound_id(nlp):
     found = mentions(nlp, "Compound l was condensed with Compound n to produce Compound f .")
     assert {"Compound l", "Compound n", "Compound f"} <= set(found)
-    assert found["Compound l"][1]["kind"] == "reference"
+    assert found["Compound l"][1].kind == "reference"
     found = mentions(nlp, "The compound 64g ( 320 mg , 56% ) was obtained .")
     assert found["The compound 64g ( 320 mg , 56% )"][0] == "np_quantity"  # 64g: no amount
 
@@ -582,7 +582,7 @@ def test_generic_with_id(nlp):
     found = mentions(nlp, "After 20 min , Solution 1 was added and it was purified with elution "
                      "system A . The mixture was washed 3 times .")
     assert found["Solution 1"][0] == "generic_with_id"
-    assert found["Solution 1"][1]["head"] == "solution"
+    assert found["Solution 1"][1].head == "solution"
     assert "elution system A" in found and "The mixture" in found
 
 
@@ -726,8 +726,8 @@ def test_later_yield_after_an_amount_of_a_state_and_a_quantitative_yield(nlp, se
 def test_reference_bracket_between_a_name_and_its_quantity(nlp):
     got = mentions(nlp, "Then 5-methylpyrimidine-2-carboxylic acid [ Example 6 , Step 1 ] "
                         "( 1.6 g , 11.6 mmol ) was added .")
-    rule, attrs = got["5-methylpyrimidine-2-carboxylic acid ( 1.6 g , 11.6 mmol )"]
-    assert rule == "np_quantity" and len(attrs["ranges"]) == 2
+    rule, m = got["5-methylpyrimidine-2-carboxylic acid ( 1.6 g , 11.6 mmol )"]
+    assert rule == "np_quantity" and len(m.ranges) == 2
     assert "Example 6 , Step 1" not in got
 
 
@@ -783,14 +783,14 @@ def test_solution_list_with_a_label_bracket(nlp):
 def test_compounds_with_their_solvent_after_a_verb(nlp):
     got = mentions(nlp, "It was added to 4-bromophenol ( 0.4 g ) and DIPEA ( 0.541 mL ) "
                         "in 1,4-dioxane ( 20 mL ) and stirred .")
-    rule, attrs = got["4-bromophenol ( 0.4 g ) and DIPEA ( 0.541 mL ) in 1,4-dioxane ( 20 mL )"]
-    assert rule == "solution_of_list" and attrs["kind"] == "chemical"
+    rule, m = got["4-bromophenol ( 0.4 g ) and DIPEA ( 0.541 mL ) in 1,4-dioxane ( 20 mL )"]
+    assert rule == "solution_of_list" and m.kind == "chemical"
 
 
 def test_abbreviated_solution(nlp):
     got = mentions(nlp, "It was acidified with 2 N hydrochloric acid ( HCl ) solution .")
-    rule, attrs = got["2 N hydrochloric acid solution"]
-    assert rule == "abbreviated_solution" and len(attrs["ranges"]) == 2
+    rule, m = got["2 N hydrochloric acid solution"]
+    assert rule == "abbreviated_solution" and len(m.ranges) == 2
     assert got["HCl"][0] == "bracketed_abbreviation"
 
 
@@ -799,8 +799,8 @@ def test_abbreviated_solution(nlp):
     ["Sulfuric acid ( conc , 1ml )", "n-butyllithium ( hexane solution , 22 mL , 55 mmol )"],
 )
 def test_descriptor_before_the_quantity_is_no_abbreviation(nlp, mention):
-    rule, attrs = mentions(nlp, f"Then {mention} was added .")[mention]
-    assert rule == "np_quantity" and len(attrs["ranges"]) == 1
+    rule, m = mentions(nlp, f"Then {mention} was added .")[mention]
+    assert rule == "np_quantity" and len(m.ranges) == 1
 
 
 def test_capitalized_name_with_a_lowercase_prefix_starts_a_new_mention(nlp):

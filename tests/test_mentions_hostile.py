@@ -23,6 +23,7 @@ from spacy.vocab import Vocab
 from chemie.components.mentions import detector, tagger
 from chemie.components.mentions.tables import MentionTables
 from chemie.extensions import mentions_of
+from chemie.model import mention_attrs
 from chemie.nlp import load
 
 SMALL, LARGE = 10_000, 1_000_000
@@ -144,7 +145,7 @@ WORDS = [
 def _mentions(component, words: list[str]) -> list[tuple]:
     doc = Doc(VOCAB, words=words, spaces=[True] * len(words))
     component(doc)
-    return [(m.spans, m.rule, m.confidence, m.attrs) for m in mentions_of(doc)]
+    return [(m.spans, m.rule, m.confidence, mention_attrs(m)) for m in mentions_of(doc)]
 
 
 def test_skipping_a_rejected_plain_run_changes_no_mention(component, monkeypatch):

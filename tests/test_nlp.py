@@ -95,7 +95,7 @@ def test_doc_from_document_gold_mentions(nlp, mini):
     doc = doc_from_document(nlp, d, gold_mentions=True)
     assert [m.spans for m in doc._.mentions] == [m.spans for m in d.mentions]
     for m in doc._.mentions:
-        assert {"kind", "head", "sentence", "tokens"} <= set(m.attrs)
+        assert m.kind and m.tokens is not None  # described: kind, head, sentence, tokens …
 
 
 def test_annotate_pretokenized_preserves_input(nlp, mini):
@@ -178,7 +178,7 @@ def test_show_describes_brat_mentions_inside_tokens(nlp):
     text = "Add tetrahydrofuran (100 mL).\nThe mixture was stirred.\n"
     d = _brat_document(text, [(4, text.index(")") + 1)])
     (out,) = describe_mentions(nlp, [d])
-    assert out.mentions[0].spans == d.mentions[0].spans and "kind" in out.mentions[0].attrs
+    assert out.mentions[0].spans == d.mentions[0].spans and out.mentions[0].kind
 
 
 def test_annotate_does_not_copy_gold_metadata(nlp, mini):
@@ -198,7 +198,7 @@ def test_raw_text_drops_whitespace_tokens(nlp):
     assert d.sentences[0][0] == 0 and d.sentences[-1][1] == len(d.tokens)
     assert all(b > a for a, b in d.sentences)
     mixture = next(m for m in d.mentions if m.text.endswith("mixture"))
-    first, last = mixture.attrs["tokens"]
+    first, last = mixture.tokens
     assert d.tokens[last].text == "mixture"
 
 
@@ -220,9 +220,9 @@ def test_mentions_carry_chemdner_class_and_confidence(nlp):
     d = annotate_text(nlp, "NaH (1 g) was added to the mixture.")
     assert all(m.confidence is not None and 0 < m.confidence <= 1 for m in d.mentions)
     nah = next(m for m in d.mentions if m.text.startswith("NaH"))
-    assert nah.attrs["chemdner_class"] == "FORMULA"
+    assert nah.chemdner_class == "FORMULA"
     mixture = next(m for m in d.mentions if m.text.endswith("mixture"))
-    assert "chemdner_class" not in mixture.attrs
+    assert mixture.chemdner_class is None
 
 
 def test_chemical_mention_confidence_is_the_ner_confidence(nlp):

@@ -86,7 +86,7 @@ def test_brat_reads_old_notes_and_confidence_notes_on_mentions(tmp_path):
     doc = read_brat_pair(tmp_path / "a.txt", tmp_path / "a.ann")
     assert (doc.relations[0].rule, doc.relations[0].confidence) == ("old rule with spaces", None)
     assert (doc.mentions[0].rule, doc.mentions[0].confidence) == ("np", 0.25)
-    assert doc.mentions[1].attrs["notes"] == ["confidence of the annotator: low"]
+    assert doc.mentions[1].notes == ["confidence of the annotator: low"]
 
 
 @pytest.mark.parametrize("value", ["high", "1.5", "-0.1"])

@@ -493,7 +493,8 @@ def test_the_time_limit_interrupts_a_document_on_a_worker_thread():
 
 def test_document_json_is_the_json_of_the_documents_fields():
     """The fast writer gives the bytes json.dumps gives for the Document's fields as dicts
-    (dataclasses.asdict), actions in meta as dicts, other meta values as str."""
+    (dataclasses.asdict; a mention as its first six fields and its attrs map), actions in
+    meta as dicts, other meta values as str."""
     import dataclasses
 
     from chemie.formats.jsondoc import document_json
@@ -502,15 +503,27 @@ def test_document_json_is_the_json_of_the_documents_fields():
     text = 'Le "sel" à 5 °C\tok'
     tokens = [Token("Le", 0, 2), Token('"sel"', 3, 8), Token("à", 9, 10), Token("5", 11, 12),
               Token("°C", 13, 15), Token("ok", 16, 18)]
-    m = Mention("T1", ((3, 8),), text='"sel"', rule="r", confidence=0.5,
-                attrs={"tokens": (1, 1), "ranges": ((1, 1),), "token": tokens[0], "q": None})
-    doc = Document("d\u00e9", text, tokens, [(0, 6)], [m], [Relation("COREFERENCE", "T1", "T1")])
+    m = Mention("T1", ((3, 8),), text='"sel"', rule="r", confidence=0.5, kind="chemical",
+                head='"sel"', tokens=(1, 1), core=(1, 1), ranges=((1, 1),),
+                chemdner_class="TRIVIAL")
+    untyped = Mention("T2", ((0, 2),), tokens=(0, 0), notes=["a note"])
+    doc = Document("d\u00e9", text, tokens, [(0, 6)], [m, untyped],
+                   [Relation("COREFERENCE", "T1", "T1")])
     action = Action("Add", 0, 2, 0, "add", {"object": ["T1"]})
     doc.meta = {"sentences": [["x"]], "actions": [action], "token": tokens[1], "n": 3}
     expected = json.dumps({
         "id": doc.id, "text": text, "tokens": [dataclasses.asdict(t) for t in tokens],
         "sentences": [list(s) for s in doc.sentences],
-        "mentions": [dataclasses.asdict(m)], "relations": [dataclasses.asdict(doc.relations[0])],
+        "mentions": [
+            {"id": "T1", "spans": [[3, 8]], "label": "ENTITY", "text": '"sel"', "rule": "r",
+             "confidence": 0.5, "attrs": {
+                 "kind": "chemical", "head": '"sel"', "sentence": 0, "tokens": [1, 1],
+                 "core": [1, 1], "det": "", "quantity": False, "ranges": [[1, 1]],
+                 "chemdner_class": "TRIVIAL"}},
+            {"id": "T2", "spans": [[0, 2]], "label": "ENTITY", "text": "", "rule": None,
+             "confidence": None, "attrs": {"tokens": [0, 0], "notes": ["a note"]}},
+        ],
+        "relations": [dataclasses.asdict(doc.relations[0])],
         "meta": {"actions": [dataclasses.asdict(action)], "token": tokens[1], "n": 3},
     }, ensure_ascii=False, default=str)
     assert document_json(doc) == expected

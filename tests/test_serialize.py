@@ -36,8 +36,8 @@ def test_doc_to_bytes_round_trip_keeps_every_annotation(nlp) -> None:
     m = mentions_of(back)[0]
     # msgpack lists come back as the tuples the components write
     assert isinstance(m.spans, tuple) and all(isinstance(r, tuple) for r in m.spans)
-    assert isinstance(m.attrs["tokens"], tuple)
-    assert all(isinstance(r, tuple) for r in m.attrs["ranges"])
+    assert isinstance(m.tokens, tuple)
+    assert all(isinstance(r, tuple) for r in m.ranges)
 
 
 def test_docbin_with_user_data_round_trip(nlp) -> None:
@@ -56,5 +56,5 @@ def test_pipe_with_two_processes_equals_one(nlp) -> None:
 def test_other_objects_go_on_to_the_next_codec() -> None:
     assert encode(5, chain=lambda o: ("next", o)) == ("next", 5)
     assert decode({"a": 1}, chain=lambda o: ("next", o)) == ("next", {"a": 1})
-    m = Mention("M1", ((0, 4),), text="NaOH", rule="r", confidence=0.5, attrs={"core": [0, 0]})
-    assert decode(encode(m)).attrs["core"] == (0, 0)
+    m = Mention("M1", ((0, 4),), text="NaOH", rule="r", confidence=0.5, core=[0, 0])
+    assert decode(encode(m)).core == (0, 0)

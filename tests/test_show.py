@@ -11,7 +11,7 @@ from importlib import resources
 import pytest
 
 from chemie.cli import main
-from chemie.model import Document, Mention, Relation
+from chemie.model import Document, Mention, Relation, mention_attrs
 from chemie.show.compare import compare
 from chemie.show.inputs import read_inputs, with_kinds
 from chemie.show.layout import Node, Piece, nest
@@ -53,9 +53,9 @@ def _doc(doc_id: str = "d1") -> Document:
     doc.mentions = [
         Mention(
             "T1", ((acid, acid + 4),), "CHEMICAL", "acid", rule="lex<1>",
-            attrs={"kind": "chemical", "chemdner_class": "FAMILY"},
+            kind="chemical", chemdner_class="FAMILY",
         ),
-        Mention("T2", ((0, 3), (mix, mix + 7)), "GENERIC", rule="gen", attrs={"kind": "generic"}),
+        Mention("T2", ((0, 3), (mix, mix + 7)), "GENERIC", rule="gen", kind="generic"),
     ]
     doc.relations = [Relation("REACTION_ASSOCIATED", "T2", "T1", rule="ra&co", id="R1")]
     return doc
@@ -241,7 +241,8 @@ def _run_json(doc: Document) -> str:
             "sentences": [],
             "mentions": [
                 {"id": m.id, "spans": [list(s) for s in m.spans], "label": m.label,
-                 "text": m.text, "rule": m.rule, "confidence": m.confidence, "attrs": m.attrs}
+                 "text": m.text, "rule": m.rule, "confidence": m.confidence,
+                 "attrs": mention_attrs(m)}
                 for m in doc.mentions
             ],
             "relations": [
@@ -293,7 +294,7 @@ def test_long_names_get_break_points_and_text_is_unchanged():
     name = "2-(3-bromophenyl)-4,6-bis(trifluoromethyl)-1,3,5-triazine"
     text = f"To {name} (1,2 mmol) was added."
     doc = Document("w", text)
-    doc.mentions = [Mention("T1", ((3, 3 + len(name)),), "CHEMICAL", attrs={"kind": "chemical"})]
+    doc.mentions = [Mention("T1", ((3, 3 + len(name)),), "CHEMICAL", kind="chemical")]
     fragment = text_html(doc)
     parser = _Collect()
     parser.feed(fragment)
@@ -310,8 +311,8 @@ def test_mentions_cut_inside_words_have_no_tag_there_and_square_cut_ends():
     text = "The thiourea salt was dried."
     doc = Document("c", text)
     doc.mentions = [
-        Mention("M1", ((0, 9),), "ENTITY", attrs={"kind": "generic", "chemdner_class": "TRIVIAL"}),
-        Mention("M2", ((6, 17),), "ENTITY", attrs={"kind": "chemical", "chemdner_class": "FAMILY"}),
+        Mention("M1", ((0, 9),), "ENTITY", kind="generic", chemdner_class="TRIVIAL"),
+        Mention("M2", ((6, 17),), "ENTITY", kind="chemical", chemdner_class="FAMILY"),
     ]
     parser = _Collect()
     parser.feed(text_html(doc))
@@ -372,10 +373,10 @@ def test_gold_mention_takes_the_kind_of_the_shown_mention_with_its_spans(fixture
     (gold,) = [d for d in read_inputs(gold_path) if d.id == "s1"]
     first = gold.mentions[0]
     (described,) = with_kinds([gold])
-    kind = described.mentions[0].attrs["kind"]
+    kind = described.mentions[0].kind
     other = "generic" if kind != "generic" else "chemical"  # not what the describer says
     pred = Document("s1", gold.text)
-    pred.mentions = [Mention("P1", first.spans, "ENTITY", rule="r", attrs={"kind": other})]
+    pred.mentions = [Mention("P1", first.spans, "ENTITY", rule="r", kind=other)]
     run = tmp_path / "run.jsonl"
     run.write_text(_run_json(pred) + "\n", encoding="utf-8")
     out = tmp_path / "page.html"

@@ -8,9 +8,9 @@ from chemie.show.analysis import head_word, link_outcomes, missed_patterns, rule
 TEXT = "Acid A ( 1 g ) was added . The mixture was stirred . The solution was filtered ."
 
 
-def _m(mid: str, phrase: str, **attrs) -> Mention:
+def _m(mid: str, phrase: str, **fields) -> Mention:
     a = TEXT.index(phrase)
-    return Mention(mid, ((a, a + len(phrase)),), text=phrase, attrs=attrs)
+    return Mention(mid, ((a, a + len(phrase)),), text=phrase, **fields)
 
 
 def _gold() -> Document:
@@ -37,7 +37,7 @@ def _pred() -> Document:
     return doc
 
 
-def test_head_word_prefers_attrs_then_the_word_before_brackets():
+def test_head_word_prefers_the_head_field_then_the_word_before_brackets():
     gold = _gold()
     assert head_word(gold.mentions[0], TEXT) == "a"
     assert head_word(gold.mentions[2], TEXT) == "soln"

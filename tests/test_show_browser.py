@@ -112,7 +112,7 @@ class _Builder:
         start = len(self.text)
         self.text += words
         self.mentions.append(Mention(mid, ((start, len(self.text)),), "ENTITY", words,
-                                     rule="test", attrs={"kind": kind}))
+                                     rule="test", kind=kind))
         return mid
 
 
@@ -309,9 +309,9 @@ def test_mentions_cut_inside_a_word_do_not_widen_it(tmp_path):
     text = "The thiourea salt was dried."
     marked = Document("marked", text)
     marked.mentions = [
-        Mention("M1", ((0, 9),), "ENTITY", attrs={"kind": "generic", "chemdner_class": "TRIVIAL"}),
-        Mention("M2", ((6, 17),), "ENTITY", attrs={"kind": "chemical"}),
-        Mention("M3", ((4, 12),), "ENTITY", attrs={"kind": "chemical"}),
+        Mention("M1", ((0, 9),), "ENTITY", kind="generic", chemdner_class="TRIVIAL"),
+        Mention("M2", ((6, 17),), "ENTITY", kind="chemical"),
+        Mention("M3", ((4, 12),), "ENTITY", kind="chemical"),
     ]
     bare = Document("bare", text)
     page = tmp_path / "word.html"

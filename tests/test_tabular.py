@@ -26,13 +26,13 @@ def _doc(doc_id: str = "d1") -> Document:
     doc = Document(id=doc_id, text=text)
     acid = Mention(
         "T1", ((4, 8),), label="CHEMICAL", text="acid", rule="lexicon.acids", confidence=0.75,
-        attrs={"kind": "chemical", "chemdner_class": "FAMILY"},
+        kind="chemical", chemdner_class="FAMILY",
     )
     na = Mention("T2", ((9, 11),), label="FORMULA", text="NA", rule="regex.formula")
-    flask = Mention("T3", ((29, 34),), label="ENTITY", attrs={"kind": "equipment"})
+    flask = Mention("T3", ((29, 34),), label="ENTITY", kind="equipment")
     mixture = Mention(
         "T4", ((0, 3), (44, 51)), label="ENTITY", text="The mixture", rule="generic.mixture",
-        attrs={"kind": "generic"},
+        kind="generic",
     )
     doc.mentions = [acid, na, flask, mixture]
     doc.relations = [

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from pathlib import Path
 
 from spacy.language import Language
@@ -73,11 +73,19 @@ def number_relations(relations: list[Relation], first: int, prefix: str) -> None
         r.id = f"{prefix}{n}"
 
 
+# The class letters (rules/mentions.yaml `alphabet`) coref reads; tests/test_coref.py checks
+# each against the letters the tagger gives real tokens of its sort.
 _NOT_CORE = frozenset("().P:=#")  # token classes left out of a mention's core text
 _NAME_CLASSES = frozenset("CXZNbn")  # token classes of the chemical words of a name
+_NUMBER, _UNIT = "N", "U"  # a number and a unit: "50 mL" is an amount, no part of a name
+_IDENT = "Z"  # an identifier: 1b, F1304
+_TEXT_START = frozenset("SD")  # a stop word or a determiner: the text starts after the heading
+_IN = "I"  # in, containing ("In a microwave oven" starts the text too)
+_AMOUNT_START = frozenset("NnA")  # a number or an amount: "5 g of X" starts no title name
+_NEW_NAME = "b"  # a name that begins a new noun phrase ("NAME ammonium salt" in a heading)
 
 
-_ATTRS = itemgetter("tokens", "ranges", "core", "det", "kind", "head", "sentence")
+_FIELDS = attrgetter("tokens", "ranges", "core", "det", "kind", "head", "sentence")
 
 
 def _core_words(
@@ -96,7 +104,8 @@ def _core_words(
         core_w.append(w)
         core_i.append(i)
         # an amount ("50 mL CH2Cl2") is no part of the name
-        if (c in _NAME_CLASSES and not (c == "N" and cs[i + 1 : i + 2] == "U")) or w == "acid":
+        amount = c == _NUMBER and cs[i + 1 : i + 2] == _UNIT
+        if (c in _NAME_CLASSES and not amount) or w == "acid":
             name_w.append(w)
     return core_w, core_i, name_w
 
@@ -211,21 +220,11 @@ class CorefResolver(SavesTables):
         heading_end, id_words = self._heading_end, self._id_words
         after_label = following = False  # a label / "the following compounds" before
         for n, m in enumerate(mentions):
-            attrs = m.attrs
-            try:  # one C call for the attributes chemie_mentions always sets
-                (first, last), ranges, (c0, c1), det, kind, head, sentence = _ATTRS(attrs)
-            except KeyError:
-                get = attrs.get
-                first, last = get("tokens", (0, 0))  # type: ignore[misc]
-                ranges = get("ranges", ((first, last),))
-                c0, c1 = get("core", (first, last))  # type: ignore[misc]
-                det, kind, head = get("det", ""), get("kind", ""), get("head", "")
-                sentence = get("sentence", 0)
-            if (
-                det.__class__ is not str or kind.__class__ is not str
-                or head.__class__ is not str or sentence.__class__ is not int
-            ):
-                det, kind, head, sentence = str(det), str(kind), str(head), int(sentence)
+            # one C call for the fields chemie_mentions sets (a gold mention may lack some)
+            tokens, ranges, core_pair, det, kind, head, sentence = _FIELDS(m)
+            first, last = (0, 0) if tokens is None else tokens
+            ranges = ranges or ((first, last),)
+            c0, c1 = (first, last) if core_pair is None else core_pair
             end = c1 + 1
             classes = cs[c0:end]
             # most cores have no bracket or punctuation: their words are a slice of the doc's
@@ -234,7 +233,7 @@ class CorefResolver(SavesTables):
                 core = " ".join(core_w)
                 n_core, i0, i1 = len(core_w), c0, c1
                 if _NAME_CLASSES.issuperset(classes) and not (
-                    classes[-1:] == "N" and cs[end : end + 1] == "U"
+                    classes[-1:] == _NUMBER and cs[end : end + 1] == _UNIT
                 ):
                     name = core  # every word is a chemical word
                 elif _NAME_CLASSES.isdisjoint(classes) and "acid" not in core_w:
@@ -246,7 +245,8 @@ class CorefResolver(SavesTables):
                         nexts += " "
                     name = " ".join([
                         w for w, c, d in zip(core_w, classes, nexts, strict=True)
-                        if (c in _NAME_CLASSES and (c != "N" or d != "U")) or w == "acid"
+                        if (c in _NAME_CLASSES and (c != _NUMBER or d != _UNIT))
+                        or w == "acid"
                     ])
             else:
                 core_w, core_i, name_w = _core_words(cs, low, c0, c1)
@@ -263,7 +263,7 @@ class CorefResolver(SavesTables):
             ):
                 bracketed = True  # "NAME ( reaction scheme 3 , compound 142 )"
             ident = ""
-            if kind == "reference" and n_core > 1 and cs[i1] in "NZXCnb":
+            if kind == "reference" and n_core > 1 and cs[i1] in _NAME_CLASSES:
                 ident = core_w[-1]
                 if core_w[-2] in ("example", "examples"):
                     ident = "example " + ident  # Example 7 is not Compound 7
@@ -274,7 +274,7 @@ class CorefResolver(SavesTables):
                     is_id = id_words[word] = _ID.match(word) is not None
                 if is_id and (
                     bracketed
-                    or (cs[i0] == "Z" and _HAS_DIGIT_AND_LETTER.search(word) is not None)
+                    or (cs[i0] == _IDENT and _HAS_DIGIT_AND_LETTER.search(word) is not None)
                 ):
                     ident = core_w[0]
             append(CorefMention(
@@ -289,7 +289,7 @@ class CorefResolver(SavesTables):
                 core[-1:].isdigit() and material_role(table, core),
                 title_word in core or target_word in core or desired_word in core,
                 ident != "" and not ident.startswith("example"),
-                bracketed or ("abbreviation" in attrs and bool(attrs["abbreviation"])),
+                bracketed or m.abbreviation,
                 before == "as",
                 before in (":", "."), after_label, following, n > 0 and first < heading_end,
                 label or "%" in m.text,
@@ -321,7 +321,7 @@ class CorefResolver(SavesTables):
             # the text starts with a verb, a determiner or a capitalised preposition ("To a
             # solution of", "In a microwave oven")
             c = cs[i]
-            if c in "SD" or (c == "I" and w[0].isupper()) or i > 60:
+            if c in _TEXT_START or (c == _IN and w[0].isupper()) or i > 60:
                 stop = i
                 break
         return stop
@@ -332,18 +332,19 @@ class CorefResolver(SavesTables):
         best = None
         for x in ms:
             # "NAME ( racemate )": a descriptor bracket is no quantity
-            quantity = x.m.attrs.get("quantity") and x.m.rule != "descriptor_suffix"
+            quantity = x.m.quantity and x.m.rule != "descriptor_suffix"
             # "5 g of X" is a reactant; a name whose core starts with a number ("3 ,
             # 7-dihydroxy-…-oic acid", split after its first locant) is still a name
             if x.first >= stop or quantity or (
-                cs[x.first] in "NnA"
-                and not (x.kind == "chemical" and x.m.attrs.get("core", (-1,))[0] == x.first)
+                cs[x.first] in _AMOUNT_START
+                and not (x.kind == "chemical" and x.m.core is not None
+                         and x.m.core[0] == x.first)
             ):
                 break
             if x.bracketed:
                 continue
             # "NAME ammonium salt": a name with a generic head
-            if x.kind == "chemical" or (x.kind == "generic" and cs[x.first] == "b") or (
+            if x.kind == "chemical" or (x.kind == "generic" and cs[x.first] == _NEW_NAME) or (
                 x.kind == "reference" and x.ident and x.head != "example"
                 # "... acid Compound l was condensed": the subject of the text's first verb
                 # does not replace the name of the heading

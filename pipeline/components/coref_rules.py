@@ -274,7 +274,7 @@ def _label_of_next(c: Context, a: CorefMention) -> bool:
     x = ms[a.i + 1]
     return (
         x.kind == "chemical" and x.first - a.last == 2
-        and c.words[a.last + 1] in _APPOSITION and not a.m.attrs.get("quantity")
+        and c.words[a.last + 1] in _APPOSITION and not a.m.quantity
     )
 
 
@@ -283,7 +283,7 @@ def _label_of_next(c: Context, a: CorefMention) -> bool:
 
 @rule("bracketed_abbreviation", gate=lambda f, p: f.bracketed)
 def bracketed_abbreviation(c: Context, p: CorefRule, a: CorefMention) -> Found:
-    if not (a.bracketed or a.m.attrs.get("abbreviation")):
+    if not (a.bracketed or a.m.abbreviation):
         return None
     text = a.m.text
     if a.kind == "reference" and a.ident:
@@ -420,12 +420,12 @@ def as_physical_state(c: Context, p: AsPhysicalState, a: CorefMention) -> Found:
 def heading_label(c: Context, p: CorefRule, a: CorefMention) -> Found:
     # the title, or any chemical name of the heading ("Intermediate 74 : NAME Step A : ...")
     in_heading = a.kind == "chemical" and a.last < c.heading_end
-    if a.i == 0 or not (a is c.title or (in_heading and not a.m.attrs.get("quantity"))):
+    if a.i == 0 or not (a is c.title or (in_heading and not a.m.quantity)):
         return None
     x = c.ms[a.i - 1]
     if (
         x.kind == "reference" and x.ident and x.head != "example" and a.first - x.last <= 2
-        and not x.m.attrs.get("quantity")
+        and not x.m.quantity
     ):
         return x
     return None
@@ -453,7 +453,7 @@ def this_product(c: Context, p: ThisProduct, a: CorefMention) -> Found:
     # "... ( 1.3 g , 81% yield ) as a white solid . The product was ...": a bare "the
     # product" / "product" right after the yield statement is that product
     if a.det not in ("this", "these") and not (
-        a.det in ("the", "") and a.core in p.bare and not a.m.attrs.get("quantity")
+        a.det in ("the", "") and a.core in p.bare and not a.m.quantity
     ):
         return None
     for x in reversed(c.ms[: a.i]):
@@ -494,7 +494,7 @@ def title_compound(c: Context, p: TitleCompound, a: CorefMention) -> Found:
         )
         if tail not in p.tails and not named:
             return None
-    if a.core in ("product", "compound") and a.det != "this" and not a.m.attrs.get("quantity"):
+    if a.core in ("product", "compound") and a.det != "this" and not a.m.quantity:
         return None
     return title
 
@@ -585,7 +585,7 @@ def the_solvent(c: Context, p: TheSolvent, a: CorefMention) -> Found:
             continue
         if x.kind == "chemical" and (
             x.name in solvents or x.name.endswith(tails)
-            or (x.before in ("in", "with") and x.m.attrs.get("quantity"))
+            or (x.before in ("in", "with") and x.m.quantity)
         ):
             if p.reagent_amount.search(x.m.text) is not None:
                 continue  # a molar amount: added as a reagent, not as the solvent
@@ -610,7 +610,7 @@ def starting_material(c: Context, p: StartingMaterial, a: CorefMention) -> Found
     found: list[CorefMention] = []
     first = 0.0
     for x in c.ms[: a.i]:
-        if x.kind not in ("chemical", "reference") or not x.m.attrs.get("quantity"):
+        if x.kind not in ("chemical", "reference") or not x.m.quantity:
             continue
         if not found:
             found.append(x)
@@ -657,7 +657,7 @@ class AnalysisFormula(CorefRule):
 def analysis_formula(c: Context, p: AnalysisFormula, a: CorefMention) -> Found:
     # "Elemental analysis : C7H14N2 ...", "calcd . C56H32N4S : C , 84.82": the formula
     # of the product just made (not a mass "calcd for C82H64N2O2 1108.49")
-    if a.kind != "chemical" or a.first < 2 or a.m.attrs.get("quantity"):
+    if a.kind != "chemical" or a.first < 2 or a.m.quantity:
         return None
     if tuple(c.words[a.first - 2 : a.first]) not in p.before:
         return None

@@ -5,7 +5,7 @@ discontinuous), relations ``R1<TAB>LABEL Arg1:T5 Arg2:T2`` (Arg1 = anaphor, Arg2
 antecedent) and notes ``#1<TAB>AnnotatorNotes T3<TAB>note``. A note ``rule=NAME`` sets the
 ``rule`` of its mention or relation, ``rule=NAME confidence=0.83`` (or ``confidence=0.83``
 alone) its ``confidence`` too (the writer writes both for mentions and relations); other notes
-on mentions go to ``attrs["notes"]``.
+on mentions go to their ``notes``.
 E, A, N, M and ``*`` lines are tolerated and ignored. Tokens are the whitespace-separated
 pieces of the text (brat has no tokenization); sentences are left to the pipeline.
 Offsets index the characters of the ``.txt`` file as brat counts them: a byte-order mark
@@ -146,7 +146,7 @@ def read_brat_pair(txt: PathLike, ann: PathLike) -> Document:
             item.rule = item.rule if rule is None else rule
             item.confidence = item.confidence if conf is None else conf
         elif isinstance(item, Mention):
-            item.attrs.setdefault("notes", []).append(note)  # type: ignore[union-attr]
+            item.notes.append(note)
     doc.mentions = list(mentions.values())
     doc.relations = list(relations.values())
     return doc
@@ -207,7 +207,7 @@ def format_ann(doc: Document) -> str:
         lines.append(f"{tid}\t{m.label} {offsets}\t{_one_line(doc.span_text(m.spans))}")
         if note := _rule_confidence_note(m.rule, m.confidence):
             notes.append((tid, note))
-        notes.extend((tid, str(n)) for n in m.attrs.get("notes", []))  # type: ignore[union-attr]
+        notes.extend((tid, str(n)) for n in m.notes)
     for rel, rid in zip(doc.relations, r_ids, strict=True):
         for arg in (rel.head, rel.tail):
             if arg not in t_ids:

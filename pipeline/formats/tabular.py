@@ -114,18 +114,15 @@ def parse_spans(text: str) -> tuple[Range, ...]:
 
 
 def chemdner_class(mention: Mention) -> str | None:
-    """The mention's CHEMDNER class: ``attrs["chemdner_class"]``/``["chemdner"]``/``["class"]``,
-    or its label when the label is a CHEMDNER class."""
-    for key in ("chemdner_class", "chemdner", "class"):
-        value = mention.attrs.get(key)
-        if isinstance(value, str) and value:
-            return value
+    """The mention's CHEMDNER class: its ``chemdner_class``, or its label when the label is a
+    CHEMDNER class."""
+    if mention.chemdner_class:
+        return mention.chemdner_class
     return mention.label if mention.label in CHEMDNER_CLASSES else None
 
 
 def _kind(mention: Mention) -> str | None:
-    kind = mention.attrs.get("kind")
-    return str(kind) if kind is not None else None
+    return mention.kind or None
 
 
 def _text(doc: Document, mention: Mention) -> str:

@@ -232,7 +232,7 @@ class StructureResolver:
             if mid in seen or mid not in index:
                 continue
             seen.add(mid)
-            if index[mid].attrs.get("kind") not in ("reference", "generic", "state"):
+            if index[mid].kind not in ("reference", "generic", "state"):
                 return mid
             queue.extend(view.coreference.get(mid, ()))
         return None

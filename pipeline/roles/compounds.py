@@ -176,8 +176,8 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
                 at = low.find(phrase, at + 1)
     taken = None
     for m in ctx.mentions:
-        kind = m.attrs.get("kind")
-        if (kind != "reference" and kind != "state") or "core" not in m.attrs:
+        kind = m.kind
+        if (kind != "reference" and kind != "state") or m.core is None:
             continue
         ca, cb = _core_chars(ctx, m)
         ref = (_reference_span(ctx, m, ca, cb, titles) if kind == "reference"
@@ -266,7 +266,7 @@ def _labelled_references(text: str, low: str, out: list[Found]) -> None:
 def _state_span(ctx: RoleContext, m: Mention) -> Found | None:
     """The head word of a physical state ("a pale brown solid" -> "solid"), a candidate
     product of the step that gives it."""
-    head = str(m.attrs.get("head", ""))
+    head = m.head
     text = ctx.text
     end = m.end
     while end > m.start and not text[end - 1].isalnum():
@@ -437,7 +437,7 @@ def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
 
 
 def _core_chars(ctx: RoleContext, m: Mention) -> tuple[int, int]:
-    first, last = m.attrs["core"]  # type: ignore[misc]
+    first, last = m.core  # type: ignore[misc]
     return ctx.tokens.idx[first], ctx.ends[last]
 
 
@@ -451,7 +451,7 @@ def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int,
     if ex:
         return Found(ca + ex.start(1), ca + ex.end(1), "reference")
     words = core.split()
-    head = str(m.attrs.get("head", ""))
+    head = m.head
     if head == "example":
         return None
     if len(words) >= 3 and words[-2].lower() in ("no.", "no") and (

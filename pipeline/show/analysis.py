@@ -26,10 +26,10 @@ Key = tuple[str, frozenset, frozenset]
 
 
 def head_word(mention: Mention, text: str) -> str:
-    """The mention's ``attrs["head"]``, else the last alphabetic word before a ``(`` or ``,``
+    """The mention's ``head``, else the last alphabetic word before a ``(`` or ``,``
     in its first range, lowercased (``"compound 6 ( 1.2 g )"`` -> ``"compound"``)."""
-    head = mention.attrs.get("head")
-    if isinstance(head, str) and head:
+    head = mention.head
+    if head:
         return head.lower()
     a, b = mention.spans[0]
     words = text[a:b].split("(")[0].split(",")[0].split()
@@ -80,7 +80,7 @@ def link_outcomes(gold: Iterable[Document], pred: Iterable[Document]) -> pd.Data
                         "outcome": outcome,
                         "anaphor": ana.text or doc.span_text(ana.spans),
                         "anaphor_head": head_word(ana, doc.text),
-                        "anaphor_kind": str(ana.attrs.get("kind", "")),
+                        "anaphor_kind": ana.kind,
                         "antecedent": ant.text or doc.span_text(ant.spans),
                         "anaphor_found": ana.spans in pred_spans,
                         "antecedent_found": ant.spans in pred_spans,

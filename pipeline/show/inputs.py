@@ -103,7 +103,7 @@ def run_pipeline(
 
 def add_chemdner_classes(doc: Document, ner: NER) -> Document:
     """Give chemical mentions without an NER rule the CHEMDNER class and NER rule of the
-    chemical NER mention that overlaps their core (``attrs["core"]``, token indices) the most.
+    chemical NER mention that overlaps their ``core`` (token indices) the most.
 
     ``ner`` is the NER pipeline of ``chemie ner`` (text -> spaCy ``Doc``); the caller
     builds it, so this library module does not depend on the command layer.
@@ -112,14 +112,14 @@ def add_chemdner_classes(doc: Document, ner: NER) -> Document:
 
     targets = [
         m for m in doc.mentions
-        if m.attrs.get("kind") == "chemical" and "ner_rule" not in m.attrs
+        if m.kind == "chemical" and m.ner_rule is None
     ]
     if not targets:
         return doc
     records = mention_records(ner(doc.text))
     for m in targets:
-        core = m.attrs.get("core")
-        if isinstance(core, tuple | list) and len(core) == 2 and doc.tokens:
+        core = m.core
+        if core is not None and doc.tokens:
             a, b = doc.tokens[core[0]].start, doc.tokens[core[1]].end
         else:
             a, b = m.spans[0]
@@ -129,8 +129,8 @@ def add_chemdner_classes(doc: Document, ner: NER) -> Document:
             default=None,
         )
         if best is not None and min(b, int(best["end"])) > max(a, int(best["start"])):
-            m.attrs["chemdner_class"] = best["class"]
-            m.attrs["ner_rule"] = best["rule"]
+            m.chemdner_class = best["class"]
+            m.ner_rule = best["rule"]
     return doc
 
 
@@ -202,9 +202,9 @@ def parse_document_json(
         doc.tokens = [Token(t["text"], t["start"], t["end"]) for t in obj.get("tokens", [])]
         doc.sentences = [(a, b) for a, b in obj.get("sentences", [])]
         doc.mentions = [
-            Mention(
+            Mention.from_attrs(
                 str(m["id"]), tuple((a, b) for a, b in m["spans"]), m.get("label", "ENTITY"),
-                m.get("text", ""), m.get("rule"), m.get("confidence"), dict(m.get("attrs") or {}),
+                m.get("text", ""), m.get("rule"), m.get("confidence"), m.get("attrs"),
             )
             for m in obj.get("mentions", [])
         ]
@@ -232,7 +232,7 @@ def iter_document_json(path: PathLike) -> Iterator[Document]:
 
 
 def _untyped(m: Mention) -> bool:
-    return "kind" not in m.attrs and m.label == "ENTITY"
+    return not m.kind and m.label == "ENTITY"
 
 
 def borrow_kinds(gold: Document, pred: Document) -> Document:
@@ -241,13 +241,12 @@ def borrow_kinds(gold: Document, pred: Document) -> Document:
     colour on both sides of a comparison; other mentions are left to :func:`with_kinds`."""
     if gold.text != pred.text:
         return gold
-    typed = {m.spans: m for m in pred.mentions if "kind" in m.attrs}
+    typed = {m.spans: m for m in pred.mentions if m.kind}
     mentions = []
     for m in gold.mentions:
         src = typed.get(m.spans) if _untyped(m) else None
         if src is not None:
-            borrowed = {k: src.attrs[k] for k in ("kind", "head") if k in src.attrs}
-            m = replace(m, attrs={**borrowed, **m.attrs})
+            m = replace(m, kind=src.kind, head=m.head or src.head)
         mentions.append(m)
     copy = replace(gold, meta=dict(gold.meta))
     copy.mentions = mentions
@@ -257,7 +256,7 @@ def borrow_kinds(gold: Document, pred: Document) -> Document:
 def with_kinds(docs: list[Document]) -> list[Document]:
     """``docs``, with untyped mentions (label ``ENTITY``, no ``kind`` attr: brat output of
     ``chemie run``, ChEMU-Ref gold) given the kind the pipeline's mention describer assigns
-    to their head word. Other mentions keep their attrs (a label such as ``CHEMICAL`` is
+    to their head word. Other mentions keep their fields (a label such as ``CHEMICAL`` is
     shown as the kind)."""
     if not any(_untyped(m) for d in docs for m in d.mentions):
         return docs

@@ -42,8 +42,8 @@ def esc(value: object) -> str:
 
 
 def mention_kind(m: Mention) -> str:
-    """``attrs["kind"]``, else the label (``ENTITY``, the untyped gold label, is "mention")."""
-    kind = m.attrs.get("kind")
+    """``kind``, else the label (``ENTITY``, the untyped gold label, is "mention")."""
+    kind = m.kind
     if kind:
         return slug(str(kind))
     return "mention" if m.label == "ENTITY" else slug(m.label)
@@ -54,15 +54,15 @@ def _resource(name: str) -> str:
 
 
 def _mention_title(doc: Document, m: Mention, status: str) -> str:
-    parts = [f"{m.id} {m.label}", f"kind: {m.attrs.get('kind') or mention_kind(m)}"]
+    parts = [f"{m.id} {m.label}", f"kind: {m.kind or mention_kind(m)}"]
     cls = chemdner_class(m)
     if cls:
         parts.append(f"class: {cls}")
-    if m.attrs.get("head"):
-        parts.append(f"head: {m.attrs['head']}")
+    if m.head:
+        parts.append(f"head: {m.head}")
     parts.append(f"rule: {m.rule or '-'}")
-    if m.attrs.get("ner_rule"):
-        parts.append(f"NER rule: {m.attrs['ner_rule']}")
+    if m.ner_rule:
+        parts.append(f"NER rule: {m.ner_rule}")
     if m.confidence is not None:
         parts.append(f"confidence: {m.confidence:.2f}")
     if status:

@@ -12,15 +12,16 @@ The mention table ``rules/mentions.yaml`` drives it all; the package's modules:
   validated into :class:`~chemie.components.mentions.candidate.Candidate` mentions, then the
   post-passes) and ``set_annotations()`` (``doc._.mentions``);
 - ``passes``: the post-passes, registered by rule name, run in the table's ``passes`` order;
-- ``candidate``: the candidate and the one function that makes a Mention's ``attrs``;
+- ``candidate``: the candidate and the one method that makes a Mention of it;
 - ``docdata``: what the component reads from a Doc (sentence starts, NER chemical spans);
 - ``document``: helpers other components import (``doc_text``, ``token_info``,
   ``describe_mention``).
 
-Each mention gets ``attrs``: ``kind`` (chemical | generic | reference | equipment | state),
-``head`` (lowercased head word), ``sentence`` (index), ``tokens`` (first, last inclusive, over
-the whole mention), ``core`` ((first, last) tokens of the name without quantities), ``det``
-(its determiner or ""), ``quantity`` (has an amount), ``ranges`` (token ranges) and, for
+Each :class:`~chemie.model.Mention` gets its typed fields: ``kind`` (chemical | generic |
+reference | equipment | state), ``head`` (lowercased head word), ``sentence`` (index),
+``tokens`` (first, last inclusive, over the whole mention), ``core`` ((first, last) tokens of
+the name without quantities), ``det`` (its determiner or ""), ``quantity`` (has an amount),
+``abbreviation`` (a bracketed abbreviation or label), ``ranges`` (token ranges) and, for
 chemicals that hold NER spans, ``chemdner_class``. NER spans (``doc.spans["chemicals"]``) are
 chemical seeds when present.
 """

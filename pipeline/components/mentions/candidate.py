@@ -1,5 +1,5 @@
 """A mention candidate (what a rule finds, in token indices) and the one place where it becomes
-the ``attrs`` of a :class:`chemie.model.Mention`; the per-doc context the rules read."""
+a :class:`chemie.model.Mention`; the per-doc context the rules read."""
 
 from __future__ import annotations
 
@@ -10,18 +10,18 @@ from spacy.tokens import Doc
 
 from chemie.components.mentions.docdata import SentenceIndex
 from chemie.components.mentions.tables import MentionTables
+from chemie.model import Mention, Range, TokenPair
 
 if TYPE_CHECKING:
     from chemie.components.mentions.grammar import Grammar
 
-TokenPair = tuple[int, int]  # first, last token (inclusive)
 Ranges = tuple[TokenPair, ...]
 
 
 @dataclass(slots=True)
 class Candidate:
     """A mention found by the rule ``rule``: its token ``ranges`` (one, or more when it is
-    discontinuous) and what the other components read from its attrs."""
+    discontinuous) and what the other components read of the Mention made from it."""
 
     ranges: Ranges
     rule: str
@@ -54,26 +54,17 @@ class Candidate:
             setattr(new, name, value)
         return new
 
-
-def mention_attrs(c: Candidate, chemdner_class: str | None = None) -> dict[str, object]:
-    """The ``attrs`` of the Mention made from ``c``: ``kind``, ``head``, ``sentence``,
-    ``tokens``, ``core``, ``det``, ``quantity``, ``abbreviation`` (only when true),
-    ``ranges`` and ``chemdner_class`` (the class of the NER span in its name, when given)."""
-    if not c.abbreviation and chemdner_class is None:  # (the common case, in one step)
-        return {
-            "kind": c.kind, "head": c.head, "sentence": c.sentence, "tokens": c.tokens,
-            "core": c.core, "det": c.det, "quantity": c.quantity, "ranges": c.ranges,
-        }
-    attrs: dict[str, object] = {
-        "kind": c.kind, "head": c.head, "sentence": c.sentence, "tokens": c.tokens,
-        "core": c.core, "det": c.det, "quantity": c.quantity,
-    }
-    if c.abbreviation:
-        attrs["abbreviation"] = True
-    attrs["ranges"] = c.ranges
-    if chemdner_class is not None:
-        attrs["chemdner_class"] = chemdner_class
-    return attrs
+    def mention(
+        self, mention_id: str, spans: tuple[Range, ...], text: str, confidence: float | None,
+        chemdner_class: str | None = None,
+    ) -> Mention:
+        """The Mention (label ``ENTITY``) at char ``spans`` made from this candidate, with the
+        class of the NER span in its name (``chemdner_class``) when given."""
+        return Mention(
+            mention_id, spans, "ENTITY", text, self.rule, confidence, self.kind, self.head,
+            self.sentence, self.tokens, self.core, self.det, self.quantity, self.abbreviation,
+            self.ranges, chemdner_class,
+        )
 
 
 @dataclass(slots=True)

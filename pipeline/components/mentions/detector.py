@@ -15,7 +15,7 @@ from pathlib import Path
 from spacy.attrs import IDX
 from spacy.tokens import Doc
 
-from chemie.components.mentions.candidate import Candidate, DocContext, mention_attrs
+from chemie.components.mentions.candidate import Candidate, DocContext
 from chemie.components.mentions.docdata import chemical_spans, ner_confidence, sentence_index
 from chemie.components.mentions.document import core_is_bare_reference, doc_text, token_info
 from chemie.components.mentions.grammar import Grammar, grammar_of
@@ -23,7 +23,7 @@ from chemie.components.mentions.passes import PostPasses
 from chemie.components.mentions.tables import MentionTables, Rule
 from chemie.components.mentions.tagger import Tagger
 from chemie.extensions import CHEMICALS, NER_STORE, SENTENCE_STARTS, TOKEN_INFO, mentions_of
-from chemie.model import Mention, Range
+from chemie.model import Range
 from chemie.saving import SavesTables
 from chemie.tables import VOCABULARIES, TableError
 
@@ -761,8 +761,7 @@ class MentionDetector(SavesTables):
                     # the class of the longest NER span in the name; its NER confidence
                     chemdner_class = max(inside, key=lambda s: (s[1] - s[0], -s[0]))[2]
                     conf = max(ner_confidence(ner_store, s[0], s[1]) for s in inside)
-            mentions.append(Mention(f"M{n}", spans, "ENTITY", text, c.rule, conf,
-                                    mention_attrs(c, chemdner_class)))
+            mentions.append(c.mention(f"M{n}", spans, text, conf, chemdner_class))
 
 
 def _index(tables: MentionTables, name: str) -> int:

@@ -1,19 +1,17 @@
 """Document helpers other components import: the doc's text, its words and class string, the
-attrs of a gold mention."""
+description of a gold mention."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from spacy.attrs import ORTH, SPACY
 from spacy.tokens import Doc
 
-from chemie.components.mentions.candidate import Candidate, mention_attrs
 from chemie.components.mentions.docdata import sentence_index
 from chemie.components.mentions.tagger import default_tagger
 from chemie.extensions import TEXT, TOKEN_INFO
-from chemie.model import Range
-
-# the attrs of a gold mention whose spans fall outside the doc's tokens
-UNPLACED = {"kind": "chemical", "head": "", "sentence": 0, "tokens": (0, 0)}
+from chemie.model import Mention
 
 
 def doc_text(doc: Doc, words: list[str] | None = None) -> str:
@@ -39,14 +37,17 @@ def token_info(doc: Doc) -> tuple[list[str], str]:
     return info
 
 
-def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
-    """The attrs of a mention given by char ranges (used for gold mentions): ``kind``, ``head``,
-    ``sentence``, ``tokens``, ``core``, ``det``, ``quantity``, ``ranges``."""
+def describe_mention(doc: Doc, m: Mention) -> Mention:
+    """A copy of ``m`` (a gold mention, its spans char offsets into ``doc``) with what
+    chemie_mentions says of a mention: ``kind``, ``head``, ``sentence``, ``tokens``, ``core``,
+    ``det``, ``quantity``, ``ranges`` (when its spans fall outside the doc's tokens: a
+    chemical at token 0, without core or ranges)."""
+    spans = m.spans
     lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
     whole = doc.char_span(lo, hi, alignment_mode="expand")
     first_range = doc.char_span(spans[0][0], spans[0][1], alignment_mode="expand")
     if whole is None or first_range is None or not len(first_range):
-        return dict(UNPLACED)
+        return replace(m, kind="chemical", head="", sentence=0, tokens=(0, 0))
     tagger = default_tagger()
     classify = tagger.classify
     toks = list(first_range)
@@ -67,11 +68,12 @@ def describe_mention(doc: Doc, spans: tuple[Range, ...]) -> dict[str, object]:
         for sp in (doc.char_span(a, b, alignment_mode="expand") for a, b in spans)
         if sp is not None and len(sp)
     )
-    return mention_attrs(Candidate(
-        ranges, "gold", kind, head_tok.lower_, sentence_index(doc)[whole.start],
-        (whole.start, whole.end - 1), (core[0].i + (1 if det and len(core) > 1 else 0), core[-1].i),
-        det, len(core) < len(toks) or len(spans) > 1,
-    ))
+    return replace(
+        m, kind=kind, head=head_tok.lower_, sentence=sentence_index(doc)[whole.start],
+        tokens=(whole.start, whole.end - 1),
+        core=(core[0].i + (1 if det and len(core) > 1 else 0), core[-1].i), det=det,
+        quantity=len(core) < len(toks) or len(spans) > 1, ranges=ranges,
+    )
 
 
 def core_is_bare_reference(cs: str, c0: int, end: int) -> bool:
