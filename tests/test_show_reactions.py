@@ -73,7 +73,7 @@ def roles() -> list[Role]:
 def document(doc_id: str = "one") -> Document:
     doc = Document(doc_id, TEXT, meta={"reactions": [reaction(doc_id)]})
     doc.mentions = [Mention("M1", (_at("Benzoic acid"),), "ENTITY", "Benzoic acid", "r",
-                            attrs={"kind": "chemical"})]
+                            kind="chemical")]
     doc.roles = roles()
     return doc
 
