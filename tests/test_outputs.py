@@ -59,6 +59,26 @@ def test_one_registration_adds_a_format_to_chemie_run(registry, tmp_path, capsys
     assert "a .csv name is for csv output, not --format ids" in capsys.readouterr().err
 
 
+def role_count(doc: Document) -> str:
+    """Toy formatter: the document's id and number of ChEMU 2020 roles as one JSON line."""
+    return json.dumps({"id": doc.id, "roles": len(doc.roles)})
+
+
+def test_a_format_that_needs_roles_gets_them_and_no_other_pays_for_them(registry, tmp_path):
+    for name, needs in (("with", True), ("without", False)):
+        register(OutputFormat("run", name, role_count, JsonlSink, {"key_field": "id"},
+                              needs_roles=needs, help="role counts"))
+    counts = {}
+    for name in ("with", "without"):
+        out = tmp_path / f"{name}.out"
+        argv = ["run", str(SCALE / "texts"), "--format", name, "-o", str(out), "-q",
+                "--workers", "1"]
+        assert main(argv) == 0
+        counts[name] = [json.loads(line)["roles"] for line in out.read_text().splitlines()]
+    assert all(n > 0 for n in counts["with"])
+    assert counts["without"] == [0] * len(counts["with"])
+
+
 def test_a_format_of_another_command_is_not_offered_by_run(registry, tmp_path, capsys):
     register(OutputFormat("demo", "ids", ids_line, JsonlSink, {"key_field": "id"}))
     assert [f.name for f in outputs.offered("demo")] == ["ids"]

@@ -483,7 +483,8 @@ def test_an_output_written_with_a_trailing_slash_is_a_folder(tmp_path, capsys):
     src = SCALE / "snippets.jsonl"
     tables = tmp_path / "tables"
     assert main(["run", str(src), "--format", "csv", "-o", f"{tables}/", "-q"]) == 0
-    assert sorted(p.name for p in tables.glob("[!.]*")) == ["mentions.csv", "relations.csv"]
+    assert sorted(p.name for p in tables.glob("[!.]*")) == [
+        "mentions.csv", "relations.csv", "roles.csv"]
     assert main(["run", str(src), "-o", f"{tmp_path / 'pred'}/", "-q"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pred" in err and "folder" in err
@@ -518,8 +519,8 @@ def test_tokens_a_doc_cannot_hold_are_one_line_errors_naming_file_and_line(
     [
         ("out.jsonl", ["out.jsonl"]),
         ("out.json", ["out.json"]),
-        ("out.csv", ["out.mentions.csv", "out.relations.csv"]),
-        ("out.parquet", ["out.mentions.parquet", "out.relations.parquet"]),
+        ("out.csv", ["out.mentions.csv", "out.relations.csv", "out.roles.csv"]),
+        ("out.parquet", ["out.mentions.parquet", "out.relations.parquet", "out.roles.parquet"]),
     ],
 )
 def test_an_output_name_implies_its_format(tmp_path, name, written):

@@ -1,12 +1,15 @@
 """chemie show in a real browser: headless Chromium runs page.js; arcs are drawn inside their
 panes (checked from the DOM and from a screenshot).
 
+Also: reaction schemes stay inside their panes; the roles view switch.
+
 Skipped (with the reason) only when no Chromium/Chrome executable can be found. Set
 CHEMIE_SCREENSHOT_DIR to keep the screenshot.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import os
@@ -322,3 +325,123 @@ def test_mentions_cut_inside_a_word_do_not_widen_it(tmp_path):
     assert found, "the measuring script did not run"
     with_mentions, without = json.loads(found.group(1))
     assert abs(with_mentions - without) < 0.5, (with_mentions, without)
+
+
+# --- reaction schemes and the roles view --------------------------------------------------
+
+SCHEME_JS = """<script>
+(function () {
+  function inside(el, box) {
+    var r = el.getBoundingClientRect();
+    return { left: r.left - box.left, right: box.right - r.right, w: r.width, h: r.height };
+  }
+  var out = { panes: [] };
+  function measure() {
+    var panes = [];
+    document.querySelectorAll(".panel").forEach(function (panel) {
+      var p = panel.getBoundingClientRect();
+      var above = panel.querySelector(".above");
+      var pane = { side: panel.className, schemes: 0, drawings: [], parts: [], overflow: 0 };
+      if (above) {
+        pane.overflow = above.scrollWidth - above.clientWidth;
+        pane.schemes = above.querySelectorAll(".scheme").length;
+        above.querySelectorAll(".mol svg").forEach(function (svg) {
+          var r = svg.getBoundingClientRect();
+          pane.drawings.push([r.width, r.height, svg.querySelectorAll("path").length]);
+        });
+        above.querySelectorAll(".scheme, .scheme *").forEach(function (el) {
+          var m = inside(el, p);
+          if (m.w > 0) { pane.parts.push([el.tagName + "." + (el.getAttribute("class") || ""),
+                                          m.left, m.right]); }
+        });
+      }
+      var roles = panel.querySelector(".text.roles");
+      var arcs = panel.querySelector(".text[data-arcs]");
+      pane.rolesShown = roles ? roles.offsetHeight > 0 : null;
+      pane.arcsShown = arcs.offsetHeight > 0;
+      pane.drawn = arcs.getAttribute("data-drawn");
+      panes.push(pane);
+    });
+    return panes;
+  }
+  out.anaphora = measure();
+  document.querySelector('input[name="view"][value="roles"]').click();
+  out.roles = measure();
+  out.view = document.body.getAttribute("data-view");
+  document.querySelector('input[name="view"][value="anaphora"]').click();
+  out.back = measure();
+  var pre = document.createElement("pre");
+  pre.id = "scheme-check";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+}());
+</script></body>"""
+
+LONG = "x" * 90  # a name with no break point at all
+
+
+def _scheme_document():
+    from chemie.model import Role
+    from chemie.reactions.model import Component, Reaction, Structure
+
+    pred = _many_links(steps=2)
+    smiles = {
+        NAMES[0]: "FC(F)(F)c1nc(-c2cccc(Br)c2)nc(C(F)(F)F)n1",
+        NAMES[1]: "COc1ccc(Cl)cc1N1CCN(C(=O)OC(C)(C)C)CC1",
+        NAMES[3]: "OB(O)c1ccc(F)cc1",
+        NAMES[4]: "CCN(C(C)C)C(C)C",
+        "1,4-dioxane": "C1COCCO1",
+    }
+
+    def part(name, role):
+        s = smiles.get(name)
+        structure = Structure("opsin", s) if s else Structure("unresolved", reason="parse failure")
+        return Component(name, role, "test", structure=structure)
+
+    product = Component("the product", "product", "test",
+                        structure=Structure("coreference", "Fc1ccc(-c2cccc(-c3nc(C(F)(F)F)nc"
+                                            "(C(F)(F)F)n3)c2)cc1", via=NAMES[0]))
+    reaction = Reaction(
+        "many-1", "many", "test",
+        products=[product],
+        reactants=[part(NAMES[0], "reactant"), part(NAMES[3], "reactant"),
+                   part(NAMES[1], "reactant")],
+        reagents=[part(NAMES[2], "reagent"), part(NAMES[4], "reagent"), part(LONG, "reagent")],
+        solvents=[part("1,4-dioxane", "solvent"), part("water", "solvent")],
+    )
+    pred.meta["reactions"] = [reaction, dataclasses.replace(reaction, id="many-2")]
+    first = pred.mentions[0]
+    pred.roles = [Role("T1", first.start, first.end, "STARTING_MATERIAL", first.text, "test"),
+                  Role("T2", 0, 4, "REACTION_STEP", pred.text[:4], "test", ["T1"])]
+    return pred
+
+
+@pytest.mark.parametrize("width", [1200, 560])
+def test_reaction_schemes_render_inside_their_panes(tmp_path, width):
+    browser = _browser()
+    pred = _scheme_document()
+    page = tmp_path / "scheme.html"
+    text = render_page([(pred, _gold_of(pred))], title="schemes")
+    page.write_text(text.replace("</body>", SCHEME_JS, 1), encoding="utf-8")
+    window = ("--force-device-scale-factor=1", "--hide-scrollbars", f"--window-size={width},900")
+    result = _chromium(browser, tmp_path / "profile", *window, "--dump-dom", page.as_uri())
+    assert result.returncode == 0, result.stderr[-2000:]
+    found = re.search(r'<pre id="scheme-check">([^<]*)</pre>', result.stdout)
+    assert found, "the check script did not run"
+    check = json.loads(html.unescape(found.group(1)))
+    pred_pane, gold_pane = check["anaphora"]
+    assert pred_pane["schemes"] == 2 and gold_pane["schemes"] == 0  # above the prediction
+    # every structure drawn (5 resolved per reaction plus the product), none empty
+    assert len(pred_pane["drawings"]) == 2 * 6
+    assert all(w > 20 and h > 15 and paths > 0 for w, h, paths in pred_pane["drawings"])
+    assert pred_pane["overflow"] <= 0, "the scheme scrolls sideways"
+    outside = [p for p in pred_pane["parts"] if min(p[1], p[2]) < -0.5]
+    assert outside == [], f"{len(outside)} parts of the schemes leave the pane: {outside[:3]}"
+    # the roles view: the roles text instead of the arcs' text; back again, arcs redrawn
+    roles_pred = check["roles"][0]
+    assert check["view"] == "roles"
+    assert roles_pred["rolesShown"] is True and roles_pred["arcsShown"] is False
+    assert check["roles"][1]["arcsShown"] is True  # gold has no roles: it keeps its text
+    back = check["back"][0]
+    assert back["arcsShown"] is True and back["rolesShown"] is False
+    assert int(back["drawn"]) == len(pred.relations)

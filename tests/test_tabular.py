@@ -1,4 +1,5 @@
-"""Tabular exports: rows per mention and relation, CSV/Parquet round trips through pandas."""
+"""Tabular exports: rows per mention, relation and reaction role, CSV/Parquet round trips
+through pandas."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from chemie.formats.tabular import (
     parse_spans,
     read_tables,
     relation_rows,
+    role_rows,
     table_paths,
     write_tables,
 )
-from chemie.model import Document, Mention, Relation
+from chemie.model import Document, Mention, Relation, Role
 
 
 def _doc(doc_id: str = "d1") -> Document:
@@ -36,6 +38,10 @@ def _doc(doc_id: str = "d1") -> Document:
     doc.relations = [
         Relation("REACTION_ASSOCIATED", "T4", "T1", rule="ra.mixture", id="R1"),
         Relation("CONTAINED", "T4", "T3", id="R2"),
+    ]
+    doc.roles = [
+        Role("R1", 4, 11, "REAGENT_CATALYST", "acid NA", "label_reagent"),
+        Role("R2", 16, 21, "REACTION_STEP", "added", "trigger_add", ["R1"]),
     ]
     return doc
 
@@ -61,6 +67,14 @@ def test_relation_rows_describe_both_arguments():
     assert r1["head_id"] == "T4" and r1["head_spans"] == "0-3;44-51"
     assert r1["tail_text"] == "acid" and r1["tail_kind"] == "chemical"
     assert rows[1]["rule"] is None
+
+
+def test_role_rows_carry_label_rule_and_trigger_arguments():
+    rows = role_rows(_doc())
+    assert [(r["role_id"], r["label"], r["rule"]) for r in rows] == [
+        ("R1", "REAGENT_CATALYST", "label_reagent"), ("R2", "REACTION_STEP", "trigger_add")]
+    assert (rows[0]["start"], rows[0]["end"], rows[0]["text"]) == (4, 11, "acid NA")
+    assert rows[0]["args"] is None and rows[1]["args"] == "R1"
 
 
 def test_relation_to_unknown_mention_is_an_error():
@@ -90,10 +104,12 @@ def test_round_trip_through_pandas(tmp_path, fmt):
     docs = [_doc("d1"), _doc("d2")]
     paths = write_tables(docs, tmp_path / "out", fmt)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths.values())
-    mentions, relations = frames(docs)
-    back_m, back_r = read_tables(tmp_path / "out", fmt)
+    mentions, relations, roles = frames(docs)
+    back_m, back_r, back_roles = read_tables(tmp_path / "out", fmt)
     pd.testing.assert_frame_equal(back_m, mentions)
     pd.testing.assert_frame_equal(back_r, relations)
+    pd.testing.assert_frame_equal(back_roles, roles)
+    assert list(roles["args"].fillna("")) == ["", "R1", "", "R1"]
     assert list(mentions["doc_id"]).count("d2") == 4
     # plain pandas readers see the same rows
     reader = pd.read_csv if fmt == "csv" else pd.read_parquet
@@ -109,8 +125,8 @@ def test_streaming_writer_appends_batches(tmp_path, fmt):
         assert not writer.paths["mentions"].exists()  # nothing under the final name yet
         writer.write([])
         writer.write([_doc("b"), _doc("c")])
-    assert writer.counts == {"mentions": 12, "relations": 6}
-    mentions, relations = read_tables(tmp_path / "stream", fmt)
+    assert writer.counts == {"mentions": 12, "relations": 6, "roles": 6}
+    mentions, relations, _ = read_tables(tmp_path / "stream", fmt)
     assert list(mentions["doc_id"].unique()) == ["a", "b", "c"]
     assert len(relations) == 6
 
@@ -118,8 +134,8 @@ def test_streaming_writer_appends_batches(tmp_path, fmt):
 @pytest.mark.parametrize("fmt", ["csv", "parquet"])
 def test_empty_input_writes_headers_only(tmp_path, fmt):
     write_tables([], tmp_path / "empty", fmt)
-    mentions, relations = read_tables(tmp_path / "empty", fmt)
-    assert mentions.empty and relations.empty
+    mentions, relations, roles = read_tables(tmp_path / "empty", fmt)
+    assert mentions.empty and relations.empty and roles.empty
     assert "chemdner_class" in mentions.columns and "tail_spans" in relations.columns
 
 
@@ -130,3 +146,29 @@ def test_failure_leaves_nothing_behind(tmp_path, fmt):
     with pytest.raises(ValueError):
         write_tables([_doc(), bad], tmp_path / "out", fmt)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_chemie_run_writes_the_roles_table(tmp_path, fmt):
+    from pathlib import Path
+
+    from chemie import nlp
+    from chemie.cli import main
+    from chemie.formats.tabular import TABLES
+
+    texts = Path(__file__).parent / "fixtures" / "scale" / "texts"
+    out = tmp_path / f"t.{fmt}"
+    assert main(["run", str(texts), "-o", str(out), "-q", "--workers", "1"]) == 0
+    assert (tmp_path / f"t.roles.{fmt}").exists()
+    _, _, roles = read_tables(out, fmt, TABLES)
+    doc = nlp.annotate(nlp.load(roles=True), Document("s1", (texts / "s1.txt").read_text()))
+    mine = roles[roles["doc_id"] == "s1"]
+    assert list(mine["label"]) == [r.label for r in doc.roles]
+    assert list(mine["rule"]) == [r.rule for r in doc.roles]
+    triggers = mine[mine["label"].isin(["REACTION_STEP", "WORKUP"])]
+    assert len(triggers) and triggers["args"].notna().any()
+    by_id = dict(zip(mine["role_id"], mine["label"], strict=True))
+    args = [a for value in triggers["args"].dropna() for a in value.split(";")]
+    assert args and all(a in by_id for a in args)  # the trigger's arguments are role ids
+    texts_of = {r.id: r.text for r in doc.roles}
+    assert list(mine["text"]) == [texts_of[i] for i in mine["role_id"]]

@@ -184,7 +184,7 @@ def written_files(out: Path, fmt: OutputFormat, inputs: list[Path]) -> list[Path
     if fmt.layout == PREFIX and tables:
         from chemie.formats.tabular import table_paths  # pandas and pyarrow: only for tables
 
-        files.extend(table_paths(out, fmt.name).values())
+        files.extend(table_paths(out, str(fmt.sink_options["fmt"]), tables).values())
     if fmt.layout == FOLDER:
         stems = [p.stem for p in inputs if p.is_file() and input_kind(p) == "txt"]
         files.extend(out / f"{stem}{suffix}" for stem in stems for suffix in (".txt", ".ann"))
@@ -348,7 +348,7 @@ def run(args: argparse.Namespace) -> int:
             warn_unread(p)
     if not args.inputs:
         args.workers = 1
-    # the roles only for the format that writes them (they cost time)
-    roles = (("roles", True),) if fmt.name == "chemu2020" else ()
+    # the roles only for the formats that write them (they cost time)
+    roles = (("roles", True),) if fmt.needs_roles else ()
     job = Job("anaphora", fmt.key, (("coref", args.coref), *roles))
     return execute(args, job, inputs, fmt.open(args.output))

@@ -13,14 +13,23 @@ from chemie.model import Document
 
 DESCRIPTION = """\
 Render mentions (coloured by kind, with their CHEMDNER class) and anaphoric relations
-(arcs from anaphor to antecedent, rule names on hover) as a self-contained HTML page.
+(arcs from anaphor to antecedent, rule names on hover) as a self-contained HTML page; the
+reaction roles and step triggers (ChEMU 2020 labels) as a second view of each text (a
+switch in the header, a legend for each view); and each reaction's scheme (RDKit
+depictions, reactants -> products with reagents, catalysts and solvents over the arrow,
+names under the structures) above its text.
 
-INPUT is a ChEMU-Ref .jsonl file, the output of `chemie run --format json`, a brat folder,
-a .ann file or a .txt file. Unless the input already carries predictions (rule names), the
-chemie pipeline runs on its text; --no-run shows the input's own annotations instead
-(e.g. gold). With --gold FILE the
-predictions are shown beside the gold, false positives and false negatives marked
-(exact match of label and spans).
+INPUT is a ChEMU-Ref .jsonl file, the output of `chemie run --format json`, USPTO
+paragraphs (.jsonl with id, title, text), the output of `chemie reactions` (JSON lines),
+a brat folder, a .ann file or a .txt file. Unless the input already carries predictions
+(rule names), the chemie pipeline runs on its text, reactions and roles included (the
+structures need Java for OPSIN; --no-structures draws schemes of names only); --no-run
+shows the input's own annotations instead (e.g. gold). The records of `chemie reactions`
+carry no text: given as INPUT they are shown as schemes and tables of components, one
+section per document; given with --reactions FILE beside a text INPUT they are drawn above
+the texts of the same document ids (no reactions are found then, no Java is needed). With
+--gold FILE the predictions are shown beside the gold, false positives and false negatives
+marked (exact match of label and spans).
 
 Output: -o NAME.html writes one page (a table of contents first when there are several
 documents); -o FOLDER (any other name) writes FOLDER/index.html plus one page per
@@ -47,6 +56,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--doc", action="append", metavar="ID", help="only this document (repeatable)")
     p.add_argument("--limit", type=int, metavar="N", help="only the first N documents")
     p.add_argument("--title", help="page title (default: the input's name)")
+    p.add_argument(
+        "--reactions", type=Path, metavar="JSONL",
+        help="draw the reactions of this `chemie reactions` output above the texts",
+    )
+    p.add_argument(
+        "--no-structures", action="store_true",
+        help="reaction schemes without structures (no Java needed)",
+    )
     p.set_defaults(func=run)
 
 
@@ -86,17 +103,30 @@ def _read_paths(path: Path | None) -> list[Path]:
     return [path]
 
 
-def run(args: argparse.Namespace) -> int:
+def _predicted(args: argparse.Namespace, docs: list[Document]) -> list[Document]:
+    """The documents to show: the input's own (records of ``chemie reactions``, predictions,
+    ``--no-run``) or the pipeline's, with the reactions of ``--reactions FILE`` when given."""
     from chemie.commands.ner import build_nlp
-    from chemie.show.inputs import has_predictions, run_pipeline, with_kinds
+    from chemie.show.inputs import has_predictions, read_reactions_file, run_pipeline
+
+    records_only = all(d.meta.get("format") == "reactions" for d in docs)
+    if not (records_only or args.no_run or has_predictions(docs)):
+        config = None if args.reactions else {"structures": not args.no_structures}
+        docs = list(run_pipeline(docs, build_nlp(), config))
+    if args.reactions:
+        records = read_reactions_file(args.reactions)
+        for d in docs:
+            d.meta["reactions"] = records.get(d.id, [])
+    return docs
+
+
+def run(args: argparse.Namespace) -> int:
+    from chemie.show.inputs import with_kinds
     from chemie.show.render import render_page, render_site
 
-    inputs = [*_read_paths(args.input), *_read_paths(args.gold)]
+    inputs = [*_read_paths(args.input), *_read_paths(args.gold), *_read_paths(args.reactions)]
     refuse_overwrite([args.output], inputs)
-    docs = _select(args)
-    if not args.no_run and not has_predictions(docs):
-        docs = list(run_pipeline(docs, build_nlp()))
-    docs = with_kinds(docs)
+    docs = with_kinds(_predicted(args, _select(args)))
     gold = _gold(args.gold, docs) if args.gold else {}
     if args.gold and not gold:
         raise InputError(args.gold, None, "none of the shown documents is in the gold file")

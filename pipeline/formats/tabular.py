@@ -1,12 +1,14 @@
-"""Tabular exports: one row per mention and one per relation, as CSV or Parquet.
+"""Tabular exports: one row per mention, one per relation and one per reaction role, as CSV
+or Parquet.
 
 A tabular output is a set of :class:`Table` s (name, typed columns, the rows of a document);
-:data:`TABLES` are ``chemie run``'s mention and relation tables, and another output declares
-its own. Output location (``out``) for ``fmt`` in ``{"csv", "parquet"}``:
+:data:`TABLES` are ``chemie run``'s mention, relation and role tables, and another output
+declares its own. Output location (``out``) for ``fmt`` in ``{"csv", "parquet"}``:
 
-- an existing folder, or a path ending in ``/``: ``OUT/mentions.EXT`` and ``OUT/relations.EXT``;
+- an existing folder, or a path ending in ``/``: ``OUT/mentions.EXT``, ``OUT/relations.EXT``
+  and ``OUT/roles.EXT``;
 - otherwise a prefix (a trailing ``.csv``/``.parquet`` is dropped):
-  ``OUT.mentions.EXT`` and ``OUT.relations.EXT``.
+  ``OUT.mentions.EXT``, ``OUT.relations.EXT`` and ``OUT.roles.EXT``.
 
 CSV needs nothing more than chemie; Parquet needs pyarrow (``pip install 'chemie[parquet]'``),
 imported only when Parquet is written or read.
@@ -15,8 +17,11 @@ Mention columns: ``doc_id, mention_id, start, end, spans, text, label, kind,
 chemdner_class, rule, confidence`` (``spans`` is every range as ``"a-b;c-d"``, end exclusive).
 Relation columns: ``doc_id, relation_id, label``, then ``head_*`` (the anaphor, or first
 argument) and ``tail_*`` (the antecedent, or second argument) with ``id, start, end, spans,
-text, kind``, then ``rule, confidence``. The files are written atomically: nothing appears
-under the final names until :meth:`TableWriter.close` succeeds.
+text, kind``, then ``rule, confidence``. Role columns (the ChEMU 2020 labels of
+``chemie_roles``, ``doc.roles``): ``doc_id, role_id, start, end, text, label, rule, args``
+(``args``: for a trigger word, the ids of the roles it acts on, ``;`` between them). The
+files are written atomically: nothing appears under the final names until
+:meth:`TableWriter.close` succeeds.
 """
 
 from __future__ import annotations
@@ -188,7 +193,24 @@ RELATIONS = Table(
      ("rule", "str"), ("confidence", "float")),
     relation_rows,
 )
-TABLES = (MENTIONS, RELATIONS)  # the tables of ``chemie run --format csv|parquet``
+
+
+def role_rows(doc: Document) -> list[dict]:
+    """One dict per ChEMU 2020 role of ``doc`` (columns of :data:`ROLES`)."""
+    return [
+        {"doc_id": doc.id, "role_id": r.id, "start": r.start, "end": r.end, "text": r.text,
+         "label": r.label, "rule": r.rule, "args": ";".join(r.args) or None}
+        for r in doc.roles
+    ]
+
+
+ROLES = Table(
+    "roles",
+    (("doc_id", "str"), ("role_id", "str"), ("start", "int"), ("end", "int"), ("text", "str"),
+     ("label", "str"), ("rule", "str"), ("args", "str")),
+    role_rows,
+)
+TABLES = (MENTIONS, RELATIONS, ROLES)  # the tables of ``chemie run --format csv|parquet``
 
 
 def _frame(rows: list[dict], table: Table) -> pd.DataFrame:
@@ -209,7 +231,7 @@ def _frame(rows: list[dict], table: Table) -> pd.DataFrame:
 
 
 def frames(docs: Iterable[Document], tables: Sequence[Table] = TABLES) -> tuple[pd.DataFrame, ...]:
-    """One data frame per table for ``docs`` (default: ``(mentions, relations)``)."""
+    """One data frame per table for ``docs`` (default: ``(mentions, relations, roles)``)."""
     docs = list(docs)
     return tuple(_frame([row for doc in docs for row in t.rows(doc)], t) for t in tables)
 
@@ -217,7 +239,7 @@ def frames(docs: Iterable[Document], tables: Sequence[Table] = TABLES) -> tuple[
 def table_paths(
     out: PathLike, fmt: str = "csv", tables: Sequence[Table] = TABLES
 ) -> dict[str, Path]:
-    """Where :class:`TableWriter` writes: ``{"mentions": path, "relations": path}``."""
+    """Where :class:`TableWriter` writes: ``{"mentions": path, "relations": path, ...}``."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown table format {fmt!r} (expected one of {', '.join(FORMATS)})")
     text = os.fspath(out)
@@ -302,7 +324,7 @@ class TableWriter:
     """
 
     def __init__(self, out: PathLike, fmt: str = "csv", tables: Sequence[Table] = TABLES):
-        """``tables``: which tables to write (default: mentions and relations)."""
+        """``tables``: which tables to write (default: mentions, relations, roles)."""
         self.fmt = fmt
         self.tables = {t.name: t for t in tables}
         self.paths = table_paths(out, fmt, tables)
@@ -370,7 +392,8 @@ class TableWriter:
 def write_tables(
     docs: Iterable[Document], out: PathLike, fmt: str = "csv", tables: Sequence[Table] = TABLES
 ) -> dict[str, Path]:
-    """Write the tables of ``docs`` (default: mentions and relations); returns their paths."""
+    """Write the tables of ``docs`` (default: mentions, relations, roles); returns their
+    paths."""
     with TableWriter(out, fmt, tables) as writer:
         writer.write(docs)
     return writer.paths

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from chemie.errors import InputError
 from chemie.extras import EXTRAS
+from chemie.formats import reaction_records
 from chemie.formats.brat import format_ann
 from chemie.formats.chemu import format_chemu_doc
 from chemie.formats.chemu2020 import roles_payload
@@ -71,7 +72,8 @@ class OutputFormat:
     so imply this format (the first is its usual one); ``default_for``: the input kinds for
     which it is the command's default; ``choice``: offered by ``--format`` (else chosen by
     the command itself, as CHEMDNER output is for CHEMDNER input); ``extra``: the optional
-    part of chemie it needs (:mod:`chemie.extras`).
+    part of chemie it needs (:mod:`chemie.extras`); ``needs_roles``: it writes the reaction
+    roles, so the run loads the opt-in ``chemie_roles`` (``chemie.load(roles=True)``).
     """
 
     command: str
@@ -84,6 +86,7 @@ class OutputFormat:
     default_for: tuple[str, ...] = ()
     choice: bool = True
     extra: str | None = None
+    needs_roles: bool = False
     help: str = ""
 
     def __post_init__(self) -> None:
@@ -244,7 +247,7 @@ register(OutputFormat(
     help="`KEY.txt` and `KEY.ann` per document, rule names as `#` notes",
 ))
 register(OutputFormat(
-    "run", "chemu2020", roles_payload, BratSink, layout=FOLDER,
+    "run", "chemu2020", roles_payload, BratSink, layout=FOLDER, needs_roles=True,
     help="ChEMU 2020 brat: `KEY.txt` and `KEY.ann` with role, condition and trigger labels "
     "(T lines) and what each trigger acts on (E lines)",
 ))
@@ -261,12 +264,14 @@ register(OutputFormat(
 ))
 register(OutputFormat(
     "run", "csv", _document, TableSink, {"fmt": "csv", "tables": TABLES}, layout=PREFIX,
-    suffixes=(".csv",), help="`OUT.mentions.csv` and `OUT.relations.csv`",
+    suffixes=(".csv",), needs_roles=True,
+    help="`OUT.mentions.csv`, `OUT.relations.csv` and `OUT.roles.csv` (the ChEMU 2020 labels, "
+    "with rule and trigger arguments)",
 ))
 register(OutputFormat(
     "run", "parquet", _document, TableSink, {"fmt": "parquet", "tables": TABLES},
-    layout=PREFIX, suffixes=(".parquet",), extra="parquet",
-    help="`OUT.mentions.parquet` and `OUT.relations.parquet`",
+    layout=PREFIX, suffixes=(".parquet",), extra="parquet", needs_roles=True,
+    help="`OUT.mentions.parquet`, `OUT.relations.parquet` and `OUT.roles.parquet`",
 ))
 register(OutputFormat(
     "run", "describe", _describe, StdoutSink, layout=STDOUT, choice=False,
@@ -301,4 +306,30 @@ register(OutputFormat(
     "ner", "chemdner", chemdner_blocks, PrefixSink, {"parts": (".cem.tsv", ".cdi.tsv")},
     layout=PREFIX, default_for=("chemdner",), choice=False,
     help="for CHEMDNER abstracts: `OUT.cem.tsv` and `OUT.cdi.tsv` (ranked, with confidences)",
+))
+
+# -- chemie reactions --------------------------------------------------------------------
+
+register(OutputFormat(
+    "reactions", "jsonl", reaction_records.jsonl_block, BlockSink, suffixes=(".jsonl", ".json"),
+    default_for=("txt", "jsonl"),
+    help="one JSON line per reaction: components with roles, rules, amounts and structures; "
+    "yield, conditions, steps (mapped to the Open Reaction Database's fields in the "
+    "README)",
+))
+register(OutputFormat(
+    "reactions", "rsmi", reaction_records.rsmi_block, BlockSink, suffixes=(".rsmi",),
+    help="one line per reaction, `ID<TAB>reactants>reagents>products` (the document's id; "
+    "its last line makes its final product)",
+))
+register(OutputFormat(
+    "reactions", "csv", reaction_records.reactions_document, TableSink,
+    {"fmt": "csv", "tables": reaction_records.TABLES}, layout=PREFIX, suffixes=(".csv",),
+    help="`OUT.reactions.csv`, `OUT.components.csv` and `OUT.steps.csv`",
+))
+register(OutputFormat(
+    "reactions", "parquet", reaction_records.reactions_document, TableSink,
+    {"fmt": "parquet", "tables": reaction_records.TABLES}, layout=PREFIX,
+    suffixes=(".parquet",), extra="parquet",
+    help="`OUT.reactions.parquet`, `OUT.components.parquet` and `OUT.steps.parquet`",
 ))

@@ -18,6 +18,7 @@ from pathlib import Path
 from chemie.errors import InputError
 from chemie.formats import file_name_text
 from chemie.formats.chemu import WARNINGS, head_key, parse_chemu_line
+from chemie.formats.uspto import is_uspto_object, parse_uspto_line
 from chemie.limits import (
     MAX_CHARS,
     check_chars,
@@ -37,7 +38,8 @@ UNREAD_SUFFIXES = (".jsonl", ".json")  # read when given by name, not in a folde
 class Item:
     """One document to process: where it comes from and what the worker needs to read it.
 
-    ``kind`` is ``"jsonl"`` (``data`` is the raw line), ``"txt"`` (``data`` is unused, the
+    ``kind`` is ``"jsonl"`` (``data`` is the raw line), ``"uspto"`` (``data`` is the raw line
+    of a USPTO paragraph, :mod:`chemie.formats.uspto`), ``"txt"`` (``data`` is unused, the
     text is read from ``path``), ``"text"`` (``data`` is the text itself) or ``"error"``
     (``data`` is the message of a document that cannot be read at all).
     ``key`` identifies the document in the output (file name or doc id; None when unknown);
@@ -159,11 +161,26 @@ def unread_files(folder: PathLike) -> Iterator[Path]:
                 yield Path(root) / name
 
 
+def _paragraph(item: Item) -> Item:
+    """A jsonl item as a USPTO paragraph (kind ``uspto``, keyed by its ``id``) when its line
+    has that shape (``text`` and no ``sentences``); else the item itself."""
+    try:
+        obj = json.loads(item.data)
+    except json.JSONDecodeError:
+        return item
+    if not is_uspto_object(obj):
+        return item
+    key = obj["id"] if isinstance(obj.get("id"), str) else item.key
+    return replace(item, kind="uspto", key=key)
+
+
 def iter_items(
-    paths: Iterable[PathLike], *, keys: bool = False, max_chars: int | None = MAX_CHARS
+    paths: Iterable[PathLike], *, keys: bool = False, max_chars: int | None = MAX_CHARS,
+    paragraphs: bool = False,
 ) -> Iterator[Item]:
     """Numbered items of every input path in order (:func:`input_kind` decides how each is
-    read). Every path is checked before the first item is produced."""
+    read). Every path is checked before the first item is produced. With ``paragraphs``,
+    a jsonl line with the shape of a USPTO paragraph is read as one (``chemie reactions``)."""
     kinds = [(path, input_kind(path)) for path in paths]
     n = 0
     for path, kind in kinds:
@@ -173,6 +190,8 @@ def iter_items(
             items = iter_txt_items(path)
         for item in items:
             n += 1
+            if paragraphs and item.kind == "jsonl":
+                item = _paragraph(item)
             yield replace(item, n=n)
 
 
@@ -185,6 +204,8 @@ def read_item(item: Item, max_chars: int | None = MAX_CHARS) -> Document:
             item.data, item.path, item.line, annotations=False, warn_pairs=True,
             max_chars=max_chars,
         )
+    if item.kind == "uspto":
+        return parse_uspto_line(item.data, item.path, item.line, max_chars)
     if item.kind == "txt":
         text = read_document(item.path, max_chars)
         return Document(id=item.key or Path(item.path).stem, text=text, meta={"source": item.path})

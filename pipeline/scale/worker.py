@@ -25,7 +25,9 @@ from chemie.scale.outputs import formatter
 from chemie.scale.sources import INPUT_WARNINGS, Item, read_item
 
 Processor = Callable[[Document], Document]
-TASKS = ("tokenize", "ner", "anaphora")
+TASKS = ("tokenize", "ner", "anaphora", "reactions")
+PROCESS_WARNINGS = "process_warnings"  # doc.meta key: a task's warnings about a document
+PARAGRAPH_KINDS = ("jsonl", "uspto")  # items whose document names itself (its id)
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,63 @@ def _ner_only(max_chars: int = MAX_CHARS, **options: object) -> Processor:
     return lambda doc: annotate(nlp, doc)
 
 
+def _reactions(
+    max_chars: int = MAX_CHARS, timeout: float = 0.0, structures: bool = True,
+    opsin: bool = True, warn_no_java: bool = True,
+) -> Processor:
+    """The whole pipeline with ``chemie_reactions`` (``structures``, ``opsin``: its config).
+
+    With OPSIN, this process's JVM (one per process: :func:`chemie.structures.opsin.service`)
+    starts now, not inside a document's time limit, and a batch of names gets half of that
+    limit, so a JVM that hangs is killed (its names unresolved, reason ``timeout``) before
+    the document would time out. ``warn_no_java=False``: the caller has reported a missing
+    java already. A document some of whose names OPSIN failed on (its JVM died, hung, could
+    not start) gets a warning naming them (:data:`PROCESS_WARNINGS`).
+    """
+    from chemie.nlp import annotate, load
+    from chemie.structures import opsin as service
+
+    config = {"structures": structures, "opsin": opsin}
+    nlp = load(reactions=True, reactions_config=config)
+    nlp.max_length = _max_length(max_chars)
+    if structures and opsin:
+        if not warn_no_java:
+            service.no_java_warned()
+        jvm = service.service()
+        if timeout > 0:
+            jvm.timeout = min(jvm.timeout, timeout / 2)
+        jvm.ready()
+
+    def process(doc: Document) -> Document:
+        out = annotate(nlp, doc)
+        warning = structure_failures(out) if structures else None  # no RDKit without
+        if warning:
+            out.meta[PROCESS_WARNINGS] = [warning]
+        return out
+
+    return process
+
+
+def structure_failures(doc: Document, shown: int = 3) -> str | None:
+    """A warning naming the components of ``doc``'s reactions left unresolved because OPSIN
+    failed (not because of their names), or None. A missing java or jar is reported once
+    per run, not per document."""
+    from chemie.structures.resolve import SERVICE_FAILURES
+
+    global_reasons = ("no java", "no opsin jar")
+    failed: dict[str, str] = {}
+    for reaction in doc.meta.get("reactions") or []:
+        for c in reaction.components():  # type: ignore[attr-defined]
+            reason = c.structure.reason if c.structure is not None else None
+            if reason in SERVICE_FAILURES and reason not in global_reasons:
+                failed.setdefault(c.name, reason)
+    if not failed:
+        return None
+    names = ", ".join(f"{name!r} ({reason})" for name, reason in list(failed.items())[:shown])
+    more = f" and {len(failed) - shown} more" if len(failed) > shown else ""
+    return f"OPSIN failed on {len(failed)} names, left unresolved: {names}{more}"
+
+
 def build(job: Job) -> Processor:
     """The ``Document -> Document`` function of ``job`` (not cached)."""
     options = dict(job.options)
@@ -98,6 +157,8 @@ def build(job: Job) -> Processor:
         return _ner_only(job.max_chars, **options)
     if job.task == "anaphora":
         return _pipeline(job.max_chars, **options)
+    if job.task == "reactions":
+        return _reactions(job.max_chars, job.timeout, **options)  # type: ignore[arg-type]
     module, _, name = job.task.partition(":")
     return getattr(importlib.import_module(module), name)(**options)
 
@@ -197,12 +258,13 @@ def process_item(job: Job, item: Item) -> Outcome:
     out = Outcome(item.n, item.key, item.path, item.line)
     try:
         doc = read_item(item, job.max_chars)
-        out.key = doc.id if item.kind == "jsonl" else item.key
+        out.key = doc.id if item.kind in PARAGRAPH_KINDS else item.key
         warnings: list[str] = doc.meta.pop(INPUT_WARNINGS, [])  # type: ignore[assignment]
         if doc.text.strip():
             process = processor(job)
             with time_limit(job.timeout):
                 doc = process(doc)
+            warnings.extend(doc.meta.pop(PROCESS_WARNINGS, []))  # type: ignore[arg-type]
         else:
             warnings.append("empty document: empty result")
         out.warning = "; ".join(warnings) or None

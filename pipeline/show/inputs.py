@@ -1,23 +1,28 @@
 """Documents to show: read any input ``chemie show`` accepts, and run the pipeline if asked.
 
 Inputs: a ChEMU-Ref ``.jsonl`` file; the JSON lines of ``chemie run --format json`` (one
-``{"id", "text", "tokens", "mentions", "relations", ...}`` object per line); a brat folder
-(``.txt`` with or without ``.ann``); a ``.ann`` file (with the ``.txt`` beside it); a ``.txt``
-file (with the annotations of a ``.ann`` beside it, if there is one). Raw text is one
-document whose id is the file stem.
+``{"id", "text", "tokens", "mentions", "relations", ...}`` object per line); USPTO
+paragraphs (``.jsonl`` lines with ``id``, ``title``, ``text``: the title is the heading);
+the JSON lines of ``chemie reactions`` (one reaction record per line: a document per
+``doc_id`` with its reactions in ``meta["reactions"]`` and no text, since records carry
+none); a brat folder (``.txt`` with or without ``.ann``); a ``.ann`` file (with the ``.txt``
+beside it); a ``.txt`` file (with the annotations of a ``.ann`` beside it, if there is one).
+Raw text is one document whose id is the file stem. The kind of a ``.jsonl`` file is told
+by its first non-empty line.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chemie.errors import InputError, read_text
 from chemie.model import Document, Mention, Relation, Token
+from chemie.reactions.model import Reaction
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -39,7 +44,15 @@ def read_inputs(path: PathLike) -> Iterator[Document]:
         raise InputError(p, None, "no such file or folder")
     suffix = p.suffix.lower()
     if suffix in (".jsonl", ".json"):
-        yield from (iter_document_json(p) if _is_document_json(p) else iter_chemu(p))
+        shape = jsonl_shape(p)
+        if shape == "document":
+            yield from iter_document_json(p)
+        elif shape == "reactions":
+            yield from iter_reaction_documents(p)
+        elif shape == "paragraphs":
+            yield from _paragraphs(p)
+        else:
+            yield from iter_chemu(p)
     elif suffix == ".ann":
         txt = p.with_suffix(".txt")
         if not txt.exists():
@@ -64,16 +77,23 @@ def has_predictions(docs: Iterable[Document]) -> bool:
     ) or any(r.rule for d in docs for r in d.relations)
 
 
-def run_pipeline(docs: Iterable[Document], ner: NER) -> Iterator[Document]:
+def run_pipeline(
+    docs: Iterable[Document], ner: NER, reactions: Mapping[str, object] | None = None
+) -> Iterator[Document]:
     """Predictions for ``docs`` from the chemie pipeline (their own annotations are ignored),
-    chemical mentions classed by ``ner`` (see :func:`add_chemdner_classes`).
+    chemical mentions classed by ``ner`` (see :func:`add_chemdner_classes`); with
+    ``reactions`` (the config of ``chemie_reactions``, e.g. ``{"structures": False}``) their
+    reaction records too (``meta["reactions"]``).
 
     ChEMU-Ref documents keep their tokens (so predictions align with the gold); any other
     text goes through the chemie tokenizer.
     """
     from chemie import nlp as pipeline
 
-    model = pipeline.load()
+    if reactions is None:  # the roles for the second view (opt-in in the pipeline)
+        model = pipeline.load(roles=True)
+    else:
+        model = pipeline.load(reactions=True, reactions_config=dict(reactions))
     for doc in docs:
         bare = Document(doc.id, doc.text, meta=dict(doc.meta))
         if doc.meta.get("format") == "chemu":
@@ -114,17 +134,62 @@ def add_chemdner_classes(doc: Document, ner: NER) -> Document:
     return doc
 
 
-def _is_document_json(path: Path) -> bool:
-    """True when the first non-empty line is a ``chemie run --format json`` document."""
+def jsonl_shape(path: Path) -> str:
+    """What a JSON-lines file holds, told by its first non-empty line: ``document`` (``chemie
+    run --format json``), ``reactions`` (``chemie reactions``), ``paragraphs`` (USPTO
+    paragraphs: ``title`` and ``text``, no annotations) or ``chemu`` (anything else: read
+    as ChEMU-Ref, whose reader reports what is wrong)."""
     with open(path, encoding="utf-8-sig", errors="replace") as fh:
         for line in fh:
             if line.strip():
                 try:
                     obj = json.loads(line)
                 except json.JSONDecodeError:
-                    return False
-                return isinstance(obj, dict) and "text" in obj and "doc_key" not in obj
-    return False
+                    return "chemu"
+                if not isinstance(obj, dict):
+                    return "chemu"
+                if "doc_id" in obj and "rule" in obj and "text" not in obj:
+                    return "reactions"
+                if "text" in obj and "title" in obj and not {"mentions", "tokens"} & set(obj):
+                    return "paragraphs"
+                return "document" if "text" in obj and "doc_key" not in obj else "chemu"
+    return "chemu"
+
+
+def _paragraphs(path: Path) -> Iterator[Document]:
+    from chemie.formats.uspto import iter_uspto
+
+    for doc in iter_uspto(path):
+        doc.meta["format"] = "uspto"
+        yield doc
+
+
+def read_reactions_file(path: PathLike) -> dict[str, list[Reaction]]:
+    """The records of a ``chemie reactions`` JSON-lines file by document id, in file order
+    (InputError naming the line of a record that cannot be read)."""
+    p = Path(path)
+    out: dict[str, list[Reaction]] = {}
+    for lineno, line in enumerate(read_text(p).split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            record = Reaction.from_dict(json.loads(line))
+        except json.JSONDecodeError as e:
+            raise InputError(p, lineno, f"malformed JSON: {e.msg} (column {e.colno})") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise InputError(
+                p, lineno, f"not a chemie reaction record ({type(e).__name__}: {e})"
+            ) from None
+        out.setdefault(record.doc_id, []).append(record)
+    return out
+
+
+def iter_reaction_documents(path: PathLike) -> Iterator[Document]:
+    """One Document per ``doc_id`` of a ``chemie reactions`` file: no text, its records in
+    ``meta["reactions"]``."""
+    for doc_id, records in read_reactions_file(path).items():
+        yield Document(doc_id, "", meta={"reactions": records, "format": "reactions",
+                                         "path": str(path)})
 
 
 def parse_document_json(

@@ -6,7 +6,7 @@
    antecedent's line and enters it from the same side: every arc is one continuous line
    inside its pane (brat draws such an arc as pieces ending at the row's edge, one per row).
    Also links the pieces of discontinuous mentions and highlights mentions and arcs
-   together on hover. */
+   together on hover; switches a page with reaction roles between its two views. */
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
@@ -463,11 +463,38 @@
     document.body.setAttribute("data-arcs", "drawn");
   }
 
+  // The view switch of a page with reaction roles: mentions and links, or the roles. Arcs
+  // are laid out again when their texts are shown (hidden, they have no geometry).
+  function view() { return document.body.getAttribute("data-view") || "anaphora"; }
+  document.querySelectorAll('input[name="view"]').forEach(function (input) {
+    if (input.checked) { document.body.setAttribute("data-view", input.value); }
+    input.addEventListener("change", function () {
+      if (!input.checked) { return; }
+      document.body.setAttribute("data-view", input.value);
+      if (input.value === "anaphora") { start(); }
+    });
+  });
+
+  // In the roles view, a role and what it acts on (a trigger's arguments) light up together.
+  document.querySelectorAll(".text.roles").forEach(function (box) {
+    function set(e, on) {
+      var el = e.target.closest ? e.target.closest("[data-r]") : null;
+      if (!el) { return; }
+      var ids = [el.getAttribute("data-r")].concat(
+        (el.getAttribute("data-args") || "").split(" "));
+      box.querySelectorAll("[data-r]").forEach(function (s) {
+        if (ids.indexOf(s.getAttribute("data-r")) >= 0) { s.classList.toggle("hl", on); }
+      });
+    }
+    box.addEventListener("mouseover", function (e) { set(e, true); });
+    box.addEventListener("mouseout", function (e) { set(e, false); });
+  });
+
   boxes.forEach(hover);
-  start();
+  if (view() === "anaphora") { start(); }
   var timer = null;
   window.addEventListener("resize", function () {
     clearTimeout(timer);
-    timer = setTimeout(start, 150);
+    timer = setTimeout(function () { if (view() === "anaphora") { start(); } }, 150);
   });
 }());

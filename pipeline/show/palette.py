@@ -1,9 +1,10 @@
-"""The viewer's colours, as data: one row per mention kind and one per relation label.
+"""The viewer's colours, as data: one row per mention kind, one per relation label and one
+per ChEMU 2020 label (the reaction roles and step triggers of ``chemie_roles``).
 
-The page's CSS rules for kinds (``.k-NAME``) and labels (``.l-NAME``), the legend's order
-and the short labels on arcs all come from these tables; a new kind (e.g. a reaction role)
-or relation label is one more row here, nothing else. Kinds and labels missing from the
-tables are still shown, in the default grey.
+The page's CSS rules for kinds (``.k-NAME``), relation labels (``.l-NAME``) and role labels
+(``.r-NAME``), the legend's order and the short labels on arcs and in the legend all come
+from these tables; a new kind, relation label or role label is one more row here, nothing
+else. Kinds and labels missing from the tables are still shown, in the default grey.
 """
 
 from __future__ import annotations
@@ -49,8 +50,39 @@ RELATIONS: tuple[LabelStyle, ...] = (
     LabelStyle("CONTAINED", "Contained", "#b45309"),
 )
 
+
+
+@dataclass(frozen=True)
+class RoleStyle:
+    """A ChEMU 2020 label: its name in the legend, highlight background and line colour;
+    a ``trigger`` (the trigger word of a step) is framed instead of underlined."""
+
+    label: str
+    short: str
+    background: str
+    line: str
+    trigger: bool = False
+
+
+ROLE_LABELS: tuple[RoleStyle, ...] = (
+    RoleStyle("REACTION_PRODUCT", "product", "#fee2e2", "#dc2626"),
+    RoleStyle("STARTING_MATERIAL", "starting material", "#dbeafe", "#2563eb"),
+    RoleStyle("REAGENT_CATALYST", "reagent / catalyst", "#dcfce7", "#16a34a"),
+    RoleStyle("SOLVENT", "solvent", "#cffafe", "#0891b2"),
+    RoleStyle("OTHER_COMPOUND", "other compound", "#f1f5f9", "#64748b"),
+    RoleStyle("TEMPERATURE", "temperature", "#ffedd5", "#ea580c"),
+    RoleStyle("TIME", "time", "#fef9c3", "#ca8a04"),
+    RoleStyle("YIELD_PERCENT", "yield %", "#f3e8ff", "#9333ea"),
+    RoleStyle("YIELD_OTHER", "yield amount", "#fae8ff", "#c026d3"),
+    RoleStyle("EXAMPLE_LABEL", "example label", "#e2e8f0", "#334155"),
+    RoleStyle("REACTION_STEP", "reaction step", "#fff1f2", "#be123c", trigger=True),
+    RoleStyle("WORKUP", "work-up step", "#f0fdfa", "#0f766e", trigger=True),
+)
+
 KIND_ORDER = tuple(k.name for k in KINDS)
 SHORT_LABELS = {r.label: r.short for r in RELATIONS}
+ROLE_ORDER = tuple(r.label for r in ROLE_LABELS)
+ROLE_SHORT = {r.label: r.short for r in ROLE_LABELS}
 
 
 def slug(value: str) -> str:
@@ -65,4 +97,11 @@ def css() -> str:
         for k in KINDS
     ]
     labels = [f".l-{slug(r.label)} {{ --c: {r.colour}; }}" for r in RELATIONS]
-    return "\n".join(["/* palette.py: kinds and relation labels */", *kinds, *labels]) + "\n"
+    roles = [
+        f".r-{slug(r.label)} {{ background: {r.background}; box-shadow: "
+        + (f"inset 0 0 0 1.5px {r.line}; font-weight: 600; }}" if r.trigger
+           else f"inset 0 -2px 0 {r.line}; }}")
+        for r in ROLE_LABELS
+    ]
+    return "\n".join(["/* palette.py: kinds, relation labels and role labels */", *kinds,
+                      *labels, *roles]) + "\n"

@@ -1,12 +1,17 @@
-"""Self-contained HTML pages: highlighted mentions and anaphora arcs, optionally against gold.
+"""Self-contained HTML pages: highlighted mentions and anaphora arcs, optionally against gold;
+reaction roles and triggers (ChEMU 2020 labels) as a second view; reaction schemes.
 
 The page carries its CSS and JS inline (``page.css``, ``page.js``, ``page.html`` beside this
-module; the colours of kinds and relation labels come from ``palette.py``). Mentions become
-nested ``<span class="m k-KIND" data-m=ID>`` elements; the relations of each text are listed
-in a ``data-arcs`` JSON attribute that ``page.js`` turns into SVG arcs above the text
-(anaphor -> antecedent, arrow on the antecedent, kept inside the pane), and in a plain table
-below it. Each panel has a slot above its text (``panel(above=...)``) for a figure such as
-a reaction scheme. All text is escaped; output depends only on the input.
+module; the colours of kinds, relation labels and role labels come from ``palette.py``).
+Mentions become nested ``<span class="m k-KIND" data-m=ID>`` elements; the relations of each
+text are listed in a ``data-arcs`` JSON attribute that ``page.js`` turns into SVG arcs above
+the text (anaphor -> antecedent, arrow on the antecedent, kept inside the pane), and in a
+plain table below it. A document with roles (``doc.roles``) also gets its text with the
+roles marked (``<span class="r r-LABEL" data-r=ID>``, a trigger framed, what it acts on
+highlighted on hover) and a table of its triggers; a switch in the header (a page with
+roles only) shows one view or the other. Each panel has a slot above its text
+(``panel(above=...)``): the reaction schemes of ``doc.meta["reactions"]``
+(:mod:`chemie.show.scheme`) go there. All text is escaped; output depends only on the input.
 """
 
 from __future__ import annotations
@@ -21,10 +26,12 @@ from itertools import pairwise
 from string import Template
 
 from chemie.formats.tabular import chemdner_class
-from chemie.model import Document, Mention
+from chemie.model import Document, Mention, Role
+from chemie.reactions.model import Reaction
 from chemie.show.compare import Marks, compare, relation_key
 from chemie.show.layout import Node, Piece, nest
-from chemie.show.palette import KIND_ORDER, SHORT_LABELS, css, slug
+from chemie.show.palette import KIND_ORDER, ROLE_ORDER, ROLE_SHORT, SHORT_LABELS, css, slug
+from chemie.show.scheme import schemes
 
 STATUS_TEXT = {"tp": "correct", "fp": "false positive", "fn": "false negative"}
 
@@ -226,21 +233,120 @@ def relation_table(doc: Document, marks: Marks | None = None) -> str:
     )
 
 
+def _role_title(r: Role, roles: dict[str, Role]) -> str:
+    parts = [r.text, f"{r.id} {r.label}", f"rule: {r.rule or '-'}"]
+    if r.args:
+        parts.append("acts on: " + ", ".join(
+            f"{a} {roles[a].text}" if a in roles else a for a in r.args))
+    return "\n".join(parts)
+
+
+def _roles_fragments(doc: Document, node: Node, roles: dict[str, Role], breaks: set[int]) -> str:
+    out, pos = [], node.start
+    for child in node.children:
+        assert child.piece is not None
+        r = roles[child.piece.mention]
+        attrs = [f'class="r r-{slug(r.label)}"', f'data-r="{esc(r.id)}"',
+                 f'title="{esc(_role_title(r, roles))}"']
+        if r.args:
+            attrs.append(f'data-args="{esc(" ".join(r.args))}"')
+        out.append(_text(doc, pos, child.start, breaks))
+        out.append(f"<span {' '.join(attrs)}>{_roles_fragments(doc, child, roles, breaks)}"
+                   "</span>")
+        pos = child.end
+    out.append(_text(doc, pos, node.end, breaks))
+    return "".join(out)
+
+
+def roles_html(doc: Document) -> str:
+    """The document text with its ChEMU 2020 roles wrapped in spans (label, rule and, for a
+    trigger, what it acts on in the title; ``data-args``: the ids of those roles)."""
+    roles = {r.id: r for r in doc.roles}
+    tree = nest([Piece(r.start, r.end, r.id) for r in doc.roles], len(doc.text))
+    return _roles_fragments(doc, tree, roles, break_points(doc.text))
+
+
+def steps_table(doc: Document) -> str:
+    """The trigger words of the document's steps, with what each acts on and its rule."""
+    roles = {r.id: r for r in doc.roles}
+    triggers = [r for r in doc.roles if r.args or r.label in ("REACTION_STEP", "WORKUP")]
+    if not triggers:
+        return '<p class="none steps">No step triggers.</p>'
+    rows = []
+    for r in triggers:
+        args = ", ".join(
+            f'<span class="rid">{esc(a)}</span> {_breakable(roles[a].text)}' if a in roles
+            else esc(a) for a in r.args
+        )
+        rows.append(
+            f'<tr data-r="{esc(r.id)}"><td class="lab"><span class="r r-{slug(r.label)}">'
+            f"{esc(ROLE_SHORT.get(r.label, r.label))}</span></td>"
+            f'<td><span class="rid">{esc(r.id)}</span> {esc(r.text)}</td><td>{args}</td>'
+            f'<td class="rule">{esc(r.rule or "-").replace("_", "_<wbr>")}</td></tr>'
+        )
+    return (
+        '<table class="steps"><thead><tr><th class="lab">trigger</th><th>word</th>'
+        '<th>acts on</th><th class="rule">rule</th></tr></thead><tbody>'
+        + "".join(rows) + "</tbody></table>"
+    )
+
+
 def panel(
     doc: Document, title: str, side: str, marks: Marks | None = None, above: str = ""
 ) -> str:
-    """One annotated text (``side`` is "pred" or "gold") with its arcs and relation table.
+    """One annotated text (``side`` is "pred" or "gold") with its arcs and relation table,
+    and, when the document has roles, the roles view of its text and its step triggers.
 
     ``above`` is HTML placed between the heading and the text (e.g. a reaction scheme as
     inline SVG); it is inserted as given, so the caller escapes it.
     """
     data = esc(json.dumps(arcs(doc, marks), ensure_ascii=False, sort_keys=True))
     slot = f'<div class="above">{above}</div>' if above else ""
+    roles = (f'<div class="text roles">{roles_html(doc)}</div>{steps_table(doc)}'
+             if doc.roles else "")
+    classes = f"panel {side}" + (" has-roles" if doc.roles else "")
     return (
-        f'<div class="panel {side}"><h3>{esc(title)}</h3>{slot}'
-        f'<div class="text" data-arcs="{data}">{text_html(doc, marks)}</div>'
+        f'<div class="{classes}"><h3>{esc(title)}</h3>{slot}'
+        f'<div class="text" data-arcs="{data}">{text_html(doc, marks)}</div>{roles}'
         f"{relation_table(doc, marks)}</div>"
     )
+
+
+def reactions_of(doc: Document) -> list[Reaction]:
+    """The reaction records a document carries (``doc.meta["reactions"]``)."""
+    return list(doc.meta.get("reactions") or [])  # type: ignore[call-overload]
+
+
+def _amount(c) -> str:  # noqa: ANN001  (a reaction Component)
+    a = c.amount
+    return ", ".join(q.text or f"{q.value:g} {q.unit}" for q in
+                     (a.mass, a.volume, a.moles, a.equivalents, a.concentration) if q)
+
+
+def components_table(reactions: Sequence[Reaction]) -> str:
+    """Every component of the reactions: role, name, amount, structure and rule."""
+    rows = []
+    for r in reactions:
+        for c in r.components():
+            how = c.structure.label if c.structure is not None else "not resolved"
+            rows.append(
+                f'<tr><td>{esc(r.id)}</td><td>{esc(c.role)}</td><td>{_breakable(c.name)}</td>'
+                f"<td>{esc(_amount(c))}</td><td>{esc(how)}</td>"
+                f'<td class="rule">{esc(c.rule).replace("_", "_<wbr>")}</td></tr>'
+            )
+    return (
+        '<table class="components"><thead><tr><th>reaction</th><th>role</th><th>name</th>'
+        '<th>amount</th><th>structure</th><th class="rule">rule</th></tr></thead><tbody>'
+        + "".join(rows) + "</tbody></table>"
+    )
+
+
+def reactions_panel(doc: Document) -> str:
+    """The reactions of a document shown without its text (``chemie reactions`` output):
+    their schemes and a table of their components."""
+    reactions = reactions_of(doc)
+    return (f'<div class="panel pred"><h3>Reactions</h3><div class="above">'
+            f"{schemes(reactions)}</div>{components_table(reactions)}</div>")
 
 
 @dataclass
@@ -256,10 +362,16 @@ class Summary:
     fp: int | None = None
     fn: int | None = None
     note: str = ""
+    roles: int = 0
+    reactions: int = 0
 
 
 def _counts_html(s: Summary) -> str:
     parts = [f"{s.mentions} mentions", f"{s.relations} relations"]
+    if s.roles:
+        parts.append(f"{s.roles} roles")
+    if s.reactions:
+        parts.append(f"{s.reactions} reactions")
     if s.gold is not None:
         parts.append(f"{s.gold} gold")
     if s.tp is not None:
@@ -274,18 +386,24 @@ def document_section(
     pred: Document, gold: Document | None = None, anchor: str = "doc", nav: str = ""
 ) -> tuple[str, Summary]:
     """The ``<section>`` for one document (and its gold), and its summary counts."""
-    summary = Summary(pred.id, anchor, len(pred.mentions), len(pred.relations))
-    if gold is None:
-        body = panel(pred, "Annotations", "pred")
+    reactions = reactions_of(pred)
+    summary = Summary(pred.id, anchor, len(pred.mentions), len(pred.relations),
+                      roles=len(pred.roles), reactions=len(reactions))
+    above = schemes(reactions)
+    if not pred.text and reactions:
+        body = reactions_panel(pred)
+    elif gold is None:
+        body = panel(pred, "Annotations", "pred", above=above)
     else:
         summary.gold = len(gold.relations)
         if gold.text != pred.text:
             summary.note = "gold text differs: not compared"
-            body = panel(pred, "Predicted", "pred") + panel(gold, "Gold", "gold")
+            body = panel(pred, "Predicted", "pred", above=above) + panel(gold, "Gold", "gold")
         else:
             pm, gm = compare(pred, gold)
             summary.tp, summary.fp, summary.fn = pm.count("tp"), pm.count("fp"), gm.count("fn")
-            body = panel(pred, "Predicted", "pred", pm) + panel(gold, "Gold", "gold", gm)
+            body = (panel(pred, "Predicted", "pred", pm, above)
+                    + panel(gold, "Gold", "gold", gm))
     note = f' <span class="note">{esc(summary.note)}</span>' if summary.note else ""
     section = (
         f'<section class="doc" id="{esc(anchor)}" data-doc="{esc(pred.id)}">{nav}'
@@ -296,12 +414,31 @@ def document_section(
     return section, summary
 
 
+VIEWS = (
+    '<span class="views">view: <label><input type="radio" name="view" value="anaphora" '
+    'checked> mentions and links</label> <label><input type="radio" name="view" '
+    'value="roles"> reaction roles (ChEMU 2020)</label></span>'
+)
+
+
+def _role_legend(labels: set[str]) -> str:
+    """The role labels of the page, in palette order (shown in the roles view)."""
+    known = {label: i for i, label in enumerate(ROLE_ORDER)}
+    items = [
+        f'<span class="r r-{slug(label)}">{esc(ROLE_SHORT.get(label, label))}</span>'
+        for label in sorted(labels, key=lambda lab: (known.get(lab, len(known)), lab))
+    ]
+    return f'<span class="lg-roles">{" ".join(items)}</span>'
+
+
 def _legend(docs: Iterable[Document], with_gold: bool) -> str:
     kinds: set[str] = set()
     labels: set[str] = set()
+    role_labels: set[str] = set()
     for d in docs:
         kinds.update(mention_kind(m) for m in d.mentions)
         labels.update(r.label for r in d.relations)
+        role_labels.update(r.label for r in d.roles)
     order = {k: i for i, k in enumerate(KIND_ORDER)}
     items = [
         f'<span class="m k-{k}">{esc(k)}</span>'
@@ -317,7 +454,10 @@ def _legend(docs: Iterable[Document], with_gold: bool) -> str:
             '<span class="m st-fp">false positive</span>',
             '<span class="m st-fn">false negative</span>',
         ]
-    return f'<div class="legend">{" ".join(items)}</div>' if items else ""
+    if not role_labels:
+        return f'<div class="legend">{" ".join(items)}</div>' if items else ""
+    return (f'<div class="legend">{VIEWS} <span class="lg-anaphora">{" ".join(items)}</span>'
+            f"{_role_legend(role_labels)}</div>")
 
 
 def page(title: str, body: str, legend: str = "") -> str:
@@ -335,7 +475,13 @@ def summary_table(summaries: Sequence[Summary], href: str = "#{anchor}") -> str:
     """A table of contents: one row per document, linking to ``href`` (formatted)."""
     with_gold = any(s.gold is not None for s in summaries)
     with_notes = any(s.note for s in summaries)
+    with_roles = any(s.roles for s in summaries)
+    with_reactions = any(s.reactions for s in summaries)
     head = "<th>document</th><th>mentions</th><th>relations</th>"
+    if with_roles:
+        head += "<th>roles</th>"
+    if with_reactions:
+        head += "<th>reactions</th>"
     if with_gold:
         head += "<th>gold</th><th>correct</th><th>FP</th><th>FN</th>"
     if with_notes:
@@ -344,6 +490,10 @@ def summary_table(summaries: Sequence[Summary], href: str = "#{anchor}") -> str:
     for s in summaries:
         link = esc(href.format(anchor=s.anchor))
         cells = [f'<a href="{link}">{esc(s.doc_id)}</a>', s.mentions, s.relations]
+        if with_roles:
+            cells.append(s.roles)
+        if with_reactions:
+            cells.append(s.reactions)
         if with_gold:
             cells += [s.gold, s.tp, s.fp, s.fn]
         if with_notes:

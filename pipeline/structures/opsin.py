@@ -101,6 +101,13 @@ def clean_name(name: str) -> tuple[str, str | None]:
     return text, None
 
 
+def no_java_warned() -> None:
+    """Note that a missing java was already reported (by the process that started this one,
+    e.g. a command's parent process): this process gives no warning of its own."""
+    global _warned_no_java
+    _warned_no_java = True
+
+
 def _warn_no_java() -> None:
     global _warned_no_java
     if not _warned_no_java:
@@ -224,6 +231,16 @@ class Opsin:
         self._jvm = jvm
         return jvm
 
+    def ready(self) -> bool:
+        """Start the JVM now unless it runs (so that its start-up is not paid inside the
+        first batch's deadline or a document's time limit); whether it answers."""
+        if self.unavailable():
+            return False
+        with self._lock:
+            if self._jvm is not None and self._jvm.proc.poll() is None:
+                return True
+            return self._start() is not None
+
     def close(self) -> None:
         """Stop the JVM (a later :meth:`parse` starts a new one)."""
         if self._jvm is not None:
@@ -275,7 +292,11 @@ class Opsin:
             if jvm is None:
                 results.update({n: OpsinResult(n, None, "jvm failed to start") for n in rest})
                 return results
-            outcome, answered = self._exchange(jvm, rest, results)
+            try:
+                outcome, answered = self._exchange(jvm, rest, results)
+            except BaseException:  # interrupted (a document's time limit, Ctrl-C) mid-batch:
+                self.close()  # the JVM's answers are out of step with the names from now on
+                raise
             if outcome == "done":
                 return results
             self.close()

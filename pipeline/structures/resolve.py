@@ -25,7 +25,7 @@ from chemie.structures.opsin import Opsin, service
 
 HOW = ("dictionary", "opsin", "unresolved")
 # OPSIN outcomes that say nothing about the name itself (tried again next time)
-_SERVICE_FAILURES = ("no java", "no opsin jar", "jvm failed to start", "timeout", "opsin died",
+SERVICE_FAILURES = ("no java", "no opsin jar", "jvm failed to start", "timeout", "opsin died",
                      "opsin out of step")
 
 
@@ -141,6 +141,6 @@ class Resolver:
                 reasons.append("RDKit cannot read OPSIN's SMILES")
                 continue
             return Resolution(text, *structure, "opsin", None, "molecule", s)
-        reason = next((r for r in reasons if r in _SERVICE_FAILURES), None)
+        reason = next((r for r in reasons if r in SERVICE_FAILURES), None)
         reason = reason or next((r for r in reasons if r != "parse failure"), "parse failure")
         return Resolution(text, None, None, "unresolved", reason)
