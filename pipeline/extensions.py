@@ -20,6 +20,8 @@ on any Doc, including one in which nothing was found.
 
 ``doc.spans[CHEMICAL_SPANS]`` (``"chemicals"``): the NER's chemical spans, labelled with
 their CHEMDNER class (``chemie_ner``; read by ``chemie_mentions``).
+``doc.spans[ROLE_SPANS]`` (``"roles"``): the token-aligned roles, labelled with their ChEMU
+2020 label (``chemie_roles``).
 
 ``doc.user_data`` keys (the constants below; all but :data:`NER_STORE` are caches or hints
 that a reader recomputes when they are absent):
@@ -59,8 +61,9 @@ NER_STORE = "chemie_ner"
 CHEMICALS = "chemie.chemicals"
 SENTENCE_STARTS = "chemie.sentence_starts"
 TOKEN_INFO = "chemie.token_info"
-# -- doc.spans key of the NER's chemical spans -------------------------------------------
+# -- doc.spans keys: the NER's chemical spans, the roles' spans ---------------------------
 CHEMICAL_SPANS = "chemicals"
+ROLE_SPANS = "roles"
 
 _LISTS = ("mentions", "relations", "actions", "roles", "reactions")
 

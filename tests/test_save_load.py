@@ -23,6 +23,7 @@ from chemie.errors import InputError
 from chemie.extensions import CHEMICAL_SPANS
 from chemie.nlp import OPTIONAL, PIPELINE
 from chemie.resources import lexicon_path, rules_path
+from chemie.tables import TableError
 
 FACTORIES = ("chemie_sentences", *PIPELINE)
 
@@ -191,6 +192,26 @@ def test_chemie_roles_saves_the_tables_it_was_built_from(saved_roles, source):
     assert config["nlp"]["pipeline"] == [*FACTORIES, "chemie_roles"]
     copy = saved_roles / "chemie_roles" / source.name
     assert copy.read_bytes() == source.read_bytes()
+
+
+def test_chemie_reactions_saves_its_rule_table_and_reads_the_copy_back(tmp_path):
+    nlp = chemie.load(reactions=True, reactions_config={"structures": False})
+    nlp.to_disk(tmp_path / "chemie")
+    copy = tmp_path / "chemie" / "chemie_reactions" / "reactions.yaml"
+    assert copy.read_bytes() == rules_path("reactions.yaml").read_bytes()
+    text = ("4-Bromoaniline (1.0 g) was dissolved in THF (10 mL) and acetic anhydride (1.2 mL) "
+            "was added. The mixture was stirred for 2 h to give N-(4-bromophenyl)acetamide "
+            "(1.1 g, 90%).")
+    expected = [r.to_dict() for r in nlp(text)._.reactions]
+    assert expected
+    assert [r.to_dict() for r in spacy.load(tmp_path / "chemie")(text)._.reactions] == expected
+    # the loaded component runs on the copy: a broken copy is refused by name
+    edited = tmp_path / "edited"
+    shutil.copytree(tmp_path / "chemie", edited)
+    _edit_yaml(edited / "chemie_reactions" / "reactions.yaml",
+               lambda t: t.update(units={**t["units"], "speed": {"m/s": "m/s"}}))
+    with pytest.raises(TableError, match="units.speed"):
+        spacy.load(edited)
 
 
 def _edit_yaml(path, change) -> None:

@@ -7,12 +7,15 @@ convention and name their rule (``rules/reactions.yaml``). Structures come from 
 compound dictionary and OPSIN (one batch per document, through
 :class:`chemie.structures.resolve.Resolver`); with ``structures=False`` nothing is resolved
 (no JVM, RDKit is not even imported: components have ``structure`` None and the structure
-rules do not run); with ``opsin=False`` only the dictionary is used.
+rules do not run); with ``opsin=False`` only the dictionary is used. ``nlp.to_disk`` saves
+the rule table with the pipeline (the grounding rules and the compound dictionary are read
+from the installed package).
 """
 
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -29,16 +32,25 @@ from chemie.extensions import (
 from chemie.reactions.assemble import DocView, candidates, records
 from chemie.reactions.roles import text_roles
 from chemie.reactions.table import reaction_table
+from chemie.saving import SavesTables, table_sources
+from chemie.tables import VOCABULARIES
 
 
-class ReactionAssembler:
-    """Builds the reaction records of a Doc."""
+class ReactionAssembler(SavesTables):
+    """Builds the reaction records of a Doc (``to_disk`` saves its rule table, ``from_disk``
+    reads it back)."""
 
-    def __init__(self, rules: str, structures: bool, opsin: bool):
+    def __init__(self, rules: str | Path, structures: bool, opsin: bool):
         self.table = reaction_table(rules)
+        self.table_files = table_sources(rules)
         self.structures = structures
         self.opsin = opsin
         self._resolver = None
+
+    def load_tables(self, files: dict[str, Path]) -> None:
+        """Use the rule table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
+        (table,) = (path for name, path in files.items() if name != VOCABULARIES)
+        self.__init__(table, self.structures, self.opsin)
 
     @property
     def resolver(self):  # noqa: ANN201  (imported on first use: RDKit and the JVM)

@@ -19,7 +19,7 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from chemie.extensions import roles_of
+from chemie.extensions import ROLE_SPANS, roles_of
 from chemie.model import Role
 from chemie.resources import lexicon_path
 from chemie.roles.anchors import Anchors
@@ -46,7 +46,7 @@ from chemie.roles.triggers import find_triggers, modifiers, rules_by_class
 from chemie.roles.yields import YieldFinder
 from chemie.saving import SavesTables, table_sources
 
-SPANS_KEY = "roles"
+SPANS_KEY = ROLE_SPANS
 PRODUCT = "REACTION_PRODUCT"
 
 

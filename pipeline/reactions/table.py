@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 import regex
@@ -123,7 +124,7 @@ class ReactionTable:
 
 
 @functools.cache
-def reaction_table(name: str = TABLE) -> ReactionTable:
+def reaction_table(name: str | Path = TABLE) -> ReactionTable:
     """The checked table (cached): see :func:`check_table`."""
     return check_table(load_table(name, ReactionTable), name)
 
