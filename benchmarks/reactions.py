@@ -41,13 +41,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import psutil
+from _watch import watch
 
 from chemie.corpora import data_dir
 from chemie.formats.reactions import Reaction as ScoredReaction
@@ -147,23 +146,9 @@ def run_cli(src: Path, out: Path, workers: int, structures: bool) -> dict[str, f
     process and of the whole tree, and the number of JVMs seen in the tree."""
     cmd = [sys.executable, "-m", "chemie", "reactions", str(src), "-o", str(out),
            "--workers", str(workers), "--quiet", *([] if structures else ["--no-structures"])]
-    t0 = time.perf_counter()
-    proc = psutil.Popen(cmd, stdout=subprocess.DEVNULL)
-    largest = tree = 0
-    jvms: set[int] = set()
-    while proc.poll() is None:
-        try:
-            procs = [proc, *proc.children(recursive=True)]
-            rss = [p.memory_info().rss for p in procs]
-            jvms.update(p.pid for p in procs if p.name() == "java")
-        except psutil.Error:
-            continue
-        largest, tree = max(largest, *rss), max(tree, sum(rss))
-        time.sleep(0.05)
-    seconds = time.perf_counter() - t0
-    if proc.returncode != 0:
-        raise SystemExit(f"chemie reactions failed with status {proc.returncode}")
-    return {"seconds": seconds, "largest": largest, "tree": tree, "jvms": len(jvms)}
+    seen = watch(cmd, "chemie reactions")
+    return {"seconds": seen.seconds, "largest": seen.largest, "tree": seen.tree,
+            "jvms": len(seen.pids.get("java", ()))}
 
 
 def scale(data: Path, n: int, repeat: int) -> dict[str, dict]:

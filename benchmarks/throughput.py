@@ -31,15 +31,14 @@ import itertools
 import json
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import psutil
 import spacy
+from _watch import watch
 
 from chemie.corpora import data_dir
 from chemie.formats.chemu import iter_chemu
@@ -137,20 +136,8 @@ def run_cli(data: Path, out: Path, workers: int) -> tuple[float, float, int, int
     cmd = [sys.executable, "-m", "chemie", "run", str(data), "-o", str(out),
            "--workers", str(workers), "--quiet"]
     cpu0 = _children_cpu()
-    t0 = time.perf_counter()
-    proc = psutil.Popen(cmd, stdout=subprocess.DEVNULL)
-    largest = tree = 0
-    while proc.poll() is None:
-        try:
-            rss = [p.memory_info().rss for p in (proc, *proc.children(recursive=True))]
-        except psutil.Error:
-            continue
-        largest, tree = max(largest, *rss), max(tree, sum(rss))
-        time.sleep(0.05)
-    seconds = time.perf_counter() - t0
-    if proc.returncode != 0:
-        raise SystemExit(f"chemie run failed with status {proc.returncode}")
-    return seconds, _children_cpu() - cpu0, largest, tree
+    seen = watch(cmd, "chemie run")
+    return seen.seconds, _children_cpu() - cpu0, seen.largest, seen.tree
 
 
 def print_targets(rows: list[tuple[str, int, int, float, float]], distinct: int) -> None:
