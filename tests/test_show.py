@@ -5,10 +5,10 @@ from __future__ import annotations
 import html
 import json
 import re
-from html.parser import HTMLParser
 from importlib import resources
 
 import pytest
+from html_parts import HtmlParts
 
 from chemie.cli import main
 from chemie.model import Document, Mention, Relation, mention_attrs
@@ -96,24 +96,11 @@ def test_compare_with_typed_gold_checks_labels():
     assert pm.relations == {"R1": "tp"}
 
 
-class _Collect(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.tags: list[tuple[str, dict]] = []
-        self.text: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_data(self, data):
-        self.text.append(data)
-
 
 def test_text_is_escaped_and_mentions_carry_kind_class_rule():
     doc = _doc()
     fragment = text_html(doc)
-    parser = _Collect()
-    parser.feed(fragment)
+    parser = HtmlParts(fragment)
     assert [t for t, _ in parser.tags] == ["span", "span", "span"]  # no <b> from the text
     assert "".join(parser.text) == doc.text
     spans = [a for _, a in parser.tags]
@@ -296,8 +283,7 @@ def test_long_names_get_break_points_and_text_is_unchanged():
     doc = Document("w", text)
     doc.mentions = [Mention("T1", ((3, 3 + len(name)),), "CHEMICAL", kind="chemical")]
     fragment = text_html(doc)
-    parser = _Collect()
-    parser.feed(fragment)
+    parser = HtmlParts(fragment)
     assert "".join(parser.text) == text  # <wbr> adds no characters
     pieces = re.sub(r"<[^w][^>]*>", "", fragment).split("<wbr>")  # mention tags dropped
     assert pieces == [
@@ -314,8 +300,7 @@ def test_mentions_cut_inside_words_have_no_tag_there_and_square_cut_ends():
         Mention("M1", ((0, 9),), "ENTITY", kind="generic", chemdner_class="TRIVIAL"),
         Mention("M2", ((6, 17),), "ENTITY", kind="chemical", chemdner_class="FAMILY"),
     ]
-    parser = _Collect()
-    parser.feed(text_html(doc))
+    parser = HtmlParts(text_html(doc))
     spans = [a for _, a in parser.tags]
     m1 = [a for a in spans if a["data-m"] == "M1"]
     m2 = [a for a in spans if a["data-m"] == "M2"]

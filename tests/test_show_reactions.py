@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 from importlib import resources
+
+from html_parts import HtmlParts
 
 from chemie.cli import main
 from chemie.model import Document, Mention, Role
@@ -78,23 +79,10 @@ def document(doc_id: str = "one") -> Document:
     return doc
 
 
-class _Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict]] = []
-        self.text: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_data(self, data):
-        self.text.append(data)
-
 
 def test_a_scheme_draws_every_component_with_its_name_under_it():
     html_ = scheme(reaction())
-    parser = _Tags()
-    parser.feed(html_)
+    parser = HtmlParts(html_)
     figures = [a for t, a in parser.tags if t == "figure" and "mol" in a["class"].split()]
     assert [f["data-role"] for f in figures] == [
         "reactant", "reactant", "reagent", "reagent", "solvent", "product"]
@@ -123,8 +111,7 @@ def test_depictions_are_inline_svg_without_xml_header_and_bad_smiles_are_none():
 
 def test_roles_view_marks_each_role_and_what_a_trigger_acts_on():
     doc = document()
-    parser = _Tags()
-    parser.feed(roles_html(doc))
+    parser = HtmlParts(roles_html(doc))
     assert "".join(parser.text) == doc.text
     spans = {a["data-r"]: a for t, a in parser.tags if t == "span" and "data-r" in a}
     assert spans["T1"]["class"] == "r r-reaction-product"
