@@ -13,7 +13,7 @@ from chemie.components.mentions import passes
 from chemie.components.mentions.detector import MentionDetector
 from chemie.components.mentions.grammar import PLACEHOLDER, Grammar
 from chemie.components.mentions.tables import MentionTable, MentionTables
-from chemie.components.mentions.tagger import Tagger
+from chemie.components.mentions.tagger import Tagger, TokenClassifier
 from chemie.resources import load_rules
 from chemie.tables import TableError, parse_table
 
@@ -136,3 +136,24 @@ def test_every_grammar_fragment_is_used():
     for name in compiled:
         reached |= {name, *PLACEHOLDER.findall(grammar.fragments[name])}
     assert set(grammar.fragments) - reached == set()
+
+
+def _first_entry_letter(classifier: TokenClassifier, text: str) -> str:
+    """The letter of the first alphabet entry that holds, tried one by one (the definition
+    the classifier's dict lookups must agree with)."""
+    low = text.lower()
+    for e in classifier.entries:
+        if (text in e.tokens or low in e.words
+                or (e.hyphen_tail and low.rpartition("-")[2] in e.words) or e.matches(text)):
+            return e.letter
+    return "X"
+
+
+@pytest.mark.parametrize("text", [
+    "the", "The", "(", ")", "=", "x", "mmol", "2.5", "4-bromoaniline", "ethyl", "EtOAc",
+    "flask", "solution", "compound", "3a", "DCM(15", "stirred", "a", "", "N-Boc-prolinol",
+    "Pd/C", "1H", "°C", "—", "-", ":", "9-BBN", "white", "sat.", "aq", "Step",
+])
+def test_the_classifier_gives_the_letter_of_the_first_entry_that_holds(text):
+    classifier = TokenClassifier(MentionTables.load())
+    assert classifier(text) == _first_entry_letter(classifier, text)

@@ -29,6 +29,20 @@ class TokenClassifier:
     def __init__(self, tables: MentionTables):
         self.tables = tables
         self.entries = tuple(_Entry(tables, e) for e in tables.table.alphabet if not e.context)
+        # the first entry whose word lists hold a text, by dict lookups (exact token texts,
+        # lowercased words, the part after the last hyphen); the entries with shapes or a test
+        # are then tried in order, only those before that entry
+        self._exact: dict[str, int] = {}
+        self._lower: dict[str, int] = {}
+        self._tail: dict[str, int] = {}
+        for i, entry in enumerate(self.entries):
+            for t in entry.tokens:
+                self._exact.setdefault(t, i)
+            for w in entry.words:
+                self._lower.setdefault(w, i)
+                if entry.hyphen_tail:
+                    self._tail.setdefault(w, i)
+        self._checked = tuple((i, e) for i, e in enumerate(self.entries) if e.shapes or e.test)
         self.cache: dict[str, str] = {}
         # orth id -> (word, class, lowercased word)
         self.by_orth: dict[int, tuple[str, str, str]] = {}
@@ -52,11 +66,19 @@ class TokenClassifier:
         return triple
 
     def _classify(self, text: str) -> str:
+        """The letter of the first entry that holds for ``text``."""
         low = text.lower()
-        for entry in self.entries:
-            if entry.holds(text, low):
-                return entry.letter
-        return "X"  # (the table's last entry is "anything")
+        end = len(self.entries)
+        first = min(self._exact.get(text, end), self._lower.get(low, end))
+        if self._tail:
+            first = min(first, self._tail.get(low.rpartition("-")[2], end))
+        for i, entry in self._checked:
+            if i >= first:
+                break
+            if entry.matches(text):
+                first = i
+                break
+        return self.entries[first].letter if first < end else "X"  # (the last is "anything")
 
 
 class _Entry:
@@ -80,13 +102,11 @@ class _Entry:
         elif e.test:
             self.test = _TESTS[e.test]
 
-    def holds(self, text: str, low: str) -> bool:
-        return (
-            text in self.tokens
-            or low in self.words
-            or (self.hyphen_tail and low.rpartition("-")[2] in self.words)
-            or any(shape.match(text) for shape in self.shapes)
-            or (self.test is not None and self.test(text))
+    def matches(self, text: str) -> bool:
+        """Whether one of its shapes or its test holds for ``text`` (its word lists are looked
+        up by :class:`TokenClassifier`)."""
+        return any(shape.match(text) for shape in self.shapes) or (
+            self.test is not None and self.test(text)
         )
 
 
