@@ -28,6 +28,13 @@ def table_sources(*tables: str | Path) -> dict[str, Path]:
     return files
 
 
+def rule_table(files: dict[str, Path]) -> Path:
+    """The one rule table among a component's saved ``files`` (the vocabularies file aside):
+    what a component built from a single table rebuilds from."""
+    (table,) = (path for name, path in files.items() if name != VOCABULARIES)
+    return table
+
+
 class SavesTables:
     """Mixin: ``to_disk``/``from_disk`` of the files in :attr:`table_files`; the component
     defines :meth:`load_tables`, which rebuilds it from such files."""

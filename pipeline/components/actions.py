@@ -30,8 +30,8 @@ from spacy.tokens import Doc
 
 from chemie.extensions import SENTENCE_STARTS, TOKEN_INFO, actions_of, mentions_of
 from chemie.model import Action
-from chemie.saving import SavesTables, table_sources
-from chemie.tables import VOCABULARIES, load_table
+from chemie.saving import SavesTables, rule_table, table_sources
+from chemie.tables import load_table
 
 
 @dataclass(frozen=True)
@@ -298,8 +298,7 @@ class ActionParser(SavesTables):
 
     def load_tables(self, files: dict[str, Path]) -> None:
         """Use the rule table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
-        table = next(path for name, path in files.items() if name != VOCABULARIES)
-        self._build(action_table(table))
+        self._build(action_table(rule_table(files)))
 
     def _build(self, table: ActionTable) -> None:
         """Compile the rule table ``table``."""

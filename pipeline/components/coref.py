@@ -37,8 +37,8 @@ from chemie.components.coref_rules import (
 from chemie.components.mentions.document import token_info
 from chemie.extensions import mentions_of, relations_of
 from chemie.model import Mention, Relation
-from chemie.saving import SavesTables, table_sources
-from chemie.tables import VOCABULARIES, load_table
+from chemie.saving import SavesTables, rule_table, table_sources
+from chemie.tables import load_table
 
 _ID = re.compile(r"^(?:[A-Za-z]{0,4}-?\d+[a-zA-Z]{0,3}'?(?:-\d+)?|[A-Z]{1,3}|[IVX]+)$")
 _SPANS = attrgetter("spans")
@@ -138,8 +138,7 @@ class CorefResolver(SavesTables):
 
     def load_tables(self, files: dict[str, Path]) -> None:
         """Use the rule table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
-        (table,) = (path for name, path in files.items() if name != VOCABULARIES)
-        self.__init__(coref_table(table), self.mode)
+        self.__init__(coref_table(rule_table(files)), self.mode)
 
     def __call__(self, doc: Doc) -> Doc:
         mentions = sorted(mentions_of(doc), key=_SPANS)

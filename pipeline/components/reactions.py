@@ -32,8 +32,7 @@ from chemie.extensions import (
 from chemie.reactions.assemble import DocView, candidates, records
 from chemie.reactions.roles import text_roles
 from chemie.reactions.table import reaction_table
-from chemie.saving import SavesTables, table_sources
-from chemie.tables import VOCABULARIES
+from chemie.saving import SavesTables, rule_table, table_sources
 
 
 class ReactionAssembler(SavesTables):
@@ -49,8 +48,7 @@ class ReactionAssembler(SavesTables):
 
     def load_tables(self, files: dict[str, Path]) -> None:
         """Use the rule table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
-        (table,) = (path for name, path in files.items() if name != VOCABULARIES)
-        self.__init__(table, self.structures, self.opsin)
+        self.__init__(rule_table(files), self.structures, self.opsin)
 
     @property
     def resolver(self):  # noqa: ANN201  (imported on first use: RDKit and the JVM)

@@ -24,8 +24,8 @@ from chemie.components.mentions.tables import MentionTables, Rule
 from chemie.components.mentions.tagger import Tagger
 from chemie.extensions import CHEMICALS, NER_STORE, SENTENCE_STARTS, TOKEN_INFO, mentions_of
 from chemie.model import Range
-from chemie.saving import SavesTables
-from chemie.tables import VOCABULARIES, TableError
+from chemie.saving import SavesTables, rule_table
+from chemie.tables import TableError
 
 _RANGES = attrgetter("ranges")
 # the conditions a rule of grammar.core_rules may name besides the groups of the pattern
@@ -178,8 +178,7 @@ class MentionDetector(SavesTables):
 
     def load_tables(self, files: dict[str, Path]) -> None:
         """Use the mention table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
-        (table,) = (path for name, path in files.items() if name != VOCABULARIES)
-        self.__init__(MentionTables.load(table))
+        self.__init__(MentionTables.load(rule_table(files)))
 
     def __call__(self, doc: Doc) -> Doc:
         mentions_of(doc)  # the doc gets its (possibly empty) mention list
