@@ -1,0 +1,327 @@
+"""Event arguments (ChEMU 2020 Task 2): the entities each trigger word acts on.
+
+A post-pass over the labelled spans of a document (``doc._.roles`` once their labels are
+final, or a gold ``.ann``): per sentence, each candidate entity (a label of the table's
+``roles``) is given to the rules of ``rules/events.yaml`` in table order; the first that
+decides links it to one trigger of its sentence (``ARG1`` for a compound, ``ARGM`` for a
+temperature, time or yield, by its label) or leaves it unlinked. The convention is
+``rules/events.md``. Each rule is a function registered here under its table name::
+
+    @rule("fronted_phrase")
+    def fronted_phrase(s: Sentence, r: EventRule, e: int) -> Decision:
+        ...
+
+It gets the sentence (its triggers and candidates in text order), its own table entry and
+the candidate's index, and returns a trigger index, :data:`NO_LINK` or None (undecided).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from chemie.model import Role
+from chemie.tables import TableError, load_table
+
+NO_LINK = -1  # a rule's decision: the candidate is no argument
+Decision = int | None  # a trigger's index in the sentence, NO_LINK, or None (undecided)
+
+
+@dataclass(frozen=True)
+class EventRule:
+    """One entry of ``rules``: a named, commented rule and its own lists."""
+
+    name: str
+    comment: str
+    labels: frozenset[str] = frozenset()  # the candidate labels it applies to (empty: all)
+    words: frozenset[str] = frozenset()  # its words, lowercase
+
+
+@dataclass(frozen=True)
+class EventTable:
+    """``rules/events.yaml``."""
+
+    roles: dict[str, frozenset[str]]  # ARG1 / ARGM -> the labels taking that role
+    triggers: frozenset[str]  # the labels of trigger words
+    sentence_ends: frozenset[str]  # a sentence ending otherwise runs on into the next
+    auxiliaries: frozenset[str]  # "was", "were": a passive trigger follows one
+    adverbs: frozenset[str]  # words allowed between the auxiliary and the trigger
+    prepositions: frozenset[str]  # "in", "with": a candidate after one is no subject
+    clause_breaks: tuple[str, ...]  # regexes: where a passive trigger's clause may start
+    rules: tuple[EventRule, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One trigger-argument pair: a brat ``R`` line ``ROLE Arg1:TRIGGER Arg2:ARG``."""
+
+    trigger: str  # the trigger's role id
+    arg: str  # the argument's role id
+    role: str  # ARG1 or ARGM
+    rule: str  # the rule that linked them
+
+
+RuleFunction = Callable[["Sentence", EventRule, int], Decision]
+RULES: dict[str, RuleFunction] = {}
+
+
+def rule(name: str) -> Callable[[RuleFunction], RuleFunction]:
+    """Register the function of the table's rule ``name``."""
+
+    def add(fn: RuleFunction) -> RuleFunction:
+        RULES[name] = fn
+        return fn
+
+    return add
+
+
+_WORD = re.compile(r"[A-Za-z]+")
+_CLOSING = re.compile(r"[)\]]")
+_SPACES = re.compile(r"\s+")
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_AND = re.compile(r"(?:,\s*|\s)and\s+")
+
+
+@dataclass
+class Sentence:
+    """The triggers and candidate arguments of one sentence, in text order."""
+
+    text: str  # the whole document's text
+    start: int
+    end: int
+    triggers: list[Role]
+    candidates: list[Role]
+    spans: list[Role]  # every labelled span of the sentence (headings end at any of them)
+    linker: EventLinker
+    passive: list[bool] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # the triggers' starts
+    _body: int = -1
+
+    def __post_init__(self) -> None:
+        self.passive = [self.linker.is_passive(self.text, self.start, t.start)
+                        for t in self.triggers]
+        self.starts = [t.start for t in self.triggers]
+
+    def around(self, e: int) -> tuple[int | None, int | None]:
+        """The triggers before and after candidate ``e`` (indices, None when there is none)."""
+        k = bisect.bisect_left(self.starts, self.candidates[e].start)
+        return (k - 1 if k else None), (k if k < len(self.triggers) else None)
+
+    def position(self, e: int) -> Decision:
+        """The trigger that the place of candidate ``e`` gives it (the rules after
+        ``product_yield``, in table order)."""
+        return self.linker.decide(self, e, positional=True)[0]
+
+    @property
+    def body(self) -> int:
+        """Where the body starts: after the last heading break before the first trigger
+        (the sentence's start when there is none)."""
+        if self._body < 0:
+            self._body = self.linker.body_start(self)
+        return self._body
+
+
+class EventLinker:
+    """Links the candidates of each sentence to its triggers by the table's rules."""
+
+    def __init__(self, table: EventTable, source: str | Path = "events.yaml"):
+        unknown = [r.name for r in table.rules if r.name not in RULES]
+        if unknown:
+            raise TableError(source, f"rules.{unknown[0]}.name",
+                             f"unknown name {unknown[0]!r} (no rule function)")
+        self.table = table
+        self.role_of = {label: role for role, labels in table.roles.items()
+                        for label in labels}
+        self.breaks = re.compile("|".join(f"(?:{b})" for b in table.clause_breaks))
+        self.rules = [(RULES[r.name], r) for r in table.rules]
+        names = [r.name for r in table.rules]
+        self.positional = self.rules[names.index("product_yield") + 1:] \
+            if "product_yield" in names else self.rules
+
+    def is_passive(self, text: str, floor: int, start: int) -> bool:
+        """Whether an auxiliary comes before the trigger at ``start`` (adverbs between)."""
+        words = _WORD.findall(text[max(floor, start - 40):start])
+        for word in reversed(words[-4:]):
+            low = word.lower()
+            if low in self.table.auxiliaries:
+                return True
+            if low not in self.table.adverbs and not low.endswith("ly"):
+                return False
+        return False
+
+    def body_start(self, s: Sentence) -> int:
+        """The end of the sentence's heading: the last place before its first trigger where
+        a labelled span or a closing bracket is followed, after spaces only, by a capital
+        letter, a digit or another labelled span ("… (Compound 5) To a solution", "Step 1
+        X Y (1 g) was")."""
+        limit = s.triggers[0].start if s.triggers else s.end
+        text = s.text
+        spans = [r for r in s.spans if r.end <= limit]
+        starts = {r.start for r in spans}
+        inside = [(r.start, r.end) for r in spans]
+        ends = [r.end for r in spans]
+        ends += [m.end() for m in _CLOSING.finditer(text, s.start, limit)
+                 if not any(a < m.start() < b for a, b in inside)]
+        body = s.start
+        for end in ends:
+            m = _SPACES.match(text, end, limit)
+            if m is None or m.end() <= body:
+                continue
+            if m.end() in starts or text[m.end()].isupper() or text[m.end()].isdigit():
+                body = m.end()
+        return body
+
+    def subject_start(self, s: Sentence, before: int, nxt: int) -> int | None:
+        """Where the subject of the passive trigger ``nxt`` starts after trigger ``before``:
+        after the last clause break between them ("…, and X was added"); without one, after
+        the first "and" that follows the last candidate governed by a preposition ("…
+        dissolved in dioxane (3 mL) and X (15 mg) was added"), or at ``before``'s end when no
+        candidate between them is; None when there is no such "and"."""
+        a, b = s.triggers[before].end, s.triggers[nxt].start
+        start = None
+        for m in self.breaks.finditer(s.text, a, b):
+            start = m.end()
+        if start is not None:
+            return start
+        governed = a
+        prev = a
+        for c in s.candidates:
+            if a <= c.start < b:
+                words = _WORD.findall(_BRACKETED.sub(" ", s.text[prev:c.start]))
+                if any(w.lower() in self.table.prepositions for w in words):
+                    governed = c.end
+                prev = c.end
+        if governed == a:
+            return a
+        m = _AND.search(s.text, governed, b)
+        return m.end() if m else None
+
+    def decide(self, s: Sentence, e: int, *, positional: bool = False) -> tuple[Decision, str]:
+        """The first decision of the rules (all, or those after ``product_yield``)."""
+        label = s.candidates[e].label
+        for fn, r in self.positional if positional else self.rules:
+            if r.labels and label not in r.labels:
+                continue
+            found = fn(s, r, e)
+            if found is not None:
+                return found, r.name
+        return None, ""
+
+    def sentences(self, text: str, ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The sentences the linker works in: ``ranges`` in order, each joined to the one
+        before it unless that one ends with a character of the table's ``sentence_ends``
+        ("… in Reference | Example 5, X and Y were reacted.": one sentence)."""
+        out: list[tuple[int, int]] = []
+        for a, b in sorted(ranges) or [(0, len(text))]:
+            if out and text[out[-1][0]:out[-1][1]].rstrip()[-1:] not in self.table.sentence_ends:
+                out[-1] = (out[-1][0], b)
+            else:
+                out.append((a, b))
+        return out
+
+    def link(self, text: str, roles: Sequence[Role],
+             sentences: Sequence[tuple[int, int]] = ()) -> list[Link]:
+        """The links of one document: ``roles`` its labelled spans, ``sentences`` the
+        character ranges of its sentences (the whole text is one sentence when empty)."""
+        spans = sorted(roles, key=lambda r: (r.start, r.end))
+        bounds = self.sentences(text, sentences)
+        starts = [r.start for r in spans]
+        links = []
+        for a, b in bounds:
+            inside = spans[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)]
+            triggers = [r for r in inside if r.label in self.table.triggers]
+            if not triggers:
+                continue
+            candidates = [r for r in inside if r.label in self.role_of]
+            s = Sentence(text, a, b, triggers, candidates, inside, self)
+            for e, cand in enumerate(candidates):
+                found, name = self.decide(s, e)
+                if found is not None and found != NO_LINK:
+                    links.append(Link(triggers[found].id, cand.id, self.role_of[cand.label],
+                                      name))
+        return links
+
+
+def load_linker(table: str | Path = "events.yaml") -> EventLinker:
+    """The linker of the rule table ``table`` (a name in ``rules/`` or a file)."""
+    return EventLinker(load_table(table, EventTable), table)
+
+
+def set_arguments(roles: Sequence[Role], links: Sequence[Link]) -> None:
+    """Write ``links`` into the triggers' ``args`` and ``arg_rules`` (every trigger's are
+    replaced; links in text order of their arguments)."""
+    by_id = {r.id: r for r in roles}
+    for r in roles:
+        if r.args or r.arg_rules:
+            r.args, r.arg_rules = [], []
+    for link in links:
+        trigger = by_id[link.trigger]
+        trigger.args.append(link.arg)
+        trigger.arg_rules.append(link.rule)
+
+
+# -- the rules, in the order of rules/events.yaml ----------------------------------------
+
+
+@rule("inert_gas")
+def inert_gas(s: Sentence, r: EventRule, e: int) -> Decision:
+    return NO_LINK if s.candidates[e].text.lower() in r.words else None
+
+
+@rule("heading")
+def heading(s: Sentence, r: EventRule, e: int) -> Decision:
+    return NO_LINK if s.candidates[e].end <= s.body else None
+
+
+@rule("product_yield")
+def product_yield(s: Sentence, r: EventRule, e: int) -> Decision:
+    products = [i for i, c in enumerate(s.candidates) if c.label == "REACTION_PRODUCT"
+                and c.start >= s.body]
+    if not products:
+        return None
+    before = [i for i in products if i < e]
+    found = s.position(before[-1] if before else products[0])
+    return found if found is not None and found != NO_LINK else None
+
+
+@rule("after_time")
+def after_time(s: Sentence, r: EventRule, e: int) -> Decision:
+    _, nxt = s.around(e)
+    if nxt is None:
+        return None
+    cand = s.candidates[e]
+    words = _WORD.findall(s.text[max(s.start, cand.start - 12):cand.start])
+    return nxt if words and words[-1].lower() in r.words else None
+
+
+@rule("replaced_compound")
+def replaced_compound(s: Sentence, r: EventRule, e: int) -> Decision:
+    before, _ = s.around(e)
+    a = s.triggers[before].end if before is not None else s.body
+    gap = s.text[a:s.candidates[e].start].lower()
+    found = max((gap.rfind(w) for w in r.words), default=-1)
+    return NO_LINK if found >= 0 and "," not in _BRACKETED.sub(" ", gap[found:]) else None
+
+
+@rule("passive_subject")
+def passive_subject(s: Sentence, r: EventRule, e: int) -> Decision:
+    before, nxt = s.around(e)
+    if nxt is None or before is None or not s.passive[nxt]:
+        return None
+    start = s.linker.subject_start(s, before, nxt)
+    return nxt if start is not None and s.candidates[e].start >= start else None
+
+
+@rule("fronted_phrase")
+def fronted_phrase(s: Sentence, r: EventRule, e: int) -> Decision:
+    before, nxt = s.around(e)
+    return nxt if before is None else None
+
+
+@rule("after_trigger")
+def after_trigger(s: Sentence, r: EventRule, e: int) -> Decision:
+    before, _ = s.around(e)
+    return before
