@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from spacy.attrs import IDX, LENGTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.extensions import roles_of
+from chemie.components.mentions.document import doc_text
+from chemie.extensions import TOKEN_INFO, roles_of
 from chemie.roles.events import EventLinker, load_linker, set_arguments
 from chemie.saving import SavesTables, rule_table, table_sources
 
@@ -35,9 +37,21 @@ class EventArguments(SavesTables):
     def __call__(self, doc: Doc) -> Doc:
         roles = roles_of(doc)
         if roles:
-            sentences = [(s.start_char, s.end_char) for s in doc.sents]
-            set_arguments(roles, self.linker.link(doc.text, roles, sentences))
+            words = doc.user_data.get(TOKEN_INFO, (None,))[0]  # chemie_mentions' word list
+            text = doc_text(doc, words)
+            set_arguments(roles, self.linker.link(text, roles, sentence_ranges(doc)))
         return doc
+
+
+def sentence_ranges(doc: Doc) -> list[tuple[int, int]]:
+    """The character range of each sentence of ``doc`` (from the token arrays: iterating
+    ``doc.sents`` makes a Token object per token and costs more than the linking)."""
+    if not len(doc):
+        return []
+    idx, starts, length = doc.to_array([IDX, SENT_START, LENGTH]).T.tolist()
+    firsts = [i for i, s in enumerate(starts) if s == 1 or i == 0]
+    lasts = [i - 1 for i in firsts[1:]] + [len(idx) - 1]
+    return [(idx[a], idx[b] + length[b]) for a, b in zip(firsts, lasts, strict=True)]
 
 
 @Language.factory("chemie_events", default_config={"rules": "events.yaml"},

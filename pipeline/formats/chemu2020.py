@@ -16,7 +16,7 @@ from pathlib import Path
 
 from chemie.errors import InputError
 from chemie.formats.brat import read_brat_pair
-from chemie.model import COMPOUND_ROLES, ROLE_TRIGGER_LABELS, Document, Mention
+from chemie.model import COMPOUND_ROLES, ROLE_TRIGGER_LABELS, Document, Mention, Relation
 
 _COMPOUNDS = frozenset(COMPOUND_ROLES)
 _TRIGGERS = frozenset(ROLE_TRIGGER_LABELS)
@@ -58,10 +58,22 @@ def roles_payload(doc: Document) -> tuple[str, str]:
 
 
 def roles_as_mentions(doc: Document) -> Document:
-    """A Document whose mentions are the roles of ``doc`` (as the brat reader returns a
-    ChEMU 2020 ``.ann``: one single-range mention per ``T`` line, with its rule)."""
+    """A Document whose mentions are the roles of ``doc`` and whose relations are the
+    triggers' event arguments (as the brat reader returns a ChEMU 2020 ``.ann``: one
+    single-range mention per ``T`` line, one ``ARG1``/``ARGM`` relation per ``R`` line, each
+    with its rule)."""
     mentions = [Mention(r.id, ((r.start, r.end),), r.label, r.text, r.rule) for r in doc.roles]
-    return Document(doc.id, doc.text, mentions=mentions, meta=dict(doc.meta))
+    labels = {r.id: r.label for r in doc.roles}
+    relations = []
+    for r in doc.roles:
+        rules = r.arg_rules if len(r.arg_rules) == len(r.args) else [None] * len(r.args)
+        for arg, rule in zip(r.args, rules, strict=True):
+            if arg in labels:
+                role = "ARG1" if labels[arg] in _COMPOUNDS else "ARGM"
+                relations.append(Relation(role, r.id, arg, rule or None,
+                                          id=f"R{len(relations) + 1}"))
+    return Document(doc.id, doc.text, mentions=mentions, relations=relations,
+                    meta=dict(doc.meta))
 
 
 def read_event_gold(corpus: Path, gold: Path) -> Iterator[Document]:

@@ -97,18 +97,39 @@ class Sentence:
     spans: list[Role]  # every labelled span of the sentence (headings end at any of them)
     linker: EventLinker
     passive: list[bool] = field(default_factory=list)
-    starts: list[int] = field(default_factory=list)  # the triggers' starts
+    places: list[tuple[int | None, int | None]] = field(default_factory=list)
+    _lower: str | None = None
     _body: int = -1
+    _subjects: dict[int, int | None] = field(default_factory=dict)
+    _words: dict[str, bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.passive = [self.linker.is_passive(self.text, self.start, t.start)
                         for t in self.triggers]
-        self.starts = [t.start for t in self.triggers]
+        starts = [t.start for t in self.triggers]
+        n = len(starts)
+        places = [bisect.bisect_left(starts, c.start) for c in self.candidates]
+        self.places = [((k - 1 if k else None), (k if k < n else None)) for k in places]
+
+    def has_any(self, rule: EventRule) -> bool:
+        """Whether one of the rule's words is in the sentence (lowercased; once per rule)."""
+        found = self._words.get(rule.name)
+        if found is None:
+            if self._lower is None:
+                self._lower = self.text[self.start:self.end].lower()
+            found = self._words[rule.name] = any(w in self._lower for w in rule.words)
+        return found
+
+    def subject(self, nxt: int) -> int | None:
+        """Where the subject of passive trigger ``nxt`` starts (once per trigger; see
+        :meth:`EventLinker.subject_start`)."""
+        if nxt not in self._subjects:
+            self._subjects[nxt] = self.linker.subject_start(self, nxt - 1, nxt)
+        return self._subjects[nxt]
 
     def around(self, e: int) -> tuple[int | None, int | None]:
         """The triggers before and after candidate ``e`` (indices, None when there is none)."""
-        k = bisect.bisect_left(self.starts, self.candidates[e].start)
-        return (k - 1 if k else None), (k if k < len(self.triggers) else None)
+        return self.places[e]
 
     def position(self, e: int) -> Decision:
         """The trigger that the place of candidate ``e`` gives it (the rules after
@@ -136,10 +157,15 @@ class EventLinker:
         self.role_of = {label: role for role, labels in table.roles.items()
                         for label in labels}
         self.breaks = re.compile("|".join(f"(?:{b})" for b in table.clause_breaks))
-        self.rules = [(RULES[r.name], r) for r in table.rules]
+        rules = [(RULES[r.name], r) for r in table.rules]
         names = [r.name for r in table.rules]
-        self.positional = self.rules[names.index("product_yield") + 1:] \
-            if "product_yield" in names else self.rules
+        after = names.index("product_yield") + 1 if "product_yield" in names else 0
+        # per candidate label: the rules that apply to it, all and those after product_yield
+        self.rules = {label: [x for x in rules if not x[1].labels or label in x[1].labels]
+                      for label in self.role_of}
+        self.positional = {label: [x for x in rules[after:]
+                                   if not x[1].labels or label in x[1].labels]
+                           for label in self.role_of}
 
     def is_passive(self, text: str, floor: int, start: int) -> bool:
         """Whether an auxiliary comes before the trigger at ``start`` (adverbs between)."""
@@ -202,9 +228,7 @@ class EventLinker:
     def decide(self, s: Sentence, e: int, *, positional: bool = False) -> tuple[Decision, str]:
         """The first decision of the rules (all, or those after ``product_yield``)."""
         label = s.candidates[e].label
-        for fn, r in self.positional if positional else self.rules:
-            if r.labels and label not in r.labels:
-                continue
+        for fn, r in (self.positional if positional else self.rules)[label]:
             found = fn(s, r, e)
             if found is not None:
                 return found, r.name
@@ -215,8 +239,9 @@ class EventLinker:
         before it unless that one ends with a character of the table's ``sentence_ends``
         ("… in Reference | Example 5, X and Y were reacted.": one sentence)."""
         out: list[tuple[int, int]] = []
+        ends = self.table.sentence_ends
         for a, b in sorted(ranges) or [(0, len(text))]:
-            if out and text[out[-1][0]:out[-1][1]].rstrip()[-1:] not in self.table.sentence_ends:
+            if out and _last_char(text, *out[-1]) not in ends:
                 out[-1] = (out[-1][0], b)
             else:
                 out.append((a, b))
@@ -245,6 +270,13 @@ class EventLinker:
         return links
 
 
+def _last_char(text: str, a: int, b: int) -> str:
+    """The last character of ``text[a:b]`` that is no space ("" when there is none)."""
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return text[b - 1] if b > a else ""
+
+
 def load_linker(table: str | Path = "events.yaml") -> EventLinker:
     """The linker of the rule table ``table`` (a name in ``rules/`` or a file)."""
     return EventLinker(load_table(table, EventTable), table)
@@ -253,10 +285,11 @@ def load_linker(table: str | Path = "events.yaml") -> EventLinker:
 def set_arguments(roles: Sequence[Role], links: Sequence[Link]) -> None:
     """Write ``links`` into the triggers' ``args`` and ``arg_rules`` (every trigger's are
     replaced; links in text order of their arguments)."""
-    by_id = {r.id: r for r in roles}
+    by_id = {}
     for r in roles:
         if r.args or r.arg_rules:
             r.args, r.arg_rules = [], []
+        by_id[r.id] = r
     for link in links:
         trigger = by_id[link.trigger]
         trigger.args.append(link.arg)
@@ -273,13 +306,15 @@ def inert_gas(s: Sentence, r: EventRule, e: int) -> Decision:
 
 @rule("heading")
 def heading(s: Sentence, r: EventRule, e: int) -> Decision:
+    if s.places[e][0] is not None:  # after a trigger: in the body
+        return None
     return NO_LINK if s.candidates[e].end <= s.body else None
 
 
 @rule("product_yield")
 def product_yield(s: Sentence, r: EventRule, e: int) -> Decision:
     products = [i for i, c in enumerate(s.candidates) if c.label == "REACTION_PRODUCT"
-                and c.start >= s.body]
+                and (s.places[i][0] is not None or c.start >= s.body)]
     if not products:
         return None
     before = [i for i in products if i < e]
@@ -299,6 +334,8 @@ def after_time(s: Sentence, r: EventRule, e: int) -> Decision:
 
 @rule("replaced_compound")
 def replaced_compound(s: Sentence, r: EventRule, e: int) -> Decision:
+    if not s.has_any(r):
+        return None
     before, _ = s.around(e)
     a = s.triggers[before].end if before is not None else s.body
     gap = s.text[a:s.candidates[e].start].lower()
@@ -311,7 +348,7 @@ def passive_subject(s: Sentence, r: EventRule, e: int) -> Decision:
     before, nxt = s.around(e)
     if nxt is None or before is None or not s.passive[nxt]:
         return None
-    start = s.linker.subject_start(s, before, nxt)
+    start = s.subject(nxt)
     return nxt if start is not None and s.candidates[e].start >= start else None
 
 
