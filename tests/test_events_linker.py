@@ -129,6 +129,13 @@ def test_one_step_after_another(sentences):
     }
 
 
+def test_the_phrase_before_an_infinitive_trigger_is_not_its_argument(sentences):
+    # the step that used the eluent ("purified") has no trigger here: no link, not "give"
+    links = links_of("The residue was purified by chromatography ([OC|ethyl acetate]) to "
+                     "[RS|give] the [PROD|title compound].", sentences)
+    assert {x[:2] for x in links} == {("give", "title compound")}
+
+
 def test_a_sentence_without_a_trigger_links_nothing(sentences):
     assert links_of("The [SM|phenol] was left at [TEMP|rt] for [TIME|2 h].", sentences) == set()
 

@@ -355,7 +355,11 @@ def passive_subject(s: Sentence, r: EventRule, e: int) -> Decision:
 @rule("fronted_phrase")
 def fronted_phrase(s: Sentence, r: EventRule, e: int) -> Decision:
     before, nxt = s.around(e)
-    return nxt if before is None else None
+    if before is not None or nxt is None:
+        return None
+    start = s.triggers[nxt].start
+    words = _WORD.findall(s.text[max(s.start, start - 8):start])
+    return None if words and words[-1].lower() in r.words else nxt
 
 
 @rule("after_trigger")
