@@ -7,20 +7,26 @@ decides links it to one trigger of its sentence (``ARG1`` for a compound, ``ARGM
 temperature, time or yield, by its label) or leaves it unlinked. The convention is
 ``rules/events.md``. Each rule is a function registered here under its table name::
 
-    @rule("fronted_phrase")
+    @rule("fronted_phrase", places=(FIRST,))
     def fronted_phrase(s: Sentence, r: EventRule, e: int) -> Decision:
         ...
 
 It gets the sentence (its triggers and candidates in text order), its own table entry and
 the candidate's index, and returns a trigger index, :data:`NO_LINK` or None (undecided).
+``places`` says where a candidate must be for the rule to decide (before the sentence's
+first trigger, between two, after the last); the linker tries the rule nowhere else, and
+the function checks the same itself. The rules a candidate meets are chosen once per label
+and place when the table loads, so a candidate costs a few function calls.
 """
 
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 from chemie.model import Role
@@ -54,7 +60,7 @@ class EventTable:
     rules: tuple[EventRule, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Link:
     """One trigger-argument pair: a brat ``R`` line ``ROLE Arg1:TRIGGER Arg2:ARG``."""
 
@@ -65,19 +71,31 @@ class Link:
 
 
 RuleFunction = Callable[["Sentence", EventRule, int], Decision]
+# a candidate's place in its sentence: before the first trigger, between two, after the last
+FIRST, BETWEEN, LAST = "first", "between", "last"
+PLACES = (FIRST, BETWEEN, LAST)
 RULES: dict[str, RuleFunction] = {}
+RULE_PLACES: dict[str, frozenset[str]] = {}
+WORD_GATED: set[str] = set()  # rules that decide only in a sentence holding one of their words
 
 
-def rule(name: str) -> Callable[[RuleFunction], RuleFunction]:
-    """Register the function of the table's rule ``name``."""
+def rule(name: str, places: tuple[str, ...] = PLACES, *, in_sentence: bool = False
+         ) -> Callable[[RuleFunction], RuleFunction]:
+    """Register the function of the table's rule ``name``; ``places``: where a candidate
+    must be for the rule to decide; ``in_sentence``: it decides only in a sentence that
+    holds one of its ``words`` (the linker tries it nowhere else)."""
 
     def add(fn: RuleFunction) -> RuleFunction:
         RULES[name] = fn
+        RULE_PLACES[name] = frozenset(places)
+        if in_sentence:
+            WORD_GATED.add(name)
         return fn
 
     return add
 
 
+_START_END = attrgetter("start", "end")
 _WORD = re.compile(r"[A-Za-z]+")
 _CLOSING = re.compile(r"[)\]]")
 _SPACES = re.compile(r"\s+")
@@ -96,29 +114,20 @@ class Sentence:
     candidates: list[Role]
     spans: list[Role]  # every labelled span of the sentence (headings end at any of them)
     linker: EventLinker
-    passive: list[bool] = field(default_factory=list)
     places: list[tuple[int | None, int | None]] = field(default_factory=list)
-    _lower: str | None = None
+    gates: tuple[bool, ...] = ()  # per word-gated rule: whether the sentence has its words
     _body: int = -1
     _subjects: dict[int, int | None] = field(default_factory=dict)
-    _words: dict[str, bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.passive = [self.linker.is_passive(self.text, self.start, t.start)
-                        for t in self.triggers]
         starts = [t.start for t in self.triggers]
         n = len(starts)
         places = [bisect.bisect_left(starts, c.start) for c in self.candidates]
         self.places = [((k - 1 if k else None), (k if k < n else None)) for k in places]
 
-    def has_any(self, rule: EventRule) -> bool:
-        """Whether one of the rule's words is in the sentence (lowercased; once per rule)."""
-        found = self._words.get(rule.name)
-        if found is None:
-            if self._lower is None:
-                self._lower = self.text[self.start:self.end].lower()
-            found = self._words[rule.name] = any(w in self._lower for w in rule.words)
-        return found
+    def passive(self, k: int) -> bool:
+        """Whether trigger ``k`` is passive (an auxiliary before it)."""
+        return self.linker.is_passive(self.text, self.start, self.triggers[k].start)
 
     def subject(self, nxt: int) -> int | None:
         """Where the subject of passive trigger ``nxt`` starts (once per trigger; see
@@ -134,7 +143,7 @@ class Sentence:
     def position(self, e: int) -> Decision:
         """The trigger that the place of candidate ``e`` gives it (the rules after
         ``product_yield``, in table order)."""
-        return self.linker.decide(self, e, positional=True)[0]
+        return self.linker.decide(self, e, self.linker.positional)[0]
 
     @property
     def body(self) -> int:
@@ -160,12 +169,19 @@ class EventLinker:
         rules = [(RULES[r.name], r) for r in table.rules]
         names = [r.name for r in table.rules]
         after = names.index("product_yield") + 1 if "product_yield" in names else 0
-        # per candidate label: the rules that apply to it, all and those after product_yield
-        self.rules = {label: [x for x in rules if not x[1].labels or label in x[1].labels]
-                      for label in self.role_of}
-        self.positional = {label: [x for x in rules[after:]
-                                   if not x[1].labels or label in x[1].labels]
-                           for label in self.role_of}
+        self.gated = [r for r in table.rules if r.name in WORD_GATED]
+        # per candidate label and place, and which word-gated rules the sentence allows:
+        # the rules that may decide for the candidate, all and those after product_yield
+        gates = list(itertools.product((False, True), repeat=len(self.gated)))
+        self.rules = {(label, place, g): _applying(rules, label, place, self._off(g))
+                      for label in self.role_of for place in PLACES for g in gates}
+        self.positional = {
+            (label, place, g): _applying(rules[after:], label, place, self._off(g))
+            for label in self.role_of for place in PLACES for g in gates}
+
+    def _off(self, gates: tuple[bool, ...]) -> frozenset[str]:
+        """The word-gated rules that ``gates`` leaves out."""
+        return frozenset(r.name for r, on in zip(self.gated, gates, strict=True) if not on)
 
     def is_passive(self, text: str, floor: int, start: int) -> bool:
         """Whether an auxiliary comes before the trigger at ``start`` (adverbs between)."""
@@ -186,19 +202,20 @@ class EventLinker:
         limit = s.triggers[0].start if s.triggers else s.end
         text = s.text
         spans = [r for r in s.spans if r.end <= limit]
-        starts = {r.start for r in spans}
-        inside = [(r.start, r.end) for r in spans]
+        starts = [r.start for r in spans]
         ends = [r.end for r in spans]
-        ends += [m.end() for m in _CLOSING.finditer(text, s.start, limit)
-                 if not any(a < m.start() < b for a, b in inside)]
-        body = s.start
-        for end in ends:
+        for m in _CLOSING.finditer(text, s.start, limit):
+            k = bisect.bisect_left(starts, m.start())  # the spans starting before it: ..k-1
+            if not (k and ends[k - 1] > m.start()):  # a bracket inside a name is no end
+                ends.append(m.end())
+        first = set(starts)
+        for end in sorted(ends, reverse=True):  # the last break wins
             m = _SPACES.match(text, end, limit)
-            if m is None or m.end() <= body:
-                continue
-            if m.end() in starts or text[m.end()].isupper() or text[m.end()].isdigit():
-                body = m.end()
-        return body
+            if m is not None:
+                after = m.end()
+                if after in first or text[after].isupper() or text[after].isdigit():
+                    return after
+        return s.start
 
     def subject_start(self, s: Sentence, before: int, nxt: int) -> int | None:
         """Where the subject of the passive trigger ``nxt`` starts after trigger ``before``:
@@ -225,10 +242,13 @@ class EventLinker:
         m = _AND.search(s.text, governed, b)
         return m.end() if m else None
 
-    def decide(self, s: Sentence, e: int, *, positional: bool = False) -> tuple[Decision, str]:
-        """The first decision of the rules (all, or those after ``product_yield``)."""
-        label = s.candidates[e].label
-        for fn, r in (self.positional if positional else self.rules)[label]:
+    def decide(self, s: Sentence, e: int, table: dict[tuple, list] | None = None
+               ) -> tuple[Decision, str]:
+        """The first decision of the rules (``self.rules``, or the table given)."""
+        before, nxt = s.places[e]
+        place = FIRST if before is None else LAST if nxt is None else BETWEEN
+        key = (s.candidates[e].label, place, s.gates)
+        for fn, r in (table or self.rules)[key]:
             found = fn(s, r, e)
             if found is not None:
                 return found, r.name
@@ -251,7 +271,7 @@ class EventLinker:
              sentences: Sequence[tuple[int, int]] = ()) -> list[Link]:
         """The links of one document: ``roles`` its labelled spans, ``sentences`` the
         character ranges of its sentences (the whole text is one sentence when empty)."""
-        spans = sorted(roles, key=lambda r: (r.start, r.end))
+        spans = sorted(roles, key=_START_END)
         bounds = self.sentences(text, sentences)
         starts = [r.start for r in spans]
         links = []
@@ -262,12 +282,23 @@ class EventLinker:
                 continue
             candidates = [r for r in inside if r.label in self.role_of]
             s = Sentence(text, a, b, triggers, candidates, inside, self)
+            if self.gated:
+                lower = text[a:b].lower()
+                s.gates = tuple(any(w in lower for w in r.words) for r in self.gated)
             for e, cand in enumerate(candidates):
                 found, name = self.decide(s, e)
                 if found is not None and found != NO_LINK:
                     links.append(Link(triggers[found].id, cand.id, self.role_of[cand.label],
                                       name))
         return links
+
+
+def _applying(rules: list[tuple[RuleFunction, EventRule]], label: str, place: str,
+              off: frozenset[str]) -> list[tuple[RuleFunction, EventRule]]:
+    """The rules for a candidate with ``label`` at ``place``, in table order (those named
+    in ``off`` left out)."""
+    return [(fn, r) for fn, r in rules if (not r.labels or label in r.labels)
+            and place in RULE_PLACES[r.name] and r.name not in off]
 
 
 def _last_char(text: str, a: int, b: int) -> str:
@@ -304,7 +335,7 @@ def inert_gas(s: Sentence, r: EventRule, e: int) -> Decision:
     return NO_LINK if s.candidates[e].text.lower() in r.words else None
 
 
-@rule("heading")
+@rule("heading", places=(FIRST,))
 def heading(s: Sentence, r: EventRule, e: int) -> Decision:
     if s.places[e][0] is not None:  # after a trigger: in the body
         return None
@@ -322,7 +353,7 @@ def product_yield(s: Sentence, r: EventRule, e: int) -> Decision:
     return found if found is not None and found != NO_LINK else None
 
 
-@rule("after_time")
+@rule("after_time", places=(FIRST, BETWEEN))
 def after_time(s: Sentence, r: EventRule, e: int) -> Decision:
     _, nxt = s.around(e)
     if nxt is None:
@@ -332,10 +363,8 @@ def after_time(s: Sentence, r: EventRule, e: int) -> Decision:
     return nxt if words and words[-1].lower() in r.words else None
 
 
-@rule("replaced_compound")
+@rule("replaced_compound", in_sentence=True)
 def replaced_compound(s: Sentence, r: EventRule, e: int) -> Decision:
-    if not s.has_any(r):
-        return None
     before, _ = s.around(e)
     a = s.triggers[before].end if before is not None else s.body
     gap = s.text[a:s.candidates[e].start].lower()
@@ -343,16 +372,16 @@ def replaced_compound(s: Sentence, r: EventRule, e: int) -> Decision:
     return NO_LINK if found >= 0 and "," not in _BRACKETED.sub(" ", gap[found:]) else None
 
 
-@rule("passive_subject")
+@rule("passive_subject", places=(BETWEEN,))
 def passive_subject(s: Sentence, r: EventRule, e: int) -> Decision:
     before, nxt = s.around(e)
-    if nxt is None or before is None or not s.passive[nxt]:
+    if nxt is None or before is None or not s.passive(nxt):
         return None
     start = s.subject(nxt)
     return nxt if start is not None and s.candidates[e].start >= start else None
 
 
-@rule("fronted_phrase")
+@rule("fronted_phrase", places=(FIRST,))
 def fronted_phrase(s: Sentence, r: EventRule, e: int) -> Decision:
     before, nxt = s.around(e)
     if before is not None or nxt is None:
@@ -362,7 +391,7 @@ def fronted_phrase(s: Sentence, r: EventRule, e: int) -> Decision:
     return None if words and words[-1].lower() in r.words else nxt
 
 
-@rule("after_trigger")
+@rule("after_trigger", places=(BETWEEN, LAST))
 def after_trigger(s: Sentence, r: EventRule, e: int) -> Decision:
     before, _ = s.around(e)
     return before
