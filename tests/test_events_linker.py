@@ -166,6 +166,18 @@ def test_set_arguments_replaces_every_triggers_args():
     assert (other.args, other.arg_rules) == ([], [])
 
 
+@pytest.mark.parametrize("text", [
+    "X (1 g) was added.  Then Y\twas added at 0 °C.\nZ was dried. ",
+    "Example 5 Preparation of X  Y was added",
+])
+def test_text_and_sentences_are_the_docs(text):
+    from chemie.components.events import text_and_sentences
+
+    doc = chemie.load(roles=True)(text)
+    assert text_and_sentences(doc) == (doc.text,
+                                       [(s.start_char, s.end_char) for s in doc.sents])
+
+
 def test_the_pipeline_links_with_rule_names():
     nlp = chemie.load(roles=True)
     assert nlp.pipe_names[-2:] == ["chemie_roles", "chemie_events"]

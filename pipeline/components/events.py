@@ -11,14 +11,15 @@ labels (the benchmark does) and stays apart from how the roles are found.
 
 from __future__ import annotations
 
+import operator
 from pathlib import Path
 
-from spacy.attrs import IDX, LENGTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from chemie.components.actions import token_table
 from chemie.components.mentions.document import doc_text
-from chemie.extensions import TOKEN_INFO, roles_of
+from chemie.extensions import TEXT, roles_of
 from chemie.roles.events import EventLinker, load_linker, set_arguments
 from chemie.saving import SavesTables, rule_table, table_sources
 
@@ -37,21 +38,25 @@ class EventArguments(SavesTables):
     def __call__(self, doc: Doc) -> Doc:
         roles = roles_of(doc)
         if roles:
-            words = doc.user_data.get(TOKEN_INFO, (None,))[0]  # chemie_mentions' word list
-            text = doc_text(doc, words)
-            set_arguments(roles, self.linker.link(text, roles, sentence_ranges(doc)))
+            text, sentences = text_and_sentences(doc)
+            set_arguments(roles, self.linker.link(text, roles, sentences))
         return doc
 
 
-def sentence_ranges(doc: Doc) -> list[tuple[int, int]]:
-    """The character range of each sentence of ``doc`` (from the token arrays: iterating
-    ``doc.sents`` makes a Token object per token and costs more than the linking)."""
-    if not len(doc):
-        return []
-    idx, starts, length = doc.to_array([IDX, SENT_START, LENGTH]).T.tolist()
-    firsts = [i for i, s in enumerate(starts) if s == 1 or i == 0]
-    lasts = [i - 1 for i in firsts[1:]] + [len(idx) - 1]
-    return [(idx[a], idx[b] + length[b]) for a, b in zip(firsts, lasts, strict=True)]
+def text_and_sentences(doc: Doc) -> tuple[str, list[tuple[int, int]]]:
+    """The text of ``doc`` and the character range of each sentence, from the token table
+    the action parser read (iterating ``doc.sents`` or ``doc.text`` makes a Token object per
+    token and costs more than the linking)."""
+    table = token_table(doc)
+    idx, words = table.idx, table.text
+    if not words:
+        return doc_text(doc), []
+    text = doc.user_data.get(TEXT)
+    if text is None:
+        widths = list(map(operator.sub, idx[1:], idx[:-1]))
+        widths.append(len(words[-1]) + len(doc[-1].whitespace_))
+        text = "".join(map(str.ljust, words, widths))
+    return text, [(idx[a], idx[b - 1] + len(words[b - 1])) for a, b in table.sents]
 
 
 @Language.factory("chemie_events", default_config={"rules": "events.yaml"},

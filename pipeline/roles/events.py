@@ -25,7 +25,7 @@ import bisect
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
 
@@ -97,37 +97,45 @@ def rule(name: str, places: tuple[str, ...] = PLACES, *, in_sentence: bool = Fal
 
 _START_END = attrgetter("start", "end")
 _WORD = re.compile(r"[A-Za-z]+")
-_CLOSING = re.compile(r"[)\]]")
+_BREAK = re.compile(r"[)\]]\s+(?=[A-Z0-9])")  # a bracket closing a heading, then the body
+_TAIL = re.compile(r"[)\]]\s+\Z")  # a bracket and spaces up to the next span
 _SPACES = re.compile(r"\s+")
 _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _AND = re.compile(r"(?:,\s*|\s)and\s+")
 
 
-@dataclass
 class Sentence:
     """The triggers and candidate arguments of one sentence, in text order."""
 
-    text: str  # the whole document's text
-    start: int
-    end: int
-    triggers: list[Role]
-    candidates: list[Role]
-    spans: list[Role]  # every labelled span of the sentence (headings end at any of them)
-    linker: EventLinker
-    places: list[tuple[int | None, int | None]] = field(default_factory=list)
-    gates: tuple[bool, ...] = ()  # per word-gated rule: whether the sentence has its words
-    _body: int = -1
-    _subjects: dict[int, int | None] = field(default_factory=dict)
+    __slots__ = ("text", "start", "end", "triggers", "candidates", "spans", "linker",
+                 "places", "gates", "_body", "_subjects", "_passive")
 
-    def __post_init__(self) -> None:
-        starts = [t.start for t in self.triggers]
+    def __init__(self, text: str, start: int, end: int, triggers: list[Role],
+                 candidates: list[Role], spans: list[Role], linker: EventLinker,
+                 gates: tuple[bool, ...] = ()):
+        self.text = text  # the whole document's text
+        self.start, self.end = start, end
+        self.triggers, self.candidates = triggers, candidates
+        self.spans = spans  # every labelled span of the sentence (headings end at any)
+        self.linker = linker
+        self.gates = gates  # per word-gated rule: whether the sentence has one of its words
+        self._body = -1
+        self._subjects: dict[int, int | None] = {}
+        self._passive: dict[int, bool] = {}
+        starts = [t.start for t in triggers]
         n = len(starts)
-        places = [bisect.bisect_left(starts, c.start) for c in self.candidates]
-        self.places = [((k - 1 if k else None), (k if k < n else None)) for k in places]
+        bisect_left = bisect.bisect_left
+        # per candidate: the indices of the triggers before and after it (or None)
+        self.places = [((k - 1 if k else None), (k if k < n else None))
+                       for k in [bisect_left(starts, c.start) for c in candidates]]
 
     def passive(self, k: int) -> bool:
-        """Whether trigger ``k`` is passive (an auxiliary before it)."""
-        return self.linker.is_passive(self.text, self.start, self.triggers[k].start)
+        """Whether trigger ``k`` is passive (an auxiliary before it; once per trigger)."""
+        found = self._passive.get(k)
+        if found is None:
+            found = self._passive[k] = self.linker.is_passive(self.text, self.start,
+                                                               self.triggers[k].start)
+        return found
 
     def subject(self, nxt: int) -> int | None:
         """Where the subject of passive trigger ``nxt`` starts (once per trigger; see
@@ -202,18 +210,21 @@ class EventLinker:
         limit = s.triggers[0].start if s.triggers else s.end
         text = s.text
         spans = [r for r in s.spans if r.end <= limit]
-        starts = [r.start for r in spans]
-        ends = [r.end for r in spans]
-        for m in _CLOSING.finditer(text, s.start, limit):
-            k = bisect.bisect_left(starts, m.start())  # the spans starting before it: ..k-1
-            if not (k and ends[k - 1] > m.start()):  # a bracket inside a name is no end
-                ends.append(m.end())
-        first = set(starts)
-        for end in sorted(ends, reverse=True):  # the last break wins
-            m = _SPACES.match(text, end, limit)
-            if m is not None:
+        # the gaps between the spans, last first: the last break wins
+        for k in range(len(spans) - 1, -2, -1):
+            a = spans[k].end if k >= 0 else s.start
+            b = spans[k + 1].start if k + 1 < len(spans) else limit
+            if k + 1 < len(spans) and (m := _TAIL.search(text, a, b)):
+                return m.end()  # ") Y": a bracket, spaces, then a span
+            last = None
+            for last in _BREAK.finditer(text, a, b):  # noqa: B007 (the last one is kept)
+                pass
+            if last is not None:
+                return last.end()
+            if k >= 0 and (m := _SPACES.match(text, a, b)):  # a span's own end
                 after = m.end()
-                if after in first or text[after].isupper() or text[after].isdigit():
+                if after == b and k + 1 < len(spans) or text[after].isupper() \
+                        or text[after].isdigit():
                     return after
         return s.start
 
@@ -272,24 +283,22 @@ class EventLinker:
         """The links of one document: ``roles`` its labelled spans, ``sentences`` the
         character ranges of its sentences (the whole text is one sentence when empty)."""
         spans = sorted(roles, key=_START_END)
-        bounds = self.sentences(text, sentences)
         starts = [r.start for r in spans]
+        trigger_labels, role_of = self.table.triggers, self.role_of
+        lower = text.lower() if self.gated else ""
         links = []
-        for a, b in bounds:
+        for a, b in self.sentences(text, sentences):
             inside = spans[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)]
-            triggers = [r for r in inside if r.label in self.table.triggers]
-            if not triggers:
+            triggers = [r for r in inside if r.label in trigger_labels]
+            candidates = [r for r in inside if r.label in role_of]
+            if not triggers or not candidates:
                 continue
-            candidates = [r for r in inside if r.label in self.role_of]
-            s = Sentence(text, a, b, triggers, candidates, inside, self)
-            if self.gated:
-                lower = text[a:b].lower()
-                s.gates = tuple(any(w in lower for w in r.words) for r in self.gated)
+            gates = tuple(any(lower.find(w, a, b) >= 0 for w in r.words) for r in self.gated)
+            s = Sentence(text, a, b, triggers, candidates, inside, self, gates)
             for e, cand in enumerate(candidates):
                 found, name = self.decide(s, e)
                 if found is not None and found != NO_LINK:
-                    links.append(Link(triggers[found].id, cand.id, self.role_of[cand.label],
-                                      name))
+                    links.append(Link(triggers[found].id, cand.id, role_of[cand.label], name))
         return links
 
 
