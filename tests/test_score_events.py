@@ -215,3 +215,28 @@ def test_event_gold_is_read_with_its_corpus_ann(tmp_path):
     (tmp_path / "gold" / "s2.rel").write_text("", encoding="utf-8")
     with pytest.raises(InputError, match=r"s2\.rel: no s2\.txt and s2\.ann"):
         list(read_event_gold(tmp_path / "corpus", tmp_path / "gold"))
+
+
+EVENT_GOLD = Path(__file__).parent.parent / "benchmarks" / "events_gold"
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", ["dev", "test"])
+def test_the_shipped_event_gold_follows_the_convention(corpus, name):
+    """Every link of benchmarks/events_gold/ goes from a trigger to a compound (ARG1) or a
+    temperature, time or yield (ARGM), never to an example label, and the documents are of
+    the development part (positions 0-599)."""
+    folder = corpus("chemu2020/train")
+    keys = [json.loads(line)["doc_key"] for line in
+            corpus("chemu-ref/train.jsonl").read_text(encoding="utf-8").splitlines()]
+    argm = {"TEMPERATURE", "TIME", "YIELD_PERCENT", "YIELD_OTHER"}
+    docs = list(read_event_gold(folder, EVENT_GOLD / name))
+    assert len(docs) == {"dev": 30, "test": 25}[name]
+    for doc_ in docs:
+        assert keys.index(doc_.id) < 600
+        index = doc_.mention_index()
+        for r in doc_.relations:
+            trigger, arg = index[r.head], index[r.tail]
+            assert trigger.label in ("REACTION_STEP", "WORKUP")
+            assert arg.label not in ("REACTION_STEP", "WORKUP", "EXAMPLE_LABEL")
+            assert r.label == ("ARGM" if arg.label in argm else "ARG1")
