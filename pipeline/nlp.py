@@ -3,7 +3,8 @@
 ``load()`` builds the chemie pipeline: the chemical tokenizer and sentence segmenter, then
 ``chemie_ner`` → ``chemie_mentions`` → ``chemie_actions`` → ``chemie_coref`` →
 ``chemie_bridging`` (components that are not installed are skipped); ``chemie_roles`` and
-``chemie_reactions`` are added on request (``roles=True``, ``reactions=True``).
+``chemie_reactions`` are added on request (``roles=True``, which adds ``chemie_events`` too,
+``reactions=True``).
 ``annotate()`` runs it on a :class:`~chemie.model.Document` and returns a Document with
 predicted mentions and relations (and roles), each carrying the name of the rule that
 produced it.
@@ -57,7 +58,7 @@ PIPELINE: tuple[str, ...] = (
 )
 # Components added on request only (``load(roles=True)``, ``load(reactions=True)``, which
 # needs the roles): they cost time, and the anaphora output does not use them
-OPTIONAL: tuple[str, ...] = ("chemie_roles", "chemie_reactions")
+OPTIONAL: tuple[str, ...] = ("chemie_roles", "chemie_events", "chemie_reactions")
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
 _TEXT = attrgetter("text")
@@ -93,7 +94,8 @@ def load(*, coref: str = "surface", ner: bool = True, roles: bool | dict = False
     (each anaphor → the first mention of its chain). ``ner=False`` leaves out the chemical
     NER (mentions then come from the mention patterns alone). ``roles=True`` (or a config
     dict, e.g. ``roles={"lexicon": ...}``) adds ``chemie_roles`` (``doc._.roles``: ChEMU
-    2020 labels). ``reactions=True`` adds ``chemie_roles`` and ``chemie_reactions`` at the
+    2020 labels) and ``chemie_events`` (the triggers' event arguments in their ``args``).
+    ``reactions=True`` adds ``chemie_roles`` and ``chemie_reactions`` at the
     end (``doc._.reactions``; configured by ``reactions_config={"structures": False}`` and
     the like). Other keyword arguments are per-component configs keyed by short name, e.g.
     ``mentions={...}``, ``bridging={...}``.
@@ -118,6 +120,8 @@ def load(*, coref: str = "surface", ner: bool = True, roles: bool | dict = False
         nlp.add_pipe(name, config=cfg)
     if (roles is not False or reactions) and Language.has_factory("chemie_roles"):
         nlp.add_pipe("chemie_roles", config=dict(roles) if isinstance(roles, dict) else {})
+        if roles is not False and Language.has_factory("chemie_events"):
+            nlp.add_pipe("chemie_events")
     if reactions:
         nlp.add_pipe("chemie_reactions", config=reactions_config)
     return nlp
@@ -258,7 +262,8 @@ def _mapped_roles(roles: list[Role], text: str, mapper: _CharMap | None) -> list
     out = []
     for r in roles:
         ((a, b),) = mapper.from_doc([(r.start, r.end)])
-        out.append(Role(r.id, a, b, r.label, text[a:b], r.rule, list(r.args)))
+        out.append(Role(r.id, a, b, r.label, text[a:b], r.rule, list(r.args),
+                        list(r.arg_rules)))
     return out
 
 

@@ -18,6 +18,7 @@ from chemie.rc.labels import LabelTable
 from chemie.rc.rules import RcTable
 from chemie.reactions.table import ReactionTable
 from chemie.resources import load_rules, rules_path
+from chemie.roles.events import EventTable
 from chemie.roles.table import RoleTable
 from chemie.structures.grounding import GroundingTable
 from chemie.tables import TableError, load_table, parse_table
@@ -26,6 +27,7 @@ SCHEMAS = {
     "actions.yaml": ActionTable,
     "bridging.yaml": BridgingTable,
     "coref.yaml": CorefTable,
+    "events.yaml": EventTable,
     "grounding.yaml": GroundingTable,
     "mentions.yaml": MentionTable,
     "ner.yaml": NerTable,
@@ -64,6 +66,8 @@ CASES = [
      "rules/coref.yaml: rules.repeated_name.removed: missing key"),
     ("coref.yaml", lambda t: _item(t["rules"], "repeated_name").update(min_length="eight"),
      "rules/coref.yaml: rules.repeated_name.min_length: expected int, got str 'eight'"),
+    ("events.yaml", lambda t: _rename(_item(t["rules"], "inert_gas"), "words", "word"),
+     "rules/events.yaml: rules.inert_gas.word: unknown key (did you mean 'words'?)"),
     ("grounding.yaml", lambda t: _rename(_item(t["splits"], "mixture_slash"), "guard", "gaurd"),
      "rules/grounding.yaml: splits.mixture_slash.gaurd: unknown key (did you mean 'guard'?)"),
     ("mentions.yaml", lambda t: _rename(_item(t["rules"], "chemical_np"), "comment", "coment"),

@@ -14,6 +14,7 @@ TASKS: dict[str, str] = {
     "cem": "chemie.scoring.chemdner:score_cem_files",
     "cdi": "chemie.scoring.chemdner:score_cdi_files",
     "entities": "chemie.scoring.entities:score_files",
+    "events": "chemie.scoring.events:score_files",
     "iob": "chemie.scoring.iob:score_files",
     "rc": "chemie.scoring.rc:score_files",
     "reactions": "chemie.scoring.reactions:score_files",
@@ -25,7 +26,8 @@ BOOTSTRAPPED = ("cem", "cdi")  # tasks reporting f1_sd, the bootstrap SD of F1
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "score",
-        help="score predictions against gold (anaphora, cem, cdi, entities, iob, rc, reactions)",
+        help="score predictions against gold (anaphora, cem, cdi, entities, events, iob, rc, "
+        "reactions)",
         description="Score a system's output files against gold annotations.",
     )
     p.add_argument("task", choices=sorted(TASKS))

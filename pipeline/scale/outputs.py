@@ -249,7 +249,8 @@ register(OutputFormat(
 register(OutputFormat(
     "run", "chemu2020", roles_payload, BratSink, layout=FOLDER, needs_roles=True,
     help="ChEMU 2020 brat: `KEY.txt` and `KEY.ann` with role, condition and trigger labels "
-    "(T lines) and what each trigger acts on (E lines)",
+    "(T lines) and what each trigger acts on (R lines `ARG1`/`ARGM`, as the official event "
+    "data)",
 ))
 register(OutputFormat(
     "run", "chemu", format_chemu_doc, JsonlSink, {"key_field": "doc_key", "unique": True},
@@ -266,7 +267,7 @@ register(OutputFormat(
     "run", "csv", _document, TableSink, {"fmt": "csv", "tables": TABLES}, layout=PREFIX,
     suffixes=(".csv",), needs_roles=True,
     help="`OUT.mentions.csv`, `OUT.relations.csv` and `OUT.roles.csv` (the ChEMU 2020 labels, "
-    "with rule and trigger arguments)",
+    "with rule and trigger arguments and the rule of each)",
 ))
 register(OutputFormat(
     "run", "parquet", _document, TableSink, {"fmt": "parquet", "tables": TABLES},
