@@ -178,6 +178,18 @@ def test_cli_draws_a_reactions_file_above_the_texts_it_came_from(tmp_path):
     assert 'class="r r-' in page  # the pipeline ran: roles
 
 
+def test_cli_warns_when_no_reaction_id_is_a_shown_document(tmp_path, capsys):
+    txt = tmp_path / "three.txt"
+    txt.write_text(TEXT, encoding="utf-8")
+    records = _records_file(tmp_path)
+    out = tmp_path / "page.html"
+    assert main(["show", str(txt), "--reactions", str(records), "-o", str(out)]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"chemie: warning: {records}: no shown document has the id of one of its "
+                   "reactions (one, two): no schemes drawn"]
+    assert '<figure class="scheme"' not in out.read_text(encoding="utf-8")
+
+
 def test_cli_runs_reactions_on_uspto_paragraphs(tmp_path):
     src = tmp_path / "p.jsonl"
     src.write_text(json.dumps({"id": "p1", "title": "Benzyl benzoate",

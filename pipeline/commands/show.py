@@ -79,6 +79,13 @@ def _select(args: argparse.Namespace) -> list[Document]:
             raise InputError(None, None, "--limit must be at least 1")
         docs = itertools.islice(docs, args.limit)
     selected = list(docs)
+    shown = {d.id for d in selected}
+    unknown = ", ".join(repr(i) for i in dict.fromkeys(args.doc or ()) if i not in shown)
+    if unknown and not selected:
+        raise InputError(args.input, None, f"no document with the id {unknown}")
+    if unknown and args.limit is None:  # (with --limit, it may only be cut off)
+        print(f"chemie: warning: {args.input}: no document with the id {unknown}",
+              file=sys.stderr)
     if not selected:
         raise InputError(args.input, None, "no documents to show")
     return selected
@@ -117,6 +124,10 @@ def _predicted(args: argparse.Namespace, docs: list[Document]) -> list[Document]
         records = read_reactions_file(args.reactions)
         for d in docs:
             d.meta["reactions"] = records.get(d.id, [])
+        if records and not any(d.id in records for d in docs):
+            ids = ", ".join(list(records)[:3]) + (" …" if len(records) > 3 else "")
+            print(f"chemie: warning: {args.reactions}: no shown document has the id of one "
+                  f"of its reactions ({ids}): no schemes drawn", file=sys.stderr)
     return docs
 
 

@@ -320,7 +320,9 @@ register(OutputFormat(
 register(OutputFormat(
     "reactions", "rsmi", reaction_records.rsmi_block, BlockSink, suffixes=(".rsmi",),
     help="one line per reaction, `ID<TAB>reactants>reagents>products` (the document's id; "
-    "its last line makes its final product)",
+    "its last line makes its final product); a reaction with a component that has no "
+    "structure gets a third column naming such components (`role=name; …`), and the "
+    "summary line counts these reactions",
 ))
 register(OutputFormat(
     "reactions", "csv", reaction_records.reactions_document, TableSink,
