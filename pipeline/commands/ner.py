@@ -269,9 +269,10 @@ def input_format(path: Path, requested: str) -> str:
         return "text"
     head = _head(path)
     if path.suffix.lower() in (".jsonl", ".json") and head.lstrip("\ufeff \t\r\n")[:1] == "{":
-        raise InputError(path, None, "JSON lines (ChEMU-Ref?) are not an input of chemie ner: "
-                         "`chemie run FILE --format json` gives the mentions with their rules "
-                         "(--input-format text reads the file as plain text)")
+        raise InputError(path, None, "JSON lines (ChEMU-Ref, USPTO paragraphs) are not an "
+                         "input of chemie ner: `chemie run FILE --format json` gives the "
+                         "mentions with their rules (--input-format text reads the file as "
+                         "plain text)")
     return detect_format(path, head)
 
 

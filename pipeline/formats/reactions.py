@@ -56,7 +56,7 @@ class ReactionFile:
 
 def read_reactions(path: str | os.PathLike[str]) -> ReactionFile:
     """Read a JSON-lines or rsmi reaction file (see the module docstring)."""
-    lines = read_text(path).splitlines()
+    lines = read_text(path).split("\n")  # "\n" only: U+2028 may stand inside a string
     first = next((ln.lstrip() for ln in lines if ln.strip()), "")
     parse = _json_line if first.startswith("{") else _rsmi_line
     out = ReactionFile()

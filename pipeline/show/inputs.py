@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chemie.errors import InputError, read_text
+from chemie.formats.shapes import unknown_input
 from chemie.model import Document, Mention, Relation, Token
 from chemie.reactions.model import Reaction
 
@@ -67,7 +68,7 @@ def read_inputs(path: PathLike) -> Iterator[Document]:
             doc.meta.update(format="txt", path=str(p), line=None)
             yield doc
     else:
-        raise InputError(p, None, "unknown input type: expected .jsonl, .txt, .ann or a folder")
+        raise InputError(p, None, unknown_input(p, ".jsonl, .txt, .ann or a folder"))
 
 
 def has_predictions(docs: Iterable[Document]) -> bool:
