@@ -28,6 +28,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie import components
+from chemie.characters import normalise, normalised_document, restore
 from chemie.components.mentions.document import describe_mention, doc_text
 from chemie.components.words import WordTables
 from chemie.errors import InputError
@@ -268,8 +269,19 @@ def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) 
     Pre-tokenized documents (non-empty ``tokens``, e.g. ChEMU-Ref jsonl) keep their tokens;
     otherwise the text goes through the tokenizer. Id, text, tokens, sentences and meta are
     preserved (token/sentence lists are filled in for raw text). ``gold_mentions=True`` runs
-    the relation rules over the document's own mentions (needs tokens).
+    the relation rules over the document's own mentions (needs tokens). The pipeline reads
+    the text with the characters of ``rules/characters.yaml`` normalised, one for one
+    (:mod:`chemie.characters`); the Document returned quotes the original.
     """
+    text = normalise(document.text)
+    if text is not document.text:
+        out = _annotate(nlp, normalised_document(document, text), gold_mentions)
+        return restore(out, document)
+    return _annotate(nlp, document, gold_mentions)
+
+
+def _annotate(nlp: Language, document: Document, gold_mentions: bool) -> Document:
+    """:func:`annotate` of a document whose text is read as it is."""
     if document.tokens:
         doc = doc_from_document(nlp, document, gold_mentions=gold_mentions)
         # the input's own sentence boundaries are kept (ChEMU-Ref separates the heading)

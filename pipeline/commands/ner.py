@@ -34,6 +34,7 @@ from pathlib import Path
 
 from spacy.language import Language
 
+from chemie.characters import normalise
 from chemie.cliutil import add_max_chars, emit, refuse_overwrite
 from chemie.commands.run import (
     OutputPath,
@@ -125,13 +126,19 @@ def build_nlp(
 
 
 def ner_document(nlp: Language, text: str) -> list[dict[str, object]]:
-    """Mention records (char offsets into ``text``) of one document."""
-    return mention_records(nlp(text))
+    """Mention records (char offsets into ``text``) of one document (read with its
+    characters normalised, :mod:`chemie.characters`; the records quote ``text``)."""
+    norm = normalise(text)
+    records = mention_records(nlp(norm))
+    if norm is not text:
+        for r in records:
+            r["text"] = text[r["start"]:r["end"]]  # type: ignore[misc]
+    return records
 
 
 def tag_iob(ner: ChemicalNER, sentences: list[IOBSentence]) -> list[IOBSentence]:
     """The same sentences with predicted tags (the input tokenization is kept)."""
-    found = find_in_sentences(ner, [s.words for s in sentences])
+    found = find_in_sentences(ner, [[normalise(w) for w in s.words] for s in sentences])
     return [
         IOBSentence(
             s.words,
