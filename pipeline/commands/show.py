@@ -93,11 +93,11 @@ def _select(args: argparse.Namespace) -> list[Document]:
 
 def _gold(path: Path, docs: list[Document]) -> dict[str, Document]:
     """The gold documents of the shown ones, coloured like them where the mentions agree."""
-    from chemie.show.inputs import borrow_kinds, read_inputs, with_kinds
+    from chemie.show.inputs import borrow_kinds, read_inputs, roles_from_labels, with_kinds
 
     pred = {d.id: d for d in docs}
     gold = [borrow_kinds(g, pred[g.id]) for g in read_inputs(path) if g.id in pred]
-    return {g.id: g for g in with_kinds(gold)}
+    return {g.id: roles_from_labels(g) for g in with_kinds(gold)}
 
 
 def _read_paths(path: Path | None) -> list[Path]:
@@ -132,12 +132,12 @@ def _predicted(args: argparse.Namespace, docs: list[Document]) -> list[Document]
 
 
 def run(args: argparse.Namespace) -> int:
-    from chemie.show.inputs import with_kinds
+    from chemie.show.inputs import roles_from_labels, with_kinds
     from chemie.show.render import render_page, render_site
 
     inputs = [*_read_paths(args.input), *_read_paths(args.gold), *_read_paths(args.reactions)]
     refuse_overwrite([args.output], inputs)
-    docs = with_kinds(_predicted(args, _select(args)))
+    docs = [roles_from_labels(d) for d in with_kinds(_predicted(args, _select(args)))]
     gold = _gold(args.gold, docs) if args.gold else {}
     if args.gold and not gold:
         raise InputError(args.gold, None, "none of the shown documents is in the gold file")
