@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from chemie import startup
 from chemie.errors import InputError
 from chemie.limits import MAX_CHARS
 from chemie.model import Document, Token
@@ -179,7 +180,8 @@ def processor(job: Job) -> Processor:
     """The job's function, built on first use in this process and reused afterwards."""
     with _LOCK:
         if job not in _CACHE:
-            _CACHE[job] = build(job)
+            with startup.building():
+                _CACHE[job] = build(job)
         return _CACHE[job]
 
 
