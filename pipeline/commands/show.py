@@ -29,7 +29,8 @@ carry no text: given as INPUT they are shown as schemes and tables of components
 section per document; given with --reactions FILE beside a text INPUT they are drawn above
 the texts of the same document ids (no reactions are found then, no Java is needed). With
 --gold FILE the predictions are shown beside the gold, false positives and false negatives
-marked (exact match of label and spans).
+marked (exact match of label and spans); a ChEMU 2020 brat gold (every mention a ChEMU 2020
+label, no relations) is compared in the roles view, each label in its colour.
 
 Output: -o NAME.html writes one page (a table of contents first when there are several
 documents); -o FOLDER (any other name) writes FOLDER/index.html plus one page per
