@@ -29,6 +29,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie import components
+from chemie.characters import normalise, normalised_document, restore
 from chemie.components.mentions.document import describe_mention, doc_text
 from chemie.components.words import WordTables
 from chemie.errors import InputError
@@ -69,10 +70,15 @@ _TABLES = WordTables()
 ANNOTATION_META = frozenset({"dropped_pairs", "actions", "reactions"})
 
 
-def _register_components() -> None:
-    """Import every module of ``chemie.components`` so their factories are registered."""
-    for info in pkgutil.iter_modules(components.__path__):
-        importlib.import_module(f"chemie.components.{info.name}")
+def _register_components(names: Iterable[str]) -> None:
+    """Import the modules of ``chemie.components`` that make the components ``names``
+    (``chemie_X`` is made in ``chemie.components.X``), so their factories are registered;
+    the others are not imported (the roles and reactions cost a tenth of a second)."""
+    present = {info.name for info in pkgutil.iter_modules(components.__path__)}
+    for name in names:
+        module = name.removeprefix("chemie_")
+        if module in present:
+            importlib.import_module(f"chemie.components.{module}")
 
 
 def _blank() -> Language:
@@ -107,7 +113,7 @@ def load(*, coref: str = "surface", ner: bool = True, roles: bool | dict = False
     unknown = sorted(set(config) - set(short))
     if unknown:
         raise TypeError(f"unknown component config: {', '.join(unknown)}")
-    _register_components()
+    _register_components([*PIPELINE, *(OPTIONAL if roles is not False or reactions else ())])
     nlp = _blank()
     for name in PIPELINE:
         if name == "chemie_ner" and not ner:
@@ -273,8 +279,19 @@ def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) 
     Pre-tokenized documents (non-empty ``tokens``, e.g. ChEMU-Ref jsonl) keep their tokens;
     otherwise the text goes through the tokenizer. Id, text, tokens, sentences and meta are
     preserved (token/sentence lists are filled in for raw text). ``gold_mentions=True`` runs
-    the relation rules over the document's own mentions (needs tokens).
+    the relation rules over the document's own mentions (needs tokens). The pipeline reads
+    the text with the characters of ``rules/characters.yaml`` normalised, one for one
+    (:mod:`chemie.characters`); the Document returned quotes the original.
     """
+    text = normalise(document.text)
+    if text is not document.text:
+        out = _annotate(nlp, normalised_document(document, text), gold_mentions)
+        return restore(out, document)
+    return _annotate(nlp, document, gold_mentions)
+
+
+def _annotate(nlp: Language, document: Document, gold_mentions: bool) -> Document:
+    """:func:`annotate` of a document whose text is read as it is."""
     if document.tokens:
         doc = doc_from_document(nlp, document, gold_mentions=gold_mentions)
         # the input's own sentence boundaries are kept (ChEMU-Ref separates the heading)

@@ -7,6 +7,7 @@ import copy
 
 import pytest
 
+from chemie.characters import CharacterTable
 from chemie.components.actions import ActionTable
 from chemie.components.bridging import BridgingTable
 from chemie.components.coref_rules import CorefTable
@@ -25,6 +26,7 @@ from chemie.tables import TableError, load_table, parse_table
 
 SCHEMAS = {
     "actions.yaml": ActionTable,
+    "characters.yaml": CharacterTable,
     "bridging.yaml": BridgingTable,
     "coref.yaml": CorefTable,
     "events.yaml": EventTable,
@@ -52,6 +54,8 @@ def _rename(record: dict, old: str, new: str) -> None:
 
 # (table, change to its parsed YAML, the one line it must fail with)
 CASES = [
+    ("characters.yaml", lambda t: _rename(_item(t["rules"], "minus"), "becomes", "become"),
+     "rules/characters.yaml: rules.minus.become: unknown key (did you mean 'becomes'?)"),
     ("actions.yaml", lambda t: _rename(t["classes"]["Add"], "pattern", "patern"),
      "rules/actions.yaml: classes.Add.patern: unknown key (did you mean 'pattern'?)"),
     ("bridging.yaml", lambda t: _rename(t, "state_heads", "state_haeds"),
