@@ -63,11 +63,15 @@ def test_dash_splits_only_between_known_names():
 
 
 def test_spellings_rejoin_tokenizer_spaces_but_keep_word_spaces():
-    assert candidates("2 - chloro - pyridine")[:2] == ("2 - chloro - pyridine", "2-chloro-pyridine")
+    assert candidates("2 - chloro - pyridine")[:2] == ("2-chloro-pyridine", "2 - chloro - pyridine")
     assert candidates("ethyl acetate") == ("ethyl acetate",)
     spaced = "tert-butyl ( 3-aminophenyl ) carbamate"
-    assert candidates(spaced) == (spaced, "tert-butyl (3-aminophenyl) carbamate",
-                                  "tert-butyl(3-aminophenyl)carbamate")
+    assert candidates(spaced) == ("tert-butyl(3-aminophenyl)carbamate",
+                                  "tert-butyl (3-aminophenyl) carbamate", spaced)
+    # a space after a bracket inside one name is joined before the name as written is tried
+    broken = "3-[2-[4-(aminoiminomethyl)phenyl]-5-yl] -acetyl] amino-N-methyl-L-alanine"
+    assert candidates(broken)[0] == ("3-[2-[4-(aminoiminomethyl)phenyl]-5-yl]-acetyl]amino-"
+                                     "N-methyl-L-alanine")
     assert "Celite 545" in candidates("Celite ™ 545")
     assert "(r)-2-aminopropanoic acid hydrochloride" in candidates(
         "(R)-2-AMINOPROPANOIC ACID HYDROCHLORIDE")

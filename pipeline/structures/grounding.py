@@ -394,11 +394,14 @@ def _parts(work: _Work, a: int, b: int, role: str, rule: str) -> None:
 
 
 def candidates(text: str) -> tuple[str, ...]:
-    """Spellings of a name to try, in order: as written; with the spaces inside brackets and
-    around hyphens, commas and primes removed ("2 - chloro - pyridine" -> "2-chloro-pyridine",
-    "( 3-aminophenyl )" -> "(3-aminophenyl)"); the same and the spaces around brackets too
-    ("fluorocyclopropyl ) methyl" -> "fluorocyclopropyl)methyl"); spaces between words stay
-    ("ethyl acetate"); Unicode dashes are made hyphens and trade mark signs dropped. Then: in
+    """Spellings of a name to try, in order: with the spaces inside brackets and around
+    hyphens, commas, primes and brackets removed ("2 - chloro - pyridine" ->
+    "2-chloro-pyridine", "( 3-aminophenyl )" -> "(3-aminophenyl)", "fluorocyclopropyl )
+    methyl" -> "fluorocyclopropyl)methyl", "-5-yl] -acetyl] amino-N-" -> "-5-yl]-acetyl]amino-
+    N-"); the same with the spaces around brackets kept; as written. A space next to a bracket
+    is mostly a break inside one systematic name, which OPSIN may read otherwise as written
+    (a valid, different molecule); spaces between words stay ("ethyl acetate"); Unicode
+    dashes are made hyphens and trade mark signs dropped. Then: in
     lower case when written in capitals; with a salt's dot made a space ("amine.dibenzoate"
     -> "amine dibenzoate", "amine·2HCl" -> "amine 2HCl", "acid·H2O" -> "acid hydrate"); with
     a substituent prefix joined to the lowercase word after it ("N-phenyl-2-hydroxy
@@ -410,7 +413,7 @@ def candidates(text: str) -> tuple[str, ...]:
     written = " ".join(text.split())
     plain = " ".join(_MARKS.sub(" ", written.translate(_DASHES)).split())
     joined = _JOINERS.sub(r"\1", plain)
-    out = [written, _INNER_SPACES.sub(r"\1", plain), joined]
+    out = [joined, _INNER_SPACES.sub(r"\1", plain), written]
     if sum(c.isupper() for c in joined) > 8 and not any(c.islower() for c in joined):
         out.append(joined.lower())
     if _SALT_DOT.search(joined):
