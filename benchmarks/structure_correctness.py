@@ -15,7 +15,8 @@ does not list). Two sets of names per paragraph, each distinct name once:
   (dictionary, then OPSIN);
 * ``records``: the names of the components of the paragraph's reaction records (every
   reaction), with the structures ``chemie reactions`` writes (a name widened or joined by
-  reaction assembly, a salt's ions put back together); components resolved through a
+  reaction assembly, a salt's ions put back together; implied species, which the text does
+  not name, left out); components resolved through a
   reference (``coreference → …``) are judged with them (the left-over species are those
   no right name or reference matched) and counted apart, as ``references``.
 
@@ -40,6 +41,7 @@ from pathlib import Path
 from chemie.corpora import data_dir
 from chemie.formats.uspto import iter_uspto
 from chemie.nlp import annotate, load
+from chemie.reactions.table import reaction_table
 from chemie.scoring.names import VERDICTS, Alignment, align
 from chemie.structures.resolve import Resolver
 
@@ -66,10 +68,12 @@ def record_names(doc) -> list[tuple[str, str | None, bool]]:
     """The components of every reaction record, each distinct name once (a reference as
     ``name → antecedent``), a component split into ions put back together (by name and
     place)."""
+    implied = {r.name for r in reaction_table().implied}  # species the text does not name
     groups: dict[tuple[str, int], list] = {}
     for reaction in doc.meta.get("reactions") or []:
         for c in reaction.components():
-            groups.setdefault((" ".join(c.name.split()), c.start), []).append(c)
+            if c.structure is None or c.structure.rule not in implied:
+                groups.setdefault((" ".join(c.name.split()), c.start), []).append(c)
     out: dict[str, tuple[str, str | None, bool]] = {}
     for (name, _), comps in groups.items():
         s = comps[0].structure
