@@ -160,13 +160,19 @@ def _named(view: DocView, members: list[Candidate], entry: Entry, a: int, b: int
 
 def _reads_as(text: str, entry: Entry) -> bool:
     """Whether a compound's text is, by the dictionary, the entry's compound."""
+    return _dictionary_smiles(text) == entry.smiles
+
+
+@functools.lru_cache(maxsize=65536)
+def _dictionary_smiles(text: str) -> str | None:
+    """The dictionary's SMILES of the first name of a text it knows, or None."""
     d = compounds()
     for name in ground(text, d.__contains__).names:
         for spelling in name.candidates:
             found = d.lookup(spelling)
             if found is not None:
-                return found.smiles == entry.smiles
-    return False
+                return found.smiles
+    return None
 
 
 def _present(members: list[Candidate], entry: Entry, structures: bool) -> bool:
@@ -176,12 +182,17 @@ def _present(members: list[Candidate], entry: Entry, structures: bool) -> bool:
     inputs = [c for c in members if c.role in INPUTS]
     if not structures:
         return any(_reads_as(c.name, entry) for c in inputs)
+    want = set(_fragments(entry.smiles))
+    have = {f for c in inputs if c.structure is not None and c.structure.smiles
+            for f in _fragments(c.structure.smiles)}
+    return want <= have
+
+
+@functools.lru_cache(maxsize=65536)
+def _fragments(smiles: str) -> tuple[str, ...]:
     from chemie.structures import chem  # noqa: PLC0415
 
-    want = set(chem.fragments(entry.smiles))
-    have = {f for c in inputs if c.structure is not None and c.structure.smiles
-            for f in chem.fragments(c.structure.smiles)}
-    return want <= have
+    return tuple(chem.fragments(smiles))
 
 
 def _new(view: DocView, rule: ImpliedRule, entry: Entry, start: int, end: int,

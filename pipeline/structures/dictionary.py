@@ -63,6 +63,7 @@ _SOLVATE_DOT = re.compile(r"\s*[·•∙]\s*|(?<=[\d)\]])\s*\.\s*(?=[A-Z\d])")
 _BREAK = re.compile(r"(?<=[^\W\d_]|[)\]])[\s.\-‐‑–]+(?=[^\W\d_]|[(\[])")
 
 
+@functools.lru_cache(maxsize=65536)
 def loose(name: str) -> str:
     """The loose spelling of a name (see the module docstring)."""
     return _BREAK.sub("", _SOLVATE_DOT.sub("·", _key(name)))

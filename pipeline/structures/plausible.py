@@ -19,6 +19,7 @@ neighbouring name, as it does for a name OPSIN cannot parse.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from rdkit import Chem
@@ -38,6 +39,7 @@ _ELEMENT_WORDS = (
 )
 
 
+@functools.lru_cache(maxsize=65536)
 def implausible(name: str, smiles: str) -> str | None:
     """Why ``smiles`` cannot be the structure of the compound ``name``, or None."""
     mol = chem.parse(smiles)
