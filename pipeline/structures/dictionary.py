@@ -10,8 +10,10 @@ When no entry matches, the **loose** spelling is tried (:func:`loose`): the spac
 and full stops between two letters or brackets dropped ("sec.-BuLi", "s-BuLi" and "sBuLi";
 "ethyl acetate", "ethylacetate" and "ethyl-acetate"; "tetra-n-butylammonium fluoride") and
 the dot of a solvate or salt written one way ("Pd(dppf)Cl2.CH2Cl2", "Pd(dppf)Cl2 · CH2Cl2"),
-with the case rule of each entry; a loose spelling that two entries of different structures
-share matches neither. Separators next to a digit stay ("N-2" is no "N2", "1,4-dioxane").
+and the spaces that set a subscript apart ("K 2 CO 3", "Pd(PPh 3 ) 4"), with the case rule
+of each entry; a loose spelling that two entries of different structures share matches
+neither. Hyphens and full stops next to a digit stay ("N-2" is no "N2", "1,4-dioxane"), and
+so does a space between two digits.
 
 The loader checks the schema and raises :class:`~chemie.errors.InputError`
 (``FILE:LINE: what is wrong``) for a malformed row.
@@ -61,12 +63,16 @@ def _key(name: str) -> str:
 _SOLVATE_DOT = re.compile(r"\s*[·•∙]\s*|(?<=[\d)\]])\s*\.\s*(?=[A-Z\d])")
 # spaces, hyphens and full stops between two letters or brackets
 _BREAK = re.compile(r"(?<=[^\W\d_]|[)\]])[\s.\-‐‑–]+(?=[^\W\d_]|[(\[])")
+# spaces between a letter or bracket and a digit, and inside brackets ("K 2 CO 3", "N 2",
+# "Pd(PPh 3 ) 4": subscripts set apart); a space between two digits stays
+_SUBSCRIPT_SPACE = re.compile(r"(?<=[^\W\d_]|[)\]])\s+(?=\d)|(?<=\d)\s+(?=[^\W\d_]|[()\[\]])"
+                              r"|(?<=[(\[])\s+|\s+(?=[)\]])")
 
 
 @functools.lru_cache(maxsize=65536)
 def loose(name: str) -> str:
     """The loose spelling of a name (see the module docstring)."""
-    return _BREAK.sub("", _SOLVATE_DOT.sub("·", _key(name)))
+    return _BREAK.sub("", _SUBSCRIPT_SPACE.sub("", _SOLVATE_DOT.sub("·", _key(name))))
 
 
 class Dictionary:
@@ -94,6 +100,11 @@ class Dictionary:
             return found
         spelt = loose(key)
         return self._loose.get(spelt) or self._loose_folded.get(spelt.casefold())
+
+    def ambiguous(self) -> list[str]:
+        """The loose spellings that entries of two structures share (they match neither)."""
+        return sorted(k for index in (self._loose, self._loose_folded)
+                      for k, e in index.items() if e is None)
 
     def __contains__(self, name: str) -> bool:
         return self.lookup(name) is not None
