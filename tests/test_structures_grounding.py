@@ -142,6 +142,7 @@ def test_solvent_named_in_a_quantity_bracket_is_a_name_too():
         ("the title compound ( 0.25 g , 77% )", "reference"),
         ("the residue", "generic phrase"),
         ("a yellow solid", "generic phrase"),
+        ("the dihydrobromide", "generic phrase"),  # a salt word cut from its compound
         ("LCMS", "not a chemical name"),
         ("C6H2BrClF3N4", "molecular formula"),
         ("400 mg", "no name"),
