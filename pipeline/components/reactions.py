@@ -30,6 +30,7 @@ from chemie.extensions import (
     roles_of,
 )
 from chemie.reactions.assemble import DocView, candidates, records
+from chemie.reactions.implied import implied_species
 from chemie.reactions.roles import text_roles
 from chemie.reactions.table import reaction_table
 from chemie.saving import SavesTables, rule_table, table_sources
@@ -70,7 +71,9 @@ class ReactionAssembler(SavesTables):
                 found = self.resolver.resolve(view, found)
             check = functools.partial(structure_roles, table=self.table)
         text_roles(found, self.table)
-        reactions_of(doc).extend(records(view, self.table, found, check))
+        implied = functools.partial(implied_species, table=self.table,
+                                    structures=self.structures)
+        reactions_of(doc).extend(records(view, self.table, found, check, implied))
         return doc
 
 

@@ -256,9 +256,12 @@ def steps(view: DocView, a: int, b: int) -> list[Step]:
 
 
 def records(view: DocView, table: ReactionTable, found: list[Candidate],
-            check: Callable[[list[Candidate]], None] | None = None) -> list[Reaction]:
-    """One reaction per section with a product (see the module docstring); ``check`` (the
-    structure rules) sees the candidates of each reaction before its record is made."""
+            check: Callable[[list[Candidate]], None] | None = None,
+            implied: Callable[[DocView, list[Candidate], int, int], None] | None = None,
+            ) -> list[Reaction]:
+    """One reaction per section with a product (see the module docstring); ``implied`` (the
+    implied species, :mod:`chemie.reactions.implied`) may add to the candidates of each
+    reaction, then ``check`` (the structure rules) sees them before its record is made."""
     sections = view.section_starts()
     bounds = [*sections[1:], len(view.text)]
     with_product = sorted({c.section for c in found if c.role == "product" and not c.heading})
@@ -273,6 +276,8 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
         a, b = sections[start_section], bounds[section]
         _choose_products(members, heading=section == last)
         _after_reaction(view, table, members, b)
+        if implied is not None:
+            implied(view, members, a, b)
         if check is not None:
             check(members)
         reaction = Reaction(f"{view.doc_id}-{n}" if view.doc_id else str(n), view.doc_id,
