@@ -52,6 +52,7 @@ from pathlib import Path
 from _watch import watch
 
 from chemie.corpora import data_dir
+from chemie.formats.reaction_records import written
 from chemie.formats.reactions import Reaction as ScoredReaction
 from chemie.formats.reactions import read_reactions
 from chemie.formats.uspto import iter_uspto
@@ -66,7 +67,7 @@ def predict(nlp, docs: list) -> dict[str, ScoredReaction]:
     """Each document's last reaction, as the scorer reads it."""
     out = {}
     for doc in docs:
-        reactions = annotate(nlp, doc).meta.get("reactions") or []
+        reactions = written(annotate(nlp, doc))
         if not reactions:
             continue
         r = reactions[-1]

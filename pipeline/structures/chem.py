@@ -152,3 +152,20 @@ def _bond_order_smiles(mol: Chem.Mol, atoms: list[int]) -> str:
     graph.UpdatePropertyCache(strict=False)
     Chem.FastFindRings(graph)
     return Chem.MolToSmiles(graph, isomericSmiles=False, canonical=True)
+
+
+@functools.lru_cache(maxsize=16384)
+def has_group(smiles: str, smarts: str) -> bool:
+    """Whether the molecule of ``smiles`` has the substructure ``smarts`` (False when either
+    cannot be read)."""
+    mol = parse(smiles)
+    pattern = _smarts(smarts)
+    return mol is not None and pattern is not None and mol.HasSubstructMatch(pattern)
+
+
+@functools.lru_cache(maxsize=1024)
+def _smarts(smarts: str) -> Chem.Mol | None:
+    try:
+        return Chem.MolFromSmarts(smarts)
+    except Exception:  # RDKit raises a few C++ errors instead of returning None
+        return None
