@@ -369,7 +369,8 @@ def _component(c: Candidate) -> Component:
 
 def _merge_products(reaction: Reaction) -> None:
     """A product named several times ("NAME" in the heading, "the title compound") is one
-    component: the first with a structure (or the first) of each structure."""
+    component: the first with a structure (or the first) of each structure, with the amount
+    of the first that states one ("the title compound (1.3 g)")."""
     seen: dict[str, Component] = {}
     kept: list[Component] = []
     for c in reaction.products:
@@ -382,5 +383,7 @@ def _merge_products(reaction: Reaction) -> None:
         if key not in seen:
             seen[key] = c
             kept.append(c)
+        elif not seen[key].amount and c.amount:
+            seen[key].amount = c.amount
     kept = [c for c in kept if c.smiles is not None] or kept[:1]
     reaction.products = kept

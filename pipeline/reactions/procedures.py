@@ -100,9 +100,10 @@ def inherit(record: Reaction, template: Reaction, ref: Reference, table: Procedu
     each kind it gives none of, and the steps before its own; ``ref`` says what was taken
     and replaced. ``elsewhere``: the template is another document's (its components' offsets
     and mentions are left out). The reactants of a general procedure without a structure are
-    generic ("the amine"): the example's own reactants replace them; an example referred to
-    has specific reactants: each of the record's own reactants replaces one of the same
-    class (``has_group``, when structures are resolved), unless the text says which
+    generic ("the amine"): the example's own reactants replace them; other reactants of what
+    it follows (a procedure's "the benzyl bromide", an example's specific reactants) are
+    replaced by the record's own reactant of the same classes (``class_references``, with
+    ``has_group`` when structures are resolved), unless the text says which
     (``ref.replaced``)."""
     own = {_key(c) for c in record.components()}
     told = {_norm(r.old) for r in ref.replaced} | {r.smiles for r in ref.replaced if r.smiles}
@@ -116,7 +117,7 @@ def inherit(record: Reaction, template: Reaction, ref: Reference, table: Procedu
             continue
         if _key(c) in own:
             continue
-        if not explicit and template.rule != "general_procedure":
+        if not explicit:  # "from 4-methoxybenzyl bromide": replaces "the benzyl bromide"
             new = _same_class(c, record, table, has_group)
             if new is not None:
                 ref.replaced.append(Replacement(c.name, new))

@@ -16,10 +16,9 @@ from chemie.reactions.table import NamedRule, PatternRule
 from chemie.tables import TableError, load_table
 
 TABLE = "procedures.yaml"
-CODE_RULES = ("step_reference", "document_title", "general_procedure", "procedure_example",
-              "placeholder_replaced", "replaced_component", "heading_word",
-              "referenced_heading",
-              "reference_then_stage", "product_is_reactant")
+CODE_RULES = ("step_reference", "general_procedure", "procedure_example", "replaced_component",
+              "referenced_heading", "heading_word", "reference_then_stage",
+              "product_is_reactant")
 
 
 @dataclass(frozen=True)
@@ -77,6 +76,8 @@ class ProcedureTable:
 
     label: str
     procedure_headings: tuple[PatternRule, ...]
+    step_headings: tuple[PatternRule, ...]
+    listed_examples: PatternRule
     heading_label: PatternRule
     title_gap: PatternRule
     title_end: str
@@ -96,7 +97,9 @@ class ProcedureTable:
 
     def rule_names(self) -> list[str]:
         """Every rule of the table, in order."""
-        return [r.name for r in (*self.procedure_headings, self.heading_label, self.title_gap,
+        return [r.name for r in (*self.procedure_headings, *self.step_headings,
+                                 self.listed_examples,
+                                 self.heading_label, self.title_gap,
                                  self.document_label,
                                  *self.procedure_references, *self.replacements,
                                  *self.step_references, self.label_references,
@@ -123,8 +126,8 @@ def procedure_table(name: str | Path = TABLE) -> ProcedureTable:
 
 def check_table(table: ProcedureTable, name: str | Path) -> ProcedureTable:
     """``table`` with its patterns compiled into ``table.compiled`` (TableError naming the key
-    of a pattern that does not compile, of a SMARTS RDKit would have to read later, or of a
-    rule written in code that the table does not name)."""
+    of a pattern that does not compile, of an empty SMARTS, or of a rule written in code that
+    the table does not name; that RDKit reads every SMARTS is a test's)."""
     missing = set(CODE_RULES) - {r.name for r in table.code}
     if missing:
         raise TableError(name, "code", f"missing rule(s) {', '.join(sorted(missing))}")
@@ -137,9 +140,11 @@ def check_table(table: ProcedureTable, name: str | Path) -> ProcedureTable:
     table.compiled["nouns"] = nouns
     alternatives = "|".join(regex.escape(n).replace(r"\ ", r"\s+")
                             for n in sorted(nouns, key=len, reverse=True))
-    items = [(f"procedure_headings.{r.name}", r.name, r.pattern)
-             for r in table.procedure_headings]
+    items = [(f"{key}.{r.name}", r.name, r.pattern) for key in ("procedure_headings",
+                                                               "step_headings")
+             for r in getattr(table, key)]
     items += [("heading_label.pattern", "heading_label", table.heading_label.pattern),
+              ("listed_examples.pattern", "listed_examples", table.listed_examples.pattern),
               ("title_gap.pattern", "title_gap", r"\A(?:" + table.title_gap.pattern + r")\Z"),
               ("title_end", "title_end", table.title_end),
               ("document_label.pattern", "document_label", table.document_label.pattern),

@@ -100,9 +100,8 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
     kept: dict[int, tuple[Reference | None, list[Candidate]]] = {}
     for i, g in enumerate(groups):
         a, b = sections.sections[g.first].start, sections.sections[g.last].end
-        members = [c for c in found if g.first <= c.section <= g.last and c is not title]
-        if i == last and title is not None:
-            members.append(title)
+        members = [c for c in found if (c is title and i == last)
+                   or (g.first <= c.section <= g.last and c is not title)]
         if g.template:
             refs.placeholders(members)
             out.append(_template(ctx, g, members, a, b))
@@ -113,7 +112,8 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
         own = titles.get(g.last)
         chosen = choose_products(members, own or (title if i == last and _makes_title(
             title, members) else None), "section_title" if own is not None else "title_product")
-        reference = _reference(ctx, members, a, b)
+        context = sections.sections[g.last].context
+        reference = _reference(ctx, members, context if context >= 0 else a, b)
         reaction = _reaction(ctx, g, members, chosen, made, a, b, len(out) + 1)
         kept[id(reaction)] = (reference, members)
         if chosen is not None and chosen.role == "product":
@@ -139,7 +139,7 @@ def _reaction(ctx: _Context, g: Group, members: list[Candidate], chosen: Candida
 
 def _fill(ctx: _Context, reaction: Reaction, members: list[Candidate], a: int, b: int) -> None:
     _aliases(ctx.view.text, members)
-    for c in sorted(members, key=lambda c: c.start):
+    for c in members:
         if c.role in ROLE_LISTS:
             getattr(reaction, ROLE_LISTS[c.role]).append(_component(c))
     _merge_products(reaction)

@@ -21,7 +21,10 @@ from chemie.reactions.procedures_table import ProcedureTable
 
 STAGE, HEADING, PROCEDURE = "yield_then_stage", "step_heading", "procedure_heading"
 REFERENCE_STAGE = "reference_then_stage"
+LISTED = "listed_examples"
 YIELDS = ("YIELD_PERCENT", "YIELD_OTHER")
+COMPOUNDS = ("REACTION_PRODUCT", "STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT",
+             "OTHER_COMPOUND")
 TITLE_RULES = frozenset({"heading_product", "heading_target"})  # chemie_roles' heading spans
 
 
@@ -39,6 +42,7 @@ class Section:
     label: str = ""
     heading: str = ""
     title_at: int = -1
+    context: int = -1  # where the text it follows from starts (a list's opening; -1: start)
 
     @property
     def name(self) -> str:
@@ -86,22 +90,50 @@ def plan(view: DocView, table: ProcedureTable) -> Plan:
                 starts[a.start] = HEADING
     for at in _reference_stages(view, table):
         starts.setdefault(at, REFERENCE_STAGE)
-    for rule in table.procedure_headings:
-        for m in table.compiled[rule.name].finditer(text):
-            if m.start("heading") > title_end:
-                starts[m.start("heading")] = PROCEDURE
+    for rules, opens in ((table.procedure_headings, PROCEDURE), (table.step_headings, HEADING)):
+        for rule in rules:
+            for m in table.compiled[rule.name].finditer(text):
+                if m.start("heading") > title_end:
+                    starts[m.start("heading")] = opens
+    listed = _listed(text, table)
+    for at in listed:
+        starts[at] = LISTED
     order = sorted(starts)
     view._sections = order  # the candidates' sections (see DocView.section_starts)
     ends = [*order[1:], len(text)]
     sections = [_section(text, table, a, b, starts[a]) for a, b in zip(order, ends, strict=True)]
+    for sec in sections:
+        if sec.rule == LISTED:
+            sec.kind, sec.title_at, sec.context = "example", sec.start, listed[sec.start]
     body = min((a.start for a in view.actions if a.label != HEADING_ACTION), default=len(text))
     out = Plan(sections, title_end, body=body)
     if sections and sections[0].start == 0:
         _opening(text, table, out)
     out.titles = {r.start for s in out.sections for r in view.roles
                   if s.title_at >= 0 and _is_title(text, table, s.title_at, r.start, r.end)}
+    out.titles |= {min((r.start for r in view.roles if s.start <= r.start < s.end
+                        and r.label in COMPOUNDS), default=-1)
+                   for s in out.sections if s.rule == LISTED} - {-1}
     out.heading_spans = {r.start for r in view.roles
                          if r.start < out.title_end or r.rule in TITLE_RULES}
+    return out
+
+
+def _listed(text: str, table: ProcedureTable) -> dict[int, int]:
+    """The start of each item of a list of examples (``listed_examples``), with the start
+    of the sentence that opens the list."""
+    out: dict[int, int] = {}
+    for m in table.compiled["listed_examples"].finditer(text):
+        end = text.find("\n", m.end())
+        end = len(text) if end < 0 else end
+        at = m.end()
+        while at < end:
+            while at < end and text[at] in " \t;":
+                at += 1
+            if at < end:
+                out[at] = m.start()
+            stop = text.find(";", at, end)
+            at = end if stop < 0 else stop + 1
     return out
 
 
