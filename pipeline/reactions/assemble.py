@@ -342,8 +342,8 @@ def choose_products(members: list[Candidate], title: Candidate | None = None,
     chosen = title if title is not None and (_key(title) or not products) else None
     if chosen is None and products:
         chosen, rule = products[-1], "last_product"
-    if chosen is None:
-        return None
+    if chosen is None:  # without structures: the last product as labelled, roles unchanged
+        return next((c for c in reversed(members) if c.role == "product"), None)
     chosen.role, chosen.rule = "product", rule
     key = _key(chosen)
     for c in products:

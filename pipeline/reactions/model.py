@@ -46,7 +46,10 @@ Mapping to the Open Reaction Database (``ord-schema``, ``reaction.proto``), chem
   CONCENTRATION, DRY_WITH_MATERIAL, FLASH_CHROMATOGRAPHY …; ``details``: the step's text).
 - ``Reaction.doc_id``, ``Reaction.rule``, each ``Component.rule`` and ``label_rule``, and
   each ``Structure.rule`` → ``Reaction.provenance.record_created.details`` (the document
-  and the rules that made it).
+  and the rules that made it); so do ``Reaction.problems`` (the checks the record failed).
+- ``Reaction.label`` ("Example 4", "Step 2") and ``Reaction.refers_to`` (the general
+  procedure or example it follows, what it inherited and replaced) →
+  ``ReactionNotes.procedure_details`` (ORD has no field that links two reactions).
 """
 
 from __future__ import annotations

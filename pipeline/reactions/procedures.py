@@ -6,7 +6,7 @@ An example that follows a general procedure (or another example: "as described i
 3, using X instead of Y") is one record with its own reactants, product, amounts and yield,
 and the reagents, catalysts, solvents and conditions of what it follows
 (:func:`inherit`). Its :class:`~chemie.reactions.model.Reference` (``refers_to``) names the
-procedure or example (:func:`reference_in`, ``procedure_references`` of
+procedure or example (:func:`find_references`, ``procedure_references`` of
 ``rules/procedures.yaml``), the record inherited from (``source``), the components taken
 (``inherited``) and those replaced (``replaced``: "using X instead of Y",
 :func:`replacements_in`; the generic reactants of a procedure, "the amine", by the
@@ -41,20 +41,38 @@ _AMOUNT_OF = regex.compile(r"\s*(?:[\d.,]+\s*[^\W\d]{1,5}\.?\s*(?:\([^()]{0,40}\
 _OLD_NAME = regex.compile(r"[^,;.()\n]+?(?=\s*(?:[,;.()\n]|\band\b|$))")
 
 
-def reference_in(text: str, a: int, b: int, table: ProcedureTable) -> Reference | None:
-    """The procedure or example that the text ``[a, b)`` says it follows (the first such
-    phrase), or None."""
-    best: tuple[regex.Match, object] | None = None
-    for rule in table.procedure_references:
-        m = table.compiled[rule.name].search(text, a, b)
-        if m is not None and (best is None or m.start() < best[0].start()):
-            best = (m, rule)
-    if best is None:
-        return None
-    m, rule = best
-    kind = table.kind(m.group(rule.kind_group)) if rule.kind_group else rule.kind
-    return Reference(kind or "procedure", m.groupdict().get("label") or "",
-                     " ".join(m.group().split()), rule.name)
+@dataclass
+class Found:
+    """A procedure reference found in a text: where, and what it says."""
+
+    start: int
+    end: int
+    reference: Reference
+
+
+def find_references(text: str, table: ProcedureTable) -> list[Found]:
+    """Every procedure or example reference of ``text`` (``procedure_references``), in text
+    order: each pattern is tried around each cue word (``reference_cues``), not over the
+    whole text."""
+    seen: dict[tuple[int, int], Found] = {}
+    for cue in table.compiled["reference_cues"].finditer(text):
+        a, b = max(0, cue.start() - 160), min(len(text), cue.end() + 40)
+        for rule in table.procedure_references:
+            for m in table.compiled[rule.name].finditer(text, a, b):
+                if (m.start(), m.end()) in seen or not m.start() <= cue.start() < m.end():
+                    continue
+                kind = table.kind(m.group(rule.kind_group)) if rule.kind_group else rule.kind
+                seen[(m.start(), m.end())] = Found(m.start(), m.end(), Reference(
+                    kind or "procedure", m.groupdict().get("label") or "",
+                    " ".join(m.group().split()), rule.name))
+    return sorted(seen.values(), key=lambda f: (f.start, -f.end))
+
+
+def reference_in(found: list[Found], a: int, b: int) -> Reference | None:
+    """The first reference of ``found`` (:func:`find_references`) in ``[a, b)`` (a copy: the
+    record owns it), or None."""
+    first = next((f for f in found if a <= f.start < b), None)
+    return None if first is None else Reference.from_dict(first.reference.to_dict())
 
 
 @dataclass

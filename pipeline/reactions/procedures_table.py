@@ -83,6 +83,7 @@ class ProcedureTable:
     title_end: str
     document_label: PatternRule
     label_kinds: dict[str, str]
+    reference_cues: tuple[str, ...]
     procedure_references: tuple[ProcedureReference, ...]
     replacements: tuple[ReplacementRule, ...]
     step_references: tuple[PatternRule, ...]
@@ -160,6 +161,8 @@ def check_table(table: ProcedureTable, name: str | Path) -> ProcedureTable:
               for r in table.procedure_references]
     items += [(f"replacements.{r.name}", r.name, r.pattern) for r in table.replacements]
     items += [(f"step_references.{r.name}", r.name, r.pattern) for r in table.step_references]
+    cues = "|".join(regex.escape(c) for c in table.reference_cues)
+    items.append(("reference_cues", "reference_cues", rf"(?i)\b(?:{cues})"))
     for key, rule, pattern in items:
         try:
             table.compiled[rule] = regex.compile(pattern.replace("{label}", table.label))

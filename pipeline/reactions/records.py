@@ -303,7 +303,7 @@ def _number(view: DocView, out: list[Reaction]) -> None:
 def _reference(ctx: _Context, members: list[Candidate], a: int, b: int) -> Reference | None:
     """The procedure or example the reaction's text says it follows, with what it replaces
     (the old components named in the text take no part: ``replaced_component``)."""
-    ref = reference_in(ctx.view.text, a, b, ctx.steps)
+    ref = reference_in(ctx.plan.references, a, b)
     if ref is None:
         return None
     for r in replacements_in(ctx.view.text, a, b, members, ctx.steps):

@@ -37,6 +37,10 @@ from chemie.reactions.sections import Plan, Section
 from chemie.reactions.table import ReactionTable
 
 STEP_REFERENCE = "step_reference"
+# every class, product and step reference opens with one of these (patterns are tried only
+# there); a step reference names a step, stage or part
+_DETERMINER = regex.compile(r"\b(?i:the|this|that|said)\b")
+_STEP_WORDS = regex.compile(r"(?i:\bstep|\bstage|\bpart)\b")
 
 
 @dataclass
@@ -94,12 +98,17 @@ class References:
         """Resolve the references among ``members`` (the candidates of one reaction, text
         ``[a, b)``) to the products in ``made`` (earlier reactions); returns the new
         candidates found in the text (the caller adds them)."""
+        text = self.view.text
+        steps = [(m, rule.name) for rule in self.table.step_references
+                 for m in self.table.compiled[rule.name].finditer(text, a, b)] \
+            if _STEP_WORDS.search(text, a, b) else []
         for c in members:
             if a <= c.start < b:
-                self._candidate(c, made, a, b)
+                self._candidate(c, made, steps)
         return self._in_text(made, a, b, found) if made else []
 
-    def _candidate(self, c: Candidate, made: list[Made], a: int, b: int) -> None:
+    def _candidate(self, c: Candidate, made: list[Made],
+                   steps: list[tuple[regex.Match, str]]) -> None:
         key = self.label_key(c.text)
         if key is not None and not _resolved(c):
             target = self.labels.get(key)
@@ -108,13 +117,14 @@ class References:
             return
         if c.role not in INPUTS and c.role != "none":
             return
-        for rule in self.table.step_references:
-            for m in self.table.compiled[rule.name].finditer(self.view.text, a, b):
-                if m.start() <= c.start and c.end <= m.end():
-                    target = self._step(m, made)
-                    if target is not None:
-                        _refer(c, target, rule.name)
-                    return
+        for m, rule in steps:
+            if m.start() <= c.start and c.end <= m.end():
+                target = self._step(m, made)
+                if target is not None:
+                    _refer(c, target, rule)
+                return
+        if not _DETERMINER.search(self.view.text, max(0, c.start - 40), c.start):
+            return  # every class or product reference opens with one
         if c.structure is not None and c.structure.how == "coreference":
             return  # chemie_coref found what it refers to
         m = self._phrase(c, "class_references")
@@ -132,6 +142,7 @@ class References:
         generic reactants, not the compounds their nouns name: unresolved (``reference``)."""
         for c in members:
             if c.structure is not None and c.structure.how != "coreference" \
+                    and _DETERMINER.search(self.view.text, max(0, c.start - 40), c.start) \
                     and self._phrase(c, "class_references") is not None:
                 c.structure = Structure("unresolved", reason="reference")
 
@@ -155,8 +166,10 @@ class References:
         rules = [(r.name, self._step) for r in self.table.step_references]
         rules += [(self.table.class_references.name, self._class_match),
                   (self.table.product_references.name, lambda m, made: made[-1].product)]
+        opening = [d.start() for d in _DETERMINER.finditer(text, a, stop)]
         for name, target_of in rules:
-            for m in self.table.compiled[_pattern_key(self.table, name)].finditer(text, a, stop):
+            pattern = self.table.compiled[_pattern_key(self.table, name)]
+            for m in filter(None, (pattern.match(text, at) for at in opening)):
                 if any(s < m.end() and m.start() < e for s, e in spans):
                     continue
                 target = target_of(m, made)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import regex
 
 from chemie.reactions.assemble import _SENTENCE_END, HEADING_ACTION, DocView
+from chemie.reactions.procedures import Found, find_references
 from chemie.reactions.procedures_table import ProcedureTable
 
 STAGE, HEADING, PROCEDURE = "yield_then_stage", "step_heading", "procedure_heading"
@@ -62,6 +63,7 @@ class Plan:
     titles: set[int] = field(default_factory=set)  # starts of spans that are section titles
     heading_spans: set[int] = field(default_factory=set)  # starts of the title line's spans
     body: int = 0  # where the first action (not a heading) starts: before it, the heading
+    references: list[Found] = field(default_factory=list)  # procedure references, in order
 
     @property
     def kept(self) -> set[int]:
@@ -80,17 +82,21 @@ def plan(view: DocView, table: ProcedureTable) -> Plan:
     title_end = _title_end(view)
     starts = {s: STAGE for s in view.section_starts()}
     starts[0] = ""
-    references = [(m.start(), m.end()) for r in table.procedure_references
-                  for m in table.compiled[r.name].finditer(text)]
+    references = find_references(text, table)
     for a in view.actions:
         if a.label == HEADING_ACTION and a.start > 0:
-            if _in_brackets(text, a.start) or any(s <= a.start < e for s, e in references):
+            if _in_brackets(text, a.start) or any(f.start <= a.start < f.end
+                                                  for f in references):
                 starts.pop(a.start, None)  # "[Example 1, Step 2]", "as in Example 1"
             else:
                 starts[a.start] = HEADING
     for at in _reference_stages(view, table):
         starts.setdefault(at, REFERENCE_STAGE)
-    for rules, opens in ((table.procedure_headings, PROCEDURE), (table.step_headings, HEADING)):
+    lower = text.lower()
+    for rules, opens, cues in ((table.procedure_headings, PROCEDURE, ("procedure", "method")),
+                               (table.step_headings, HEADING, ("step", "stage"))):
+        if not any(cue in lower for cue in cues):
+            continue  # no heading word: no heading (the patterns are slow to try everywhere)
         for rule in rules:
             for m in table.compiled[rule.name].finditer(text):
                 if m.start("heading") > title_end:
@@ -106,7 +112,7 @@ def plan(view: DocView, table: ProcedureTable) -> Plan:
         if sec.rule == LISTED:
             sec.kind, sec.title_at, sec.context = "example", sec.start, listed[sec.start]
     body = min((a.start for a in view.actions if a.label != HEADING_ACTION), default=len(text))
-    out = Plan(sections, title_end, body=body)
+    out = Plan(sections, title_end, body=body, references=references)
     if sections and sections[0].start == 0:
         _opening(text, table, out)
     out.titles = {r.start for s in out.sections for r in view.roles
@@ -123,6 +129,8 @@ def _listed(text: str, table: ProcedureTable) -> dict[int, int]:
     """The start of each item of a list of examples (``listed_examples``), with the start
     of the sentence that opens the list."""
     out: dict[int, int] = {}
+    if "following" not in text.lower():
+        return out
     for m in table.compiled["listed_examples"].finditer(text):
         end = text.find("\n", m.end())
         end = len(text) if end < 0 else end
