@@ -81,8 +81,8 @@ class ReactionAssembler(SavesTables):
                 found = self.resolver.resolve(view, found)
             check = functools.partial(structure_roles, table=self.table)
         text_roles(found, self.table)
-        reactions_of(doc).extend(records(view, self.table, found, check, sections, self.steps,
-                                         has_group))
+        reactions_of(doc).extend(records(view, self.table, found, check, sections=sections,
+                                         steps_table=self.steps, has_group=has_group))
         return doc
 
 

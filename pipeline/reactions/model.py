@@ -313,12 +313,16 @@ class Step:
 
 @dataclass
 class Problem:
-    """A check a record failed: ``check`` (``product_is_reactant`` …), the component it is
-    about (its name; None for the whole record) and what was found."""
+    """Why a record is not to be trusted as complete: ``check`` names the check that failed
+    (``unresolved_component``: OPSIN and the dictionary gave no structure;
+    ``atoms_unexplained``: product heavy atoms that no species with a structure gives;
+    ``mapping_timeout``: the atom accounting ran out of time; ``product_is_reactant``: the
+    product has the structure of a reactant an earlier step made), ``component`` the name of
+    the component it concerns (None: the whole reaction), ``detail`` what failed."""
 
     check: str
-    component: str | None
-    detail: str
+    component: str | None = None
+    detail: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return _clean(self)
@@ -397,7 +401,7 @@ class Reaction:
     yield_: Yield = field(default_factory=Yield)
     conditions: Conditions = field(default_factory=Conditions)
     steps: list[Step] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # checks the record failed
     label: str | None = None
     refers_to: Reference | None = None
 

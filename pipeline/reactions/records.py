@@ -55,7 +55,10 @@ from chemie.reactions.table import ReactionTable
 
 _TITLE = regex.compile(r"(?i)\b(?:title|titled|subject|desired|target|final)\b")
 
-Check = Callable[[list[Candidate]], None]
+# the structure tier of the roles over one reaction's candidates (the problems it finds)
+Check = Callable[[list[Candidate]], list[Problem] | None]
+# what may add implied species to one reaction's candidates (its text [a, b))
+Implied = Callable[[DocView, list[Candidate], int, int], None]
 
 
 @dataclass
@@ -75,20 +78,23 @@ class _Context:
     steps: ProcedureTable
     plan: Plan
     check: Check | None
+    implied: Implied | None
     has_group: Callable[[str, str], bool] | None
 
 
 def records(view: DocView, table: ReactionTable, found: list[Candidate],
-            check: Check | None = None, sections: Plan | None = None,
-            steps_table: ProcedureTable | None = None,
+            check: Check | None = None, implied: Implied | None = None, *,
+            sections: Plan | None = None, steps_table: ProcedureTable | None = None,
             has_group: Callable[[str, str], bool] | None = None) -> list[Reaction]:
     """The records of a document (see the module docstring): ``found`` its candidates (in
-    text order; references found in the text are added), ``check`` the structure rules,
-    ``sections`` its plan (made here when not given), ``has_group`` whether a structure has
-    a substructure (SMARTS; None when structures are off)."""
+    text order; references found in the text are added); per reaction, ``implied`` may add
+    species the text implies, then ``check`` (the structure rules) sees its candidates and
+    returns the problems its record states; ``sections`` the document's plan (made here when
+    not given), ``has_group`` whether a structure has a substructure (SMARTS; None when
+    structures are off)."""
     steps_table = steps_table or procedure_table()
     sections = sections or plan(view, steps_table)
-    ctx = _Context(view, table, steps_table, sections, check, has_group)
+    ctx = _Context(view, table, steps_table, sections, check, implied, has_group)
     refs = References(view, steps_table, table, sections, found, has_group)
     _heading_words(sections, found)
     titles = _titles(sections, found)
@@ -129,8 +135,10 @@ def _reaction(ctx: _Context, g: Group, members: list[Candidate], chosen: Candida
     """The record of one reaction's members (their product chosen)."""
     problems = inputs_like_product(ctx.plan, members, chosen, made)
     _after_reaction(ctx.view, ctx.table, members, b)
+    if ctx.implied is not None:
+        ctx.implied(ctx.view, members, a, b)
     if ctx.check is not None:
-        ctx.check(members)
+        problems.extend(ctx.check(members) or [])
     reaction = Reaction(str(n), ctx.view.doc_id, _rule(ctx.plan, g), problems=problems,
                         label=_label(ctx.plan, g))
     _fill(ctx, reaction, members, a, b)
