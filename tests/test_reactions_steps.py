@@ -16,11 +16,15 @@ from chemie.cli import main
 from chemie.commands.reactions import ResolvingSink
 from chemie.formats.reaction_records import rsmi_block, written
 from chemie.formats.uspto import iter_uspto
-from chemie.model import Document
+from chemie.model import Document, Mention
 from chemie.nlp import annotate
+from chemie.reactions.assemble import Candidate, DocView
 from chemie.reactions.inputs import NOT_EARLIER, NOT_IN_DOCUMENT, link
-from chemie.reactions.model import TEMPLATE, Reaction, Reference, Replacement
+from chemie.reactions.model import TEMPLATE, Reaction, Reference, Replacement, Structure
 from chemie.reactions.procedures_table import CODE_RULES, check_table, procedure_table
+from chemie.reactions.references import Made, References
+from chemie.reactions.sections import Plan, Section
+from chemie.reactions.table import reaction_table
 from chemie.structures.chem import canonical, has_group
 from chemie.tables import TableError, load_table
 
@@ -87,6 +91,7 @@ def test_each_rule_fires_on_its_class_of_text(rule, key, text, groups):
 # rules written in code: the tests below that fire each
 CODE_TESTS = {
     "step_reference": "test_a_second_step_makes_the_title_from_the_first_steps_product",
+    "linked_product": "test_a_mention_linked_to_an_earlier_product_is_that_product",
     "general_procedure": "test_examples_of_a_general_procedure_are_one_record_each",
     "procedure_example": "test_examples_of_a_general_procedure_are_one_record_each",
     "replaced_component": "test_link_replaces_what_the_text_names",
@@ -214,6 +219,26 @@ def test_without_structures_a_reference_is_still_a_reactant(nlp_off):
     [reference] = second.reactants
     assert (reference.name, reference.rule, reference.structure) == (
         "the product of Step 1", "step_reference", None)
+
+
+def test_a_mention_linked_to_an_earlier_product_is_that_product():
+    """chemie_coref's TRANSFORMED link from "the oil" (no name) to the mention of the first
+    stage's product makes it that product, a reactant of the second stage."""
+    text = "Stage 1 gave methyl benzoate. Stage 2: the oil (1.0 g) was heated with hydrazine."
+    product_at, oil_at = text.index("methyl benzoate"), text.index("oil")
+    product = Candidate(product_at, product_at + 15, "methyl benzoate", "REACTION_PRODUCT", "",
+                        0, Mention("M1", ((product_at, product_at + 15),)), role="product",
+                        structure=Structure("opsin", "COC(=O)c1ccccc1", "QPJVMBTYPHYUOC"),
+                        name="methyl benzoate")
+    oil = Candidate(oil_at, oil_at + 3, "oil", "STARTING_MATERIAL", "", 1,
+                    Mention("M2", ((oil_at - 4, oil_at + 3),)), role="reactant",
+                    structure=Structure("unresolved", reason="generic phrase"), name="oil")
+    view = DocView("d", text, [], [product.mention, oil.mention], [], {}, {"M2": ["M1"]})
+    sections = Plan([Section(0, 30), Section(30, len(text))])
+    refs = References(view, procedure_table(), reaction_table(), sections, [product, oil])
+    refs.resolve([oil], [Made(sections.sections[0], product)], 30, len(text), [product, oil])
+    assert (oil.role, oil.rule) == ("reactant", "step_reference")
+    assert (oil.structure.smiles, oil.structure.rule) == ("COC(=O)c1ccccc1", "linked_product")
 
 
 # -- general procedures in one document -----------------------------------------------------

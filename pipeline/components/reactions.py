@@ -2,7 +2,7 @@
 structures, amounts, yield, conditions and steps, after ``chemie_roles``.
 
 Writes :class:`chemie.reactions.model.Reaction` objects to ``doc._.reactions``, one per
-step that makes a product (see :mod:`chemie.reactions.assemble`). Roles follow the USPTO
+step that makes a product (see :mod:`chemie.reactions.records`). Roles follow the USPTO
 convention and name their rule (``rules/reactions.yaml``). Structures come from the
 compound dictionary and OPSIN (one batch per document, through
 :class:`chemie.structures.resolve.Resolver`); with ``structures=False`` nothing is resolved
@@ -88,12 +88,13 @@ class ReactionAssembler(SavesTables):
 
 def doc_view(doc: Doc) -> DocView:
     """What assembly reads from a Doc that went through ``chemie_roles``."""
-    coreference: dict[str, list[str]] = {}
+    links: dict[str, dict[str, list[str]]] = {"COREFERENCE": {}, "TRANSFORMED": {}}
     for r in relations_of(doc):
-        if r.label == "COREFERENCE":
-            coreference.setdefault(r.head, []).append(r.tail)
+        if r.label in links:
+            links[r.label].setdefault(r.head, []).append(r.tail)
     return DocView(str(doc_id_of(doc) or ""), doc_text(doc), list(roles_of(doc)),
-                   list(mentions_of(doc)), list(actions_of(doc)), coreference)
+                   list(mentions_of(doc)), list(actions_of(doc)), links["COREFERENCE"],
+                   links["TRANSFORMED"])
 
 
 @Language.factory(

@@ -95,6 +95,7 @@ class DocView:
     mentions: list[Mention]
     actions: list[Action]
     coreference: dict[str, list[str]]  # anaphor mention id -> antecedent ids
+    transformed: dict[str, list[str]] = field(default_factory=dict)  # TRANSFORMED links, too
     _sections: list[int] | None = field(default=None, repr=False, compare=False)
     _extents: list[tuple[int, int, Mention]] | None = field(default=None, repr=False,
                                                              compare=False)

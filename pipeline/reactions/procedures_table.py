@@ -16,9 +16,9 @@ from chemie.reactions.table import NamedRule, PatternRule
 from chemie.tables import TableError, load_table
 
 TABLE = "procedures.yaml"
-CODE_RULES = ("step_reference", "general_procedure", "procedure_example", "replaced_component",
-              "referenced_heading", "heading_word", "reference_then_stage",
-              "product_is_reactant")
+CODE_RULES = ("step_reference", "linked_product", "general_procedure", "procedure_example",
+              "replaced_component", "referenced_heading", "heading_word",
+              "reference_then_stage", "product_is_reactant")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@ reference to the product of an earlier reaction of the same document
   carries it ("Intermediate 3: NAME");
 * a class of compound ("the imidate", "the acid chloride": ``class_references``): the latest
   earlier product whose structure has that group (without structures: the latest);
-* "the product", "the crude material" (``product_references``): the previous product.
+* "the product", "the crude material" (``product_references``): the previous product;
+* a mention that ``chemie_coref`` links (COREFERENCE, TRANSFORMED) to the mention of an
+  earlier product (``linked_product``).
 
 A reference that is a compound span of ``chemie_roles`` takes the product's structure
 (``Structure.how`` ``coreference``, ``via`` the product's name, ``rule`` the reference rule);
@@ -37,6 +39,7 @@ from chemie.reactions.sections import Plan, Section
 from chemie.reactions.table import ReactionTable
 
 STEP_REFERENCE = "step_reference"
+LINKED = "linked_product"  # the rule of a reference reached through chemie_coref's links
 # every class, product and step reference opens with one of these (patterns are tried only
 # there); a step reference names a step, stage or part
 _DETERMINER = regex.compile(r"\b(?i:the|this|that|said)\b")
@@ -123,6 +126,10 @@ class References:
                 if target is not None:
                     _refer(c, target, rule)
                 return
+        target = self._linked(c, made)
+        if target is not None:
+            _refer(c, target, LINKED)
+            return
         if not _DETERMINER.search(self.view.text, max(0, c.start - 40), c.start):
             return  # every class or product reference opens with one
         if c.structure is not None and c.structure.how == "coreference":
@@ -136,6 +143,24 @@ class References:
                 c.structure = Structure("unresolved", reason="reference")
         elif made and self._phrase(c, "product_references") is not None:
             _refer(c, made[-1].product, self.table.product_references.name)
+
+    def _linked(self, c: Candidate, made: list[Made]) -> Candidate | None:
+        """The earlier product that the candidate's mention reaches through chemie_coref's
+        COREFERENCE and TRANSFORMED links, when it has no structure of its own."""
+        if c.mention is None or not made or _resolved(c) and c.structure.how != "coreference":
+            return None
+        products = {x.product.mention.id: x.product for x in made
+                    if x.product.mention is not None}
+        seen, queue = {c.mention.id}, [c.mention.id]
+        while queue:
+            mid = queue.pop(0)
+            for nxt in (*self.view.coreference.get(mid, ()), *self.view.transformed.get(mid, ())):
+                if nxt in products and products[nxt] is not c:
+                    return products[nxt]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return None
 
     def placeholders(self, members: list[Candidate]) -> None:
         """The class phrases of a general procedure ("the amine", "the aryl bromide") are
