@@ -103,7 +103,7 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
     last = max((i for i, g in enumerate(groups) if not g.template), default=-1)
     made: list[Made] = []
     out: list[Reaction] = []
-    kept: dict[int, tuple[Reference | None, list[Candidate]]] = {}
+    kept: dict[int, Reference] = {}  # what each record says it follows, by id(record)
     for i, g in enumerate(groups):
         a, b = sections.sections[g.first].start, sections.sections[g.last].end
         members = [c for c in found if (c is title and i == last)
@@ -120,8 +120,9 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
             title, members) else None), "section_title" if own is not None else "title_product")
         context = sections.sections[g.last].context
         reference = _reference(ctx, members, context if context >= 0 else a, b)
-        reaction = _reaction(ctx, g, members, chosen, made, a, b, len(out) + 1)
-        kept[id(reaction)] = (reference, members)
+        reaction = _reaction(ctx, g, members, chosen, made, a, b)
+        if reference is not None:
+            kept[id(reaction)] = reference
         if chosen is not None and chosen.role == "product":
             made.append(Made(sections.sections[g.last], chosen))
         out.append(reaction)
@@ -131,15 +132,15 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
 
 
 def _reaction(ctx: _Context, g: Group, members: list[Candidate], chosen: Candidate | None,
-              made: list[Made], a: int, b: int, n: int) -> Reaction:
-    """The record of one reaction's members (their product chosen)."""
+              made: list[Made], a: int, b: int) -> Reaction:
+    """The record of one reaction's members (their product chosen; numbered later)."""
     problems = inputs_like_product(ctx.plan, members, chosen, made)
     _after_reaction(ctx.view, ctx.table, members, b)
     if ctx.implied is not None:
         ctx.implied(ctx.view, members, a, b)
     if ctx.check is not None:
         problems.extend(ctx.check(members) or [])
-    reaction = Reaction(str(n), ctx.view.doc_id, _rule(ctx.plan, g), problems=problems,
+    reaction = Reaction("", ctx.view.doc_id, _rule(ctx.plan, g), problems=problems,
                         label=_label(ctx.plan, g))
     _fill(ctx, reaction, members, a, b)
     return reaction
@@ -324,14 +325,13 @@ def _reference(ctx: _Context, members: list[Candidate], a: int, b: int) -> Refer
     return ref
 
 
-def _follow(ctx: _Context, out: list[Reaction],
-            kept: dict[int, tuple[Reference | None, list[Candidate]]]) -> None:
+def _follow(ctx: _Context, out: list[Reaction], kept: dict[int, Reference]) -> None:
     """Each record that says what it follows inherits from it when it is in the document
     (an earlier example, or a general procedure); else its reference waits for the input's
     other documents (``reason``)."""
     templates = [r for r in out if r.rule == TEMPLATE]
     for i, r in enumerate(out):
-        ref = kept.get(id(r), (None, []))[0]
+        ref = kept.get(id(r))
         if ref is None:
             continue
         source = _source(ctx, ref, templates, out[:i])

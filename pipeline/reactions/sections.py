@@ -32,9 +32,10 @@ TITLE_RULES = frozenset({"heading_product", "heading_target"})  # chemie_roles' 
 @dataclass
 class Section:
     """One section: ``[start, end)``, how it was opened (``rule``: "" for the document's
-    start, :data:`HEADING`, :data:`STAGE`, :data:`PROCEDURE`), the kind and label its
-    heading names (``step`` "2", ``example`` "4", ``procedure`` "B"; "" without) and where a
-    title may follow its label (``title_at``; -1 without a heading)."""
+    start, :data:`HEADING`, :data:`STAGE`, :data:`REFERENCE_STAGE`, :data:`PROCEDURE`,
+    :data:`LISTED`), the kind and label its heading names (``step`` "2", ``example`` "4",
+    ``procedure`` "B"; "" without), the heading as written ("Step 2") and where a title may
+    follow its label (``title_at``; -1 without a heading)."""
 
     start: int
     end: int
@@ -44,11 +45,6 @@ class Section:
     heading: str = ""
     title_at: int = -1
     context: int = -1  # where the text it follows from starts (a list's opening; -1: start)
-
-    @property
-    def name(self) -> str:
-        """The section as its heading names it ("Step 2", "General Procedure B"), or ""."""
-        return self.heading
 
 
 @dataclass
