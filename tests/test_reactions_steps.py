@@ -90,7 +90,7 @@ def test_each_rule_fires_on_its_class_of_text(rule, key, text, groups):
 
 # rules written in code: the tests below that fire each
 CODE_TESTS = {
-    "step_reference": "test_a_second_step_makes_the_title_from_the_first_steps_product",
+    "step_reference": "test_without_structures_a_reference_is_still_a_reactant",
     "linked_product": "test_a_mention_linked_to_an_earlier_product_is_that_product",
     "general_procedure": "test_examples_of_a_general_procedure_are_one_record_each",
     "procedure_example": "test_examples_of_a_general_procedure_are_one_record_each",
