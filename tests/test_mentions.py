@@ -848,3 +848,13 @@ def test_amount_with_moles_right_before_a_name(nlp):
 def test_amount_each_of(nlp):
     got = mentions(nlp, "It was washed with 300 ml each of saturated aqueous sodium chloride .")
     assert got["300 ml each of saturated aqueous sodium chloride"][0] == "amount_of_np"
+
+
+@pytest.mark.parametrize(
+    "vessel",
+    ["an oven - dried 100 mL round - bottom flask", "a flame - dried flask", "a pressure tube",
+     "a sealed pressure vessel"],
+)
+def test_vessel_description_keeps_its_stop_words(nlp, vessel):
+    got = mentions(nlp, f"Phenol ( 1 g ) and THF ( 5 mL ) were placed in {vessel} .")
+    assert got[vessel][0] == "equipment_np"

@@ -111,6 +111,11 @@ class BridgingTable:
     layer_sides: dict[str, frozenset[str]]
     discarded: frozenset[str]
     quench_words: frozenset[str]
+    reaction_gases: frozenset[str]
+    condition_actions: frozenset[str]
+    inert_gases: frozenset[str]
+    atmosphere_words: frozenset[str]
+    gas_frame: frozenset[str]
     event_venue_before: frozenset[str]
     reference_words: frozenset[str]
     workup_participles: frozenset[str]
@@ -154,7 +159,7 @@ class BridgingResolver(SavesTables):
             w: side for side, words in t.layer_sides.items() for w in words
         }
         # action classes whose object some rule reads (_Context skips the other actions)
-        self.object_actions = (t.target_actions | t.removing_actions
+        self.object_actions = (t.target_actions | t.removing_actions | t.condition_actions
                                | t.workup_subject_actions | t.extracting_actions)
         self.quantity = regex.compile(t.quantity, regex.IGNORECASE)
         self._amounts: dict[str, bool] = {}
@@ -177,6 +182,10 @@ class BridgingResolver(SavesTables):
         # every suffix of a heading anaphor: the last word of one is among them
         self._anaphor_ends = frozenset(a[i:] for a in t.heading_anaphors for i in range(len(a)))
         # rule -> (relation label, confidence), read once per link
+        self._vessel_joins = frozenset(("of", "in", "with", "containing"))
+        self._gas_frame = t.gas_frame | t.atmosphere_words
+        self._gas_words = t.reaction_gases | t.inert_gases
+        self._gases: dict[tuple[str, ...], bool] = {}  # words -> is_gas (memo)
         self._made: dict[str, tuple[str, float | None]] = {
             name: (r.label, r.confidence) for name, r in t.rules.items()
         }
@@ -231,7 +240,7 @@ class BridgingResolver(SavesTables):
             return STATE
         if len(words) == 1 and words[0] in t.state_pronouns:
             return STATE  # "The mixture was stirred at reflux. It was cooled ...": the system
-        if head in self._state_like_heads:
+        if head in self._state_like_heads or self._vessel_tail(words):
             kind = self._state_head(m, ctx)
             if kind is not None:
                 return kind
@@ -324,7 +333,7 @@ class BridgingResolver(SavesTables):
         words, head, first = m.words, m.head, m.first
         if head in t.funnel_heads and t.holding_funnels.isdisjoint(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
-        if head in t.equipment_heads:
+        if head in t.equipment_heads or self._vessel_tail(words):
             around = ctx.around
             if (around[first + 1] == "in" and first > 1
                     and around[first] in t.event_venue_before):
@@ -352,6 +361,16 @@ class BridgingResolver(SavesTables):
                 head in t.bare_mixture_heads and "/" not in words and ":" not in words):
             return STATE
         return None
+
+    def _is_vessel(self, m: MentionView) -> bool:
+        """True for a vessel mention ("a sealed tube", "a dried 250 mL , 3-neck flask")."""
+        return m.head in self.t.equipment_heads or self._vessel_tail(m.words)
+
+    def _vessel_tail(self, words: tuple[str, ...]) -> bool:
+        """True for a vessel whose description hides its head from :func:`head_word` ("a
+        dried 250 mL , 3-neck flask": the comma): the last word is a vessel and no "of", "in"
+        or "with" makes it the complement of another noun."""
+        return words[-1] in self.t.equipment_heads and self._vessel_joins.isdisjoint(words)
 
     def _role(self, m: MentionView) -> bool:
         """True for a noun naming a compound by its role ("eluent", "the mobile phase")."""
@@ -489,7 +508,8 @@ class BridgingResolver(SavesTables):
                         reuse = end - 1  # no full stop before the end of the sentence
                     scanned = m.last
                     at_stop = ctx.workup_active(step, idx[end - 1] + 1, walk.since)
-                if at_stop:
+                if at_stop and not self.is_gas(m.words):
+                    # (a gas is a reaction input: "stirred under hydrogen for 16 h, filtered")
                     walk.workup_inputs.add(m.id)
                 continue
             if kind == EQUIPMENT:
@@ -540,6 +560,11 @@ class BridgingResolver(SavesTables):
         state = walk.state
         if state is not None and state.last == m.first - 2:
             return  # "the solution in a flask": the vessel only locates the mixture
+        if m.id in ctx.processed or (state is not None and not walk.pending):
+            # "The sealed tube was heated", "The mixture was stirred in a sealed tube": the
+            # vessel holds the reaction system and stands for it as its state
+            walk.parent, walk.state, walk.pending, walk.inputs = state, m, [], []
+            return
         if sources or not walk.pending:
             walk.pending = [m]  # the vessel stands for what was put into it
 
@@ -599,7 +624,7 @@ class BridgingResolver(SavesTables):
                 and m.head in t.workup_heads):
             walk.state, walk.pending = m, deferred
             return in_workup  # "an amber residue. The residue was ...": the same (coreference)
-        if prev is not None and not pending and (
+        if prev is not None and not pending and not self._is_vessel(prev) and (
             (m.words[0] in t.restating
              and not ctx.actions_between(ctx.table.idx[prev.last], ctx.table.idx[m.first]))
             or (prev.last == m.first - 2 and before in t.apposition_marks)
@@ -608,7 +633,16 @@ class BridgingResolver(SavesTables):
             # "to produce Compound q : t-butyl ... ( 0.6 g )": the same product in apposition
             walk.state, walk.pending = m, deferred
             return in_workup
-        if in_workup:
+        if in_workup and prev is not None and self._after_gas(pending, walk.workup_inputs):
+            # "the reaction mixture was stirred under a hydrogen atmosphere . The mixture was
+            # filtered": the first mixture after a reaction run under a gas is its outcome
+            self._link(out, "ra_gas_atmosphere", m, prev)
+            for p in pending:
+                if p.id in walk.workup_inputs:
+                    self._link(out, "workup_used_compound", m, p)
+                else:
+                    self._link(out, "ra_gas_atmosphere", m, p)
+        elif in_workup:
             if prev:
                 self._link(out, "workup_previous_state", m, prev)
             for p in pending:
@@ -625,10 +659,37 @@ class BridgingResolver(SavesTables):
                 if not (product and m.words[: len(p.words)] == p.words):
                     self._link(out, rule, m, p)  # not "Compound 8 ( 26 mg )" -> "Compound 8"
         elif prev:
-            self._link(out, "transformed_condition_change", m, prev)
+            rule = ("transformed_vessel_contents" if self._is_vessel(prev)
+                    else "transformed_condition_change")
+            self._link(out, rule, m, prev)
         walk.state, walk.pending, walk.parent, walk.inputs = m, deferred, prev, pending
         walk.sibling = None
         return in_workup
+
+    def is_gas(self, words: tuple[str, ...]) -> bool:
+        """True for a gas a reaction runs under: hydrogen in any form ("H2 ( 1 atm )", "a
+        hydrogen balloon"), an inert gas named as an atmosphere ("a nitrogen atmosphere")."""
+        hit = self._gases.get(words)
+        if hit is None:
+            t = self.t
+            core = [w.split("(")[0] for w in words
+                    if w not in self._gas_frame and not w[:1].isdigit()]
+            hit = bool(core) and self._gas_words.issuperset(core) and (
+                not t.reaction_gases.isdisjoint(core)
+                or not t.atmosphere_words.isdisjoint(words))
+            if len(self._gases) < 100_000:
+                self._gases[words] = hit
+        return hit
+
+    def _after_gas(self, pending: list[MentionView], workup_inputs: set[str]) -> bool:
+        """True when a gas is pending and every other pending compound came in a work-up."""
+        gas = False
+        for p in pending:
+            if self.is_gas(p.words):
+                gas = True
+            elif p.id not in workup_inputs:
+                return False
+        return gas
 
     def _quenched(self, prev: MentionView | None, pending: list[MentionView]) -> bool:
         """True when a quench or work-up liquid was among the compounds added to a mixture."""
@@ -699,6 +760,7 @@ class _Context:
         self.extracted: set[str] = set()  # objects of extractions ("the layer was extracted")
         self.thrown_away: set[str] = set()  # objects of "removed", "decanted" (not evaporated)
         self.workup_objects: set[str] = set()
+        self.processed: set[str] = set()  # objects of condition actions ("the tube was heated")
         special = resolver.object_actions
         for a in body:
             args = a.args
@@ -716,6 +778,8 @@ class _Context:
                 k = table.starting_at(a.start)
                 if k is not None and table.lower[k] in resolver.t.discarding_triggers:
                     self.thrown_away.update(args.get("object", ()))
+            if label in resolver.t.condition_actions:
+                self.processed.update(args.get("object", ()))
             if a.phase == "workup" and label in resolver.t.workup_subject_actions:
                 self.workup_objects.update(args.get("object", ()))
             if label in resolver.t.extracting_actions:

@@ -155,7 +155,7 @@ class Tagger:
         "reference_id", "split_name", "colour_phrase", "gram_label", "number_sign",
         "stop_word_modifier", "number_starts_np", "join_split_name", "new_name", "space_in_np",
         "determiner_label", "compound_x", "reference_starts_np", "heading_end",
-        "heading_breaks", "ner_chemicals",
+        "heading_breaks", "ner_chemicals", "vessel_description",
     )
 
     def __init__(self, tables: MentionTables):
@@ -192,6 +192,7 @@ class Tagger:
         self._heading_end(doc, words, classes)
         self._heading_breaks(words, classes)
         self._ner_chemicals(doc, classes)
+        self._vessel_description(classes)
         return words, "".join(classes), low
 
     def _relabel(self, words: list[str], classes: list[str], low: list[str]) -> None:
@@ -496,6 +497,31 @@ class Tagger:
             for i in range(start, end):
                 if classes[i] in "WXZ":
                     classes[i] = "C"
+
+
+    @staticmethod
+    def _vessel_description(classes: list[str]) -> None:
+        """``vessel_description``: "an oven - dried 100 mL flask", "a pressure tube": the stop
+        words between a determiner and an equipment head describe the vessel (modifiers);
+        found by a string search (equipment heads are rare)."""
+        joined = "".join(classes)
+        k = joined.find("E")
+        while k != -1:
+            i = k - 1
+            while i >= 0 and k - i <= _VESSEL_REACH and classes[i] in _VESSEL_WORDS:
+                i -= 1
+            if i >= 0 and classes[i] == "D" and "S" in joined[i + 1 : k]:
+                for j in range(i + 1, k):
+                    if classes[j] == "S":
+                        classes[j] = "W"
+            k = joined.find("E", k + 1)
+
+
+# the classes between a determiner and an equipment head that a vessel's description may hold
+# (words, numbers, units, hyphens, the comma of "250 mL , 3-neck", names, stop words), and how
+# far back the determiner may be (vessel_description)
+_VESSEL_WORDS = frozenset("WNU-PCS")
+_VESSEL_REACH = 8
 
 
 @functools.cache
