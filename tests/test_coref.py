@@ -118,6 +118,16 @@ CASES = {
         ["The product precipitated as a yellow solid .", "The solid was dried ."],
         ("The solid", "a yellow solid"),
     ),
+    "the_catalyst": (
+        ["A mixture of 4-nitrobenzoic acid ( 2.0 g ) and 10% palladium on carbon ( 0.2 g ) in"
+         " methanol ( 20 mL ) was stirred under hydrogen for 3 h .",
+         "The catalyst was filtered off ."],
+        ("The catalyst", "10% palladium on carbon ( 0.2 g )"),
+    ),
+    "filter_pad": (
+        ["The mixture was filtered through a pad of Celite and the pad was rinsed with ethanol ."],
+        ("the pad", "a pad of Celite"),
+    ),
 }
 
 

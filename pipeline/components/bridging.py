@@ -36,7 +36,7 @@ from chemie.components.actions import (
 )
 from chemie.components.coref import number_relations
 from chemie.components.mentions.document import doc_text
-from chemie.extensions import actions_of, relations_of
+from chemie.extensions import actions_of, mentions_of, relations_of
 from chemie.model import Action, Relation
 from chemie.saving import SavesTables, table_sources
 from chemie.tables import load_table
@@ -113,6 +113,9 @@ class BridgingTable:
     quench_words: frozenset[str]
     reaction_gases: frozenset[str]
     condition_actions: frozenset[str]
+    part_rules: frozenset[str]
+    filter_aid_heads: frozenset[str]
+    filter_aids: frozenset[str]
     inert_gases: frozenset[str]
     atmosphere_words: frozenset[str]
     gas_frame: frozenset[str]
@@ -362,6 +365,30 @@ class BridgingResolver(SavesTables):
             return STATE
         return None
 
+    def _aid_renamed(self, m: MentionView, walk: _Walk) -> bool:
+        """Replace a pending filter aid of this or the previous sentence ("a pad of Celite",
+        "diatomite") by ``m``, its later name ("the pad", "the filter cake"); False when there
+        is none."""
+        aids = self.t.filter_aids
+        pending = walk.pending
+        for k in range(len(pending) - 1, -1, -1):
+            p = pending[k]
+            if p.sentence < m.sentence - 1:
+                return False
+            if p.head == m.head or not aids.isdisjoint(p.words):
+                pending[k] = m
+                if p.id in walk.workup_inputs:
+                    walk.workup_inputs.add(m.id)
+                return True
+        return False
+
+    def _parts(self, doc: Doc) -> frozenset[str]:
+        """The ids of the mentions that name a part of a longer mention (rules of
+        ``part_rules``: "10% Pd / C ( 0.5 g )" in "a mixture of X and 10% Pd / C ( 0.5 g ) in
+        MeOH"): the walk takes the longer one."""
+        rules = self.t.part_rules
+        return frozenset(m.id for m in mentions_of(doc) if m.rule in rules)
+
     def _is_vessel(self, m: MentionView) -> bool:
         """True for a vessel mention ("a sealed tube", "a dried 250 mL , 3-neck flask")."""
         return m.head in self.t.equipment_heads or self._vessel_tail(m.words)
@@ -467,7 +494,7 @@ class BridgingResolver(SavesTables):
         scanned, reuse, at_stop = 0, -1, False
         for m in views:
             if m.last <= reach:
-                if low[m.first - 1] != "," or m.last - m.first < 2:
+                if low[m.first - 1] != "," or m.last - m.first < 2 or m.id in self._parts(doc):
                     # "( 2a )" inside the range of a discontinuous mention: a label; but in
                     # "silica gel ( 120 g , 0-100% EtOAc in hexanes )" the eluent is used
                     continue
@@ -479,6 +506,8 @@ class BridgingResolver(SavesTables):
                     walk, step, reuse = _Walk(), m_step, -1
                     ctx.step_start = ctx.first_action.get(step)
             words = m.words
+            if words[0] == "the" and m.head in t.filter_aid_heads and self._aid_renamed(m, walk):
+                continue  # "the pad" names the pad of Celite again: the later name is used
             if self._rule_words.isdisjoint(words) and words[-1] not in self._anaphor_ends:
                 kind = self._classify_name(m, ctx)  # (half the mentions: one set test, not ten)
             else:

@@ -704,6 +704,62 @@ def drying_agent(c: Context, p: DryingAgent, a: CorefMention) -> Found:
 
 
 @dataclass(frozen=True, kw_only=True)
+class TheCatalyst(CorefRule):
+    anaphors: frozenset[str]  # "the catalyst"
+    metals: frozenset[str]  # words of a catalyst's name ("pd", "palladium", "raney")
+    max_sentences: int  # how many sentences back the catalyst may be named
+
+
+@rule("the_catalyst", params=TheCatalyst, kinds=("generic",),
+      gate=lambda f, p: f.det in ("the", "this", "") and f.head in p.anaphors)
+def the_catalyst(c: Context, p: TheCatalyst, a: CorefMention) -> Found:
+    # "10% Pd / C ( 0.2 g ) was added ... The catalyst was filtered off": the catalyst named
+    if a.kind != "generic" or a.head not in p.anaphors or a.det not in ("the", "this", ""):
+        return None
+    if a.core.split()[0] not in p.anaphors:
+        return None  # "the catalyst" alone, not "the catalyst solution" or "a fresh catalyst"
+    for x in reversed(c.ms[: a.i]):
+        if x.sentence < a.sentence - p.max_sentences:
+            return None
+        if x.kind == "chemical" and _names_metal(x.name, p.metals):
+            return x
+    return None
+
+
+def _names_metal(name: str, metals: frozenset[str]) -> bool:
+    """Whether a word of ``name`` is a metal word or starts with one before a bracket
+    ("pd(oh)2", "pd(pph3)4")."""
+    for w in name.split():
+        if w in metals or w.split("(", 1)[0] in metals:
+            return True
+    return False
+
+
+@dataclass(frozen=True, kw_only=True)
+class FilterPad(CorefRule):
+    anaphors: frozenset[str]  # "the pad", "the plug", "the filter cake"
+    aids: frozenset[str]  # words of a filter aid's name ("celite", "silica")
+    max_sentences: int  # how many sentences back the filter aid may be named
+
+
+@rule("filter_pad", params=FilterPad, kinds=("generic",),
+      gate=lambda f, p: f.det == "the" and f.head in p.anaphors)
+def filter_pad(c: Context, p: FilterPad, a: CorefMention) -> Found:
+    # "filtered through a pad of Celite and the pad was washed": the pad of filter aid;
+    # "filtered through diatomite and the filter cake was washed": the filter aid itself
+    if a.kind != "generic" or a.det != "the" or a.head not in p.anaphors:
+        return None
+    for x in reversed(c.ms[: a.i]):
+        if x.sentence < a.sentence - p.max_sentences:
+            return None
+        if x.head == a.head and x.det in ("a", "an", ""):
+            return x  # "a pad of Celite", "a Celite pad"
+        if x.kind == "chemical" and not p.aids.isdisjoint(x.name.split()):
+            return x  # "through diatomite", "through Celite"
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
 class DefiniteRepeat(CorefRule):
     heads: frozenset[str]  # "the solid", "the flask"
 
