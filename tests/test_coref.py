@@ -124,6 +124,11 @@ CASES = {
          "The catalyst was filtered off ."],
         ("The catalyst", "10% palladium on carbon ( 0.2 g )"),
     ),
+    "described_product": (
+        ["The precipitate was collected to give the hydrochloride salt ( 2.5 g , 91% ) .",
+         "This salt was suspended in dichloromethane ( 30 mL ) ."],
+        ("This salt", "the hydrochloride salt ( 2.5 g , 91% )"),
+    ),
     "filter_pad": (
         ["The mixture was filtered through a pad of Celite and the pad was rinsed with ethanol ."],
         ("the pad", "a pad of Celite"),
@@ -588,3 +593,24 @@ def test_the_class_letters_coref_reads_are_the_letters_the_tagger_gives(nlp):
     assert coref._AMOUNT_START == letters("5 g and 7.13g were added .", "5", "7.13g") | {
         new_number}
     assert coref._NEW_NAME == new_name
+
+
+def test_described_product_needs_a_product_named_just_before(nlp):
+    """"The crude amine" after a concentration names no product: no link; "to give the free
+    base" is a product named, no anaphor."""
+    found = links(nlp, ["The filtrate was concentrated .", "The crude amine was dissolved in"
+                        " ethanol ."])
+    assert not [f for f in found if f[2] == "described_product"]
+    found = links(nlp, ["It gave 4-bromoaniline hydrochloride ( 2.0 g , 90% ) .",
+                        "It was washed with sodium bicarbonate to give the free base as an oil ."])
+    assert not [f for f in found if f[0] == "the free base"]
+    found = links(nlp, ["It was concentrated to afford a film .", "This material was purified"
+                        " by chromatography ."])
+    assert ("This material", "a film", "described_product") in found
+
+
+def test_crystal_habit_is_the_product_it_describes(nlp):
+    found = links(nlp, [HEADING, "Recrystallisation from hexane gave the title compound as"
+                        " colourless needles ( 1.6 g , 78% ) ."])
+    assert ("colourless needles", "the title compound ( 1.6 g , 78% )", "as_physical_state") in (
+        found)

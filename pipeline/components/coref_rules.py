@@ -465,6 +465,42 @@ def this_product(c: Context, p: ThisProduct, a: CorefMention) -> Found:
 
 
 @dataclass(frozen=True, kw_only=True)
+class DescribedProduct(CorefRule):
+    heads: frozenset[str]  # "this salt", "this material", "the crude amine"
+    demonstratives: frozenset[str]  # "this", "these", "said"
+    modifiers: frozenset[str]  # after "the": "the crude amine", "the free base"
+    max_sentences: int  # how many sentences back the product may be named
+
+
+@rule("described_product", params=DescribedProduct,
+      kinds=("generic", "chemical", "state", "reference"),
+      gate=lambda f, p: f.head in p.heads and (f.det in p.demonstratives or f.det == "the"))
+def described_product(c: Context, p: DescribedProduct, a: CorefMention) -> Found:
+    # "to give the dihydrochloride salt ( 2.5 g , 91% ) . This salt was suspended",
+    # "to afford a foam . The crude amine was dissolved": the product just obtained
+    if a.head not in p.heads or a.m.quantity:
+        return None
+    if a.det not in p.demonstratives and not (
+        a.det == "the" and a.core.split()[0] in p.modifiers
+    ):
+        return None
+    words, verbs = c.words, c.table.yield_verbs
+    if not verbs.isdisjoint(words[max(0, a.first - 2) : a.first]):
+        return None  # "to give the free base": a product named, no anaphor
+    for x in reversed(c.ms[: a.i]):
+        if x.sentence < a.sentence - p.max_sentences:
+            return None
+        if x.bracketed or x.kind == "equipment":
+            continue
+        # a product: stated with its yield, or named right after a verb that gives it
+        if "%" in x.m.text and _CONCENTRATION.match(x.m.text) is None:
+            return x
+        if not verbs.isdisjoint(words[max(0, x.first - 3) : x.first]) and x.before != "as":
+            return x
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
 class TitleCompound(CorefRule):
     phrases: frozenset[str]  # "the title compound", "the desired product" …
 
