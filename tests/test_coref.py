@@ -614,3 +614,14 @@ def test_crystal_habit_is_the_product_it_describes(nlp):
                         " colourless needles ( 1.6 g , 78% ) ."])
     assert ("colourless needles", "the title compound ( 1.6 g , 78% )", "as_physical_state") in (
         found)
+
+
+def test_the_solvent_skips_a_solvent_removed_and_covers_each_solvent(nlp):
+    found = links(nlp, [
+        "4-Bromophenol ( 1.5 g ) was dissolved in acetone ( 30 mL ) .",
+        "The acetone was removed and the residue was taken up in ethyl acetate ( 50 mL ) and"
+        " toluene ( 10 mL ) .",
+        "The organic solvents were washed with brine and the solvent was evaporated ."])
+    plural = {ant for ana, ant, rule in found if ana == "The organic solvents"}
+    assert plural == {"ethyl acetate ( 50 mL )", "toluene ( 10 mL )"}
+    assert not [f for f in found if f[0] == "the solvent" and "acetone" in f[1]]

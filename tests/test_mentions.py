@@ -80,6 +80,9 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, Mention]]:
          "chemical"),
         ("Then saturated salt water(10 mL ) was added .", "saturated salt water(10 mL )",
          "np_fused_quantity", "chemical"),
+        ("To a solution of 4-bromophenol ( 1.0 g ) in a mixed solvent of THF ( 10 mL ) and water"
+         " ( 2 mL ) was added LiOH ( 0.2 g ) .", "a solution of 4-bromophenol ( 1.0 g ) in a "
+         "mixed solvent of THF ( 10 mL ) and water ( 2 mL )", "solution_in_mixture", "generic"),
         ("A mixture of 4-nitrophenol ( 1.0 g ) , potassium carbonate ( 2.0 g ) and 10% Pd / C "
          "( 0.1 g ) in ethanol ( 5 mL ) was stirred .", "10% Pd / C ( 0.1 g )",
          "catalyst_component", "chemical"),
@@ -250,6 +253,7 @@ RULE_SENTENCES = [
     "Compound A ( 10 g ) was used . ( 92% ) MS = 725",
     "It was put on an Isolute column ( 2g , silica ) .",
     "A mixture of phenol ( 1 g ) and 10% Pd / C ( 0.1 g ) in ethanol ( 5 mL ) was stirred .",
+    "To a solution of phenol ( 1 g ) in a mixture of THF ( 5 mL ) and water ( 1 mL ) was added .",
 ]
 
 
@@ -883,3 +887,14 @@ def test_supported_catalyst_is_one_name(nlp, catalyst):
     # "on" joins only a metal to its support
     got = mentions(nlp, "The residue was adsorbed on carbon and poured on ice .")
     assert "carbon" in got and "ice" in got
+
+
+def test_a_solution_in_several_solvents_is_one_mention(nlp):
+    got = mentions(nlp, "A suspension of 4-bromophenol ( 1.0 g ) and LiOH ( 0.4 g ) in THF "
+                        "( 10 mL ) and water ( 2.5 mL ) was stirred .")
+    assert got["A suspension of 4-bromophenol ( 1.0 g ) and LiOH ( 0.4 g ) in THF ( 10 mL ) and "
+               "water ( 2.5 mL )"][0] == "solution_of_list"
+    # a dissolution names its solvents apart (the training data's convention)
+    got = mentions(nlp, "4-Bromophenol ( 1.0 g ) was dissolved in THF ( 10 mL ) and water "
+                        "( 2.5 mL ) .")
+    assert "THF ( 10 mL )" in got and "water ( 2.5 mL )" in got

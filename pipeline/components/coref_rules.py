@@ -589,6 +589,9 @@ class TheSolvent(CorefRule):
     not_solvents: frozenset[str]  # words of aqueous wash and work-up solutions
     aqueous: frozenset[str]  # words of an aqueous work-up
     reagent_units: tuple[str, ...]  # case-sensitive, after a number
+    removal: frozenset[str]  # "to remove methanol": the word before a solvent removed
+    removed: frozenset[str]  # "the acetone was removed": the participle after was / were
+    plural: frozenset[str]  # "the organic solvents": every solvent, whatever the modifier
 
     @cached_property
     def reagent_amount(self) -> re.Pattern:
@@ -608,9 +611,12 @@ def the_solvent(c: Context, p: TheSolvent, a: CorefMention) -> Found:
     solvents, tails = c.table.solvents, c.table.solvent_tails
     found: list[CorefMention] = []
     washed = False
+    every = a.core in p.anaphors or a.head in p.plural
     for x in reversed(c.ms[: a.i]):
         if found and ((x.kind == "generic" and x.head in p.anaphors) or "%" in x.m.text):
             break  # the solvents before an earlier "the solvent" or a product are gone
+        if found and x.kind == "chemical" and _solvent_removed(c, p, x):
+            break  # "the acetone was removed": it and the solvents before it are gone
         words = x.core.split()
         if p.not_solvents.intersection(words):
             # an aqueous work-up: the solvents of the reaction before it went with the
@@ -626,11 +632,20 @@ def the_solvent(c: Context, p: TheSolvent, a: CorefMention) -> Found:
             if p.reagent_amount.search(x.m.text) is not None:
                 continue  # a molar amount: added as a reagent, not as the solvent
             found.append(x)
-            if a.core not in p.anaphors:
+            if not every:
                 break  # "the organic solvent", "the elution solvent": one antecedent
             # else every solvent of the mixture: "The solvent" after an extraction with
             # EtOAc of a reaction run in THF -> the EtOAc and the THF
     return found or None
+
+
+def _solvent_removed(c: Context, p: TheSolvent, x: CorefMention) -> bool:
+    """Whether ``x`` is named as removed: "to remove methanol", "the acetone was
+    evaporated"."""
+    if x.before in p.removal:
+        return True
+    words, i = c.words, x.last + 1
+    return i + 1 < len(words) and words[i] in ("was", "were") and words[i + 1] in p.removed
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -346,6 +346,33 @@ def solution_component(x: DocContext, found: list[Candidate]) -> list[Candidate]
     return out
 
 
+@post_pass("solution_in_mixture")
+def solution_in_mixture(x: DocContext, found: list[Candidate]) -> list[Candidate]:
+    """``solution_in_mixture``: "a solution of X ( 1 g ) in a mixture of THF ( 10 mL ) and
+    water ( 2 mL )": the solution and the mixture of its solvents are one mention."""
+    words = x.tables.words["solution_in_mixture"]
+    heads, mixtures = words["heads"], words["mixtures"]
+    cs = x.cs
+    by_first = {c.first: c for c in found if c.rule in mixtures and len(c.ranges) == 1}
+    if not by_first:
+        return found
+    joined: dict[int, Candidate] = {}  # id of a solution -> the joined mention
+    gone: set[int] = set()  # ids of the mixtures joined
+    for c in found:
+        if c.kind != "generic" or c.head not in heads or len(c.ranges) > 1:
+            continue
+        k = c.last + 1
+        m = by_first.get(k + 1)
+        if m is None or k >= len(cs) or cs[k] != "I":
+            continue
+        joined[id(c)] = c.but(ranges=((c.first, m.last),), rule="solution_in_mixture",
+                              tokens=(c.first, m.last), quantity=True)
+        gone.add(id(m))
+    if not joined:
+        return found
+    return [joined.get(id(c), c) for c in found if id(c) not in gone]
+
+
 @post_pass("catalyst_component")
 def catalyst_component(x: DocContext, found: list[Candidate]) -> list[Candidate]:
     """``catalyst_component``: in "a mixture of X ( 5 g ) and 10% Pd / C ( 0.5 g ) in MeOH",
