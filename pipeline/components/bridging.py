@@ -42,6 +42,7 @@ from chemie.saving import SavesTables, table_sources
 from chemie.tables import load_table
 
 STATE, INPUT, EQUIPMENT, SKIP = "state", "input", "equipment", "skip"
+QUENCHED = "quenched"  # "the reaction was quenched": a state after a mixture, else skipped
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class BridgingTable:
     event_heads: frozenset[str]
     event_before: frozenset[str]
     event_after: frozenset[str]
+    quench_predicates: frozenset[str]
     coreferent_heads: frozenset[str]
     solvent_layers: frozenset[str]
     material_heads: frozenset[str]
@@ -324,6 +326,8 @@ class BridgingResolver(SavesTables):
             before in t.event_before or self._event_predicate(low, m.last + 1)
         ):
             return SKIP  # "after completion of the reaction": the event, not the material
+        if head in t.event_heads and self._predicate_in(low, m.last + 1, t.quench_predicates):
+            return QUENCHED  # "the reaction was quenched with water"
         if " ".join(words) in t.heading_anaphors and ctx.before_first_action(
                 ctx.table.idx[first]):
             return SKIP  # "This compound was prepared from X": the heading compound (coreference)
@@ -431,11 +435,17 @@ class BridgingResolver(SavesTables):
 
     def _event_predicate(self, low: list[str], i: int) -> bool:
         """True for "(the reaction) was stopped / is complete / was monitored by TLC"."""
+        return self._predicate_in(low, i, self.t.event_after)
+
+    @staticmethod
+    def _predicate_in(low: list[str], i: int, words: frozenset[str]) -> bool:
+        """True when the predicate from token ``i`` ("was then quenched") is one of
+        ``words``."""
         if i < len(low) and low[i] in ("was", "is", "were", "had", "has"):
             i += 1
             if i < len(low) and low[i] in ("then", "been", "further"):
                 i += 1
-        return i < len(low) and low[i] in self.t.event_after
+        return i < len(low) and low[i] in words
 
     def _described(self, words: tuple[str, ...], head: str) -> bool:
         """True when only describing adjectives precede the head ("pale yellow solid")."""
@@ -512,6 +522,11 @@ class BridgingResolver(SavesTables):
                 kind = self._classify_name(m, ctx)  # (half the mentions: one set test, not ten)
             else:
                 kind = self.classify(m, ctx)
+            changed = "transformed_condition_change"
+            if kind == QUENCHED:
+                if walk.state is None:
+                    continue  # no mixture named yet: the quench is an event
+                kind, changed = STATE, "transformed_quenched_reaction"
             if kind == SKIP:
                 continue
             if kind == INPUT:
@@ -555,10 +570,10 @@ class BridgingResolver(SavesTables):
                 # "filtered to remove a solid", "the water layer was removed": linked, but the
                 # system goes on from the state before it
                 kept = walk.state, walk.parent, walk.inputs
-                self._state(ctx, m, walk, in_workup, product, out)
+                self._state(ctx, m, walk, in_workup, product, out, changed)
                 walk.state, walk.parent, walk.inputs = kept
                 continue
-            in_workup = self._state(ctx, m, walk, in_workup, product, out)
+            in_workup = self._state(ctx, m, walk, in_workup, product, out, changed)
             if product and in_workup and m.head not in t.state_heads:
                 walk, reuse = _Walk(since=idx[m.last]), -1  # a named product ends the procedure
         number_relations(out, first, "B")  # B1, B2 … in the order made (coreference: C1 …)
@@ -605,9 +620,11 @@ class BridgingResolver(SavesTables):
         in_workup: bool,
         product: bool,
         out: list[Relation],
+        changed: str = "transformed_condition_change",
     ) -> bool:
-        """Link a state expression to the previous state and the pending compounds; True when
-        it is a work-up output."""
+        """Link a state expression to the previous state and the pending compounds (the rule
+        ``changed`` links it to the previous state when nothing was added); True when it is a
+        work-up output."""
         t = self.t
         before = ctx.around[m.first + 1]
         pending, deferred = walk.pending, []
@@ -688,8 +705,7 @@ class BridgingResolver(SavesTables):
                 if not (product and m.words[: len(p.words)] == p.words):
                     self._link(out, rule, m, p)  # not "Compound 8 ( 26 mg )" -> "Compound 8"
         elif prev:
-            rule = ("transformed_vessel_contents" if self._is_vessel(prev)
-                    else "transformed_condition_change")
+            rule = "transformed_vessel_contents" if self._is_vessel(prev) else changed
             self._link(out, rule, m, prev)
         walk.state, walk.pending, walk.parent, walk.inputs = m, deferred, prev, pending
         walk.sibling = None
