@@ -87,6 +87,8 @@ class BridgingTable:
     event_before: frozenset[str]
     event_after: frozenset[str]
     quench_predicates: frozenset[str]
+    product_classes: frozenset[str]
+    product_modifiers: frozenset[str]
     coreferent_heads: frozenset[str]
     solvent_layers: frozenset[str]
     material_heads: frozenset[str]
@@ -178,6 +180,7 @@ class BridgingResolver(SavesTables):
                                   | t.bare_state_heads | t.bare_mixture_heads)
         # every word that a check of classify looks for in a mention
         self._rule_words = (self._early_words | self._early_heads | {"title"} | t.yield_words
+                            | t.product_modifiers
                             | t.state_pronouns | self._state_like_heads
                             | t.bare_state_qualifiers | t.physical_states)
         # the words around a mention near which a check of _early may fire
@@ -249,6 +252,8 @@ class BridgingResolver(SavesTables):
             kind = self._state_head(m, ctx)
             if kind is not None:
                 return kind
+        if self._by_class(m):
+            return STATE  # "The crude amine was dissolved": the work-up output, by its class
         if words[0] in t.bare_state_qualifiers and not t.workup_heads.isdisjoint(words):
             return STATE  # "organic phase was separated", "Product containing fractions were ..."
         quantity = None  # has_quantity, computed only when a check needs it
@@ -392,6 +397,12 @@ class BridgingResolver(SavesTables):
         MeOH"): the walk takes the longer one."""
         rules = self.t.part_rules
         return frozenset(m.id for m in mentions_of(doc) if m.rule in rules)
+
+    def _by_class(self, m: MentionView) -> bool:
+        """True for a product named by its class after "crude" or "free" ("the crude
+        amine")."""
+        t = self.t
+        return m.head in t.product_classes and not t.product_modifiers.isdisjoint(m.words[:2])
 
     def _is_vessel(self, m: MentionView) -> bool:
         """True for a vessel mention ("a sealed tube", "a dried 250 mL , 3-neck flask")."""
@@ -565,7 +576,9 @@ class BridgingResolver(SavesTables):
                 or m.head in t.workup_heads
                 or not t.workup_participles.isdisjoint(m.words)
             )
-            product = m.id in ctx.products or m.head not in t.state_heads
+            product = m.id in ctx.products or (
+                m.head not in t.state_heads and m.head not in t.coreferent_heads
+                and not self._by_class(m))
             if m.id in ctx.thrown_away:
                 # "filtered to remove a solid", "the water layer was removed": linked, but the
                 # system goes on from the state before it
