@@ -625,3 +625,16 @@ def test_the_solvent_skips_a_solvent_removed_and_covers_each_solvent(nlp):
     plural = {ant for ana, ant, rule in found if ana == "The organic solvents"}
     assert plural == {"ethyl acetate ( 50 mL )", "toluene ( 10 mL )"}
     assert not [f for f in found if f[0] == "the solvent" and "acetone" in f[1]]
+
+
+def test_a_final_salt_is_the_heading_compound(nlp):
+    """A product named by its class with its yield, or a form after "as", is the product."""
+    heading = "Step 4 : 4-(4-Fluorophenyl)piperidine hydrochloride"
+    found = links(nlp, [heading, "The residue was triturated with ether to give the"
+                        " hydrochloride salt ( 1.4 g , 90% ) ."])
+    assert ("the hydrochloride salt ( 1.4 g , 90% )", "4-(4-Fluorophenyl)piperidine"
+            " hydrochloride", "final_product") in found
+    found = links(nlp, [heading, "The precipitate was collected to give the title compound as"
+                        " its hydrochloride salt ( 1.4 g , 90% ) ."])
+    assert ("its hydrochloride salt ( 1.4 g , 90% )", "the title compound",
+            "as_physical_state") in found

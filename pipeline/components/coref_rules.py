@@ -379,6 +379,7 @@ def as_eluent(c: Context, p: AsEluent, a: CorefMention) -> Found:
 class AsPhysicalState(CorefRule):
     skip_after: frozenset[str]  # an earlier mention after one of these is no antecedent
     subject_verbs: tuple[str, ...]  # "Compound 27 was synthesized from A … as a solid"
+    forms: frozenset[str]  # generic heads of a form: "as its hydrochloride salt"
 
     @cached_property
     def passive_yield(self) -> list[list[str]]:
@@ -386,9 +387,10 @@ class AsPhysicalState(CorefRule):
         return [[aux, v] for aux in ("was", "were", "is") for v in self.subject_verbs]
 
 
-@rule("as_physical_state", params=AsPhysicalState, kinds=("state",))
+@rule("as_physical_state", params=AsPhysicalState, kinds=("state", "generic"))
 def as_physical_state(c: Context, p: AsPhysicalState, a: CorefMention) -> Found:
-    if a.kind != "state" or a.first < 1:
+    # a state ("as a white solid") or a form by class ("as its hydrochloride salt")
+    if a.first < 1 or not (a.kind == "state" or (a.kind == "generic" and a.head in p.forms)):
         return None
     words, ms = c.words, c.ms
     if a.before != "as" and " ".join(words[max(0, a.first - 2) : a.first]) != "form of":
@@ -673,11 +675,18 @@ def starting_material(c: Context, p: StartingMaterial, a: CorefMention) -> Found
     return found or None
 
 
-@rule("final_product", kinds=("chemical", "reference", "state"),
+@dataclass(frozen=True, kw_only=True)
+class FinalProduct(CorefRule):
+    forms: frozenset[str]  # generic heads of a product by class: "the hydrochloride salt"
+
+
+@rule("final_product", params=FinalProduct, kinds=("chemical", "reference", "state", "generic"),
       gate=lambda f, p: f.after_title and f.yield_or_label)
-def final_product(c: Context, p: CorefRule, a: CorefMention) -> Found:
+def final_product(c: Context, p: FinalProduct, a: CorefMention) -> Found:
     title = c.title
-    if title is None or a.i <= title.i or a.kind not in ("chemical", "reference", "state"):
+    named = a.kind in ("chemical", "reference", "state") or (
+        a.kind == "generic" and a.head in p.forms)  # "the hydrochloride salt ( 1.4 g , 90% )"
+    if title is None or a.i <= title.i or not named:
         return None
     if "%" in a.m.text and a.i == c.last_product():
         return title
