@@ -297,10 +297,12 @@ class BridgingResolver(SavesTables):
         if role and head not in t.role_nouns:
             return INPUT  # "mobile phase": a role, not a layer
         after = low[m.last + 1] if m.last + 1 < len(low) else ""
-        if after in t.apparatus_after or (
+        if (after in t.apparatus_after or (
             after == "-" and m.last + 2 < len(low) and low[m.last + 2] in t.apparatus_after
-        ):
-            return SKIP  # "ice" in "an ice bath", "under ice - cooling": part of the apparatus
+        )) and not self.is_gas(words):
+            # "ice" in "an ice bath", "under ice - cooling": part of the apparatus (but the
+            # hydrogen of "a hydrogen balloon" is the gas the reaction runs under)
+            return SKIP
         if head in t.non_compounds:
             return SKIP  # "inert atmosphere", "a period of": no compound
         if head == "atmosphere" and t.empty_atmosphere.issuperset(words):
