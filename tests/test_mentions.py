@@ -894,6 +894,10 @@ def test_a_solution_in_several_solvents_is_one_mention(nlp):
                         "( 10 mL ) and water ( 2.5 mL ) was stirred .")
     assert got["A suspension of 4-bromophenol ( 1.0 g ) and LiOH ( 0.4 g ) in THF ( 10 mL ) and "
                "water ( 2.5 mL )"][0] == "solution_of_list"
+    got = mentions(nlp, "To a solution of 4-bromophenol ( 1.0 g ) in a 1 : 1 mixture of THF and "
+                        "water ( 10 mL ) was added LiOH .")
+    assert got["a solution of 4-bromophenol ( 1.0 g ) in a 1 : 1 mixture of THF and water "
+               "( 10 mL )"][0] == "solution_in_mixture"
     # a dissolution names its solvents apart (the training data's convention)
     got = mentions(nlp, "4-Bromophenol ( 1.0 g ) was dissolved in THF ( 10 mL ) and water "
                         "( 2.5 mL ) .")

@@ -362,8 +362,12 @@ def solution_in_mixture(x: DocContext, found: list[Candidate]) -> list[Candidate
         if c.kind != "generic" or c.head not in heads or len(c.ranges) > 1:
             continue
         k = c.last + 1
+        if k + 1 >= len(cs) or cs[k] != "I":
+            continue
         m = by_first.get(k + 1)
-        if m is None or k >= len(cs) or cs[k] != "I":
+        if m is None and cs[k + 1] == "D":
+            m = by_first.get(k + 2)  # "in a 1 : 1 mixture of ...": the ratio starts the mixture
+        if m is None:
             continue
         joined[id(c)] = c.but(ranges=((c.first, m.last),), rule="solution_in_mixture",
                               tokens=(c.first, m.last), quantity=True)
