@@ -649,9 +649,12 @@ class BridgingResolver(SavesTables):
             here = ctx.table.idx[m.first]
             for p in pending:
                 # "Y was dissolved in W, and to the solution was added Z": Y and W are not
-                # moved (no addition between them and the solution)
-                clause = p.sentence == m.sentence and ctx.one_addition_between(
-                    ctx.table.idx[p.last], here)
+                # moved (no addition between them and the solution); nor in "Y was dissolved
+                # in W, and Z was added to the solution" (the addition names what it adds
+                # after them)
+                lo = ctx.table.idx[p.last]
+                clause = (p.sentence == m.sentence and ctx.one_addition_between(lo, here)
+                          and not (p.id in ctx.solvents and ctx.adds_later(lo, here)))
                 (deferred if clause else []).append(p)
             pending = [p for p in pending if p not in deferred]
         prev = walk.state
@@ -811,6 +814,8 @@ class _Context:
         self.steps = steps = [a.step for a in body]
         self.phases = [a.phase for a in body]
         self.labels = [a.label for a in body]
+        self.objects = [a.args.get("object", ()) if a.args else () for a in body]
+        self._starts: dict[str, int] | None = None  # mention id -> first character
         # the first action of each step (filled backwards: the earliest start is written last)
         self.first_action: dict[int, int] = dict(
             zip(reversed(steps), reversed(starts), strict=True))
@@ -818,6 +823,7 @@ class _Context:
         self.removed: set[str] = set()
         self.targets: set[str] = set()  # "X was prepared / synthesized ...": the step's target
         self.extracted: set[str] = set()  # objects of extractions ("the layer was extracted")
+        self.solvents: set[str] = set()  # solvents of actions ("dissolved in W")
         self.thrown_away: set[str] = set()  # objects of "removed", "decanted" (not evaporated)
         self.workup_objects: set[str] = set()
         self.processed: set[str] = set()  # objects of condition actions ("the tube was heated")
@@ -828,6 +834,8 @@ class _Context:
                 continue  # no mention to record (an action without arguments)
             if "product" in args:
                 self.products.update(args["product"])
+            if "solvent" in args:
+                self.solvents.update(args["solvent"])
             label = a.label
             if label not in special:
                 continue  # (most actions) no rule reads this action's object
@@ -861,6 +869,21 @@ class _Context:
         is an addition ("X was added to the mixture")."""
         a, b = bisect.bisect_right(self.starts, lo), bisect.bisect_left(self.starts, hi)
         return b - a == 1 and self.labels[a] in self.adding
+
+    def adds_later(self, lo: int, hi: int) -> bool:
+        """True when the addition starting between characters ``lo`` and ``hi`` names what
+        it adds after ``lo`` ("dissolved in W at rt , and Z was added to the solution")."""
+        a = bisect.bisect_right(self.starts, lo)
+        added = self.objects[a] if a < len(self.objects) else ()
+        return bool(added) and min(map(self.mention_start, added)) > lo
+
+    def mention_start(self, mention_id: str) -> int:
+        """The character offset of a mention's first token (the index is built on first
+        use)."""
+        if self._starts is None:
+            idx = self.table.idx
+            self._starts = {v.id: idx[v.first] for v in self.views}
+        return self._starts.get(mention_id, -1)
 
     def actions_between(self, lo: int, hi: int) -> int:
         """Number of actions starting between characters ``lo`` and ``hi``."""
