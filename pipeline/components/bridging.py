@@ -117,6 +117,7 @@ class BridgingTable:
     quench_words: frozenset[str]
     reaction_gases: frozenset[str]
     condition_actions: frozenset[str]
+    carried_conditions: frozenset[str]
     part_rules: frozenset[str]
     filter_aid_heads: frozenset[str]
     filter_aids: frozenset[str]
@@ -852,6 +853,26 @@ class _Context:
                 self.workup_objects.update(args.get("object", ()))
             if label in resolver.t.extracting_actions:
                 self.extracted.update(args.get("object", ()))
+        self._carry_condition(body, resolver.t.carried_conditions)
+
+    def _carry_condition(self, body: list[Action], conditions: frozenset[str]) -> None:
+        """A condition verb without an object right after "and" acts on what the action before
+        it (in the sentence) acted on: "The vial was capped and heated", "X and Y were placed in
+        a flask and refluxed": the vial, the flask are processed (they hold the system)."""
+        table = self.table
+        for before, a in zip(body, body[1:], strict=False):
+            if (a.label not in conditions or (a.args and a.args.get("object"))
+                    or not before.args or before.sentence != a.sentence):
+                continue
+            k = table.starting_at(a.start)
+            if k is None or k < 2:
+                continue
+            low = table.lower
+            if low[k - 1] == "then" and low[k - 2] == "and":
+                k -= 1
+            if low[k - 1] == "and":
+                self.processed.update(before.args.get("object", ()))
+                self.processed.update(before.args.get("container", ()))
 
     def workup_active(self, step: int, char: int, since: int = -1) -> bool:
         """True when the last action of ``step`` between ``since`` and ``char`` is a work-up."""
