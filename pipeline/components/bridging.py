@@ -584,10 +584,12 @@ class BridgingResolver(SavesTables):
                 and not self._by_class(m))
             if m.id in ctx.thrown_away:
                 # "filtered to remove a solid", "the water layer was removed": linked, but the
-                # system goes on from the state before it
-                kept = walk.state, walk.parent, walk.inputs
+                # system goes on from the state before it, with the compounds still pending
+                # ("washed with brine, dried over Na2SO4 and distilled to remove the filtrate.
+                # The residue": the residue links to the brine and the Na2SO4)
+                kept = walk.state, walk.parent, walk.inputs, list(walk.pending)
                 self._state(ctx, m, walk, in_workup, product, out, changed)
-                walk.state, walk.parent, walk.inputs = kept
+                walk.state, walk.parent, walk.inputs, walk.pending = kept
                 continue
             in_workup = self._state(ctx, m, walk, in_workup, product, out, changed)
             if product and in_workup and m.head not in t.state_heads:
