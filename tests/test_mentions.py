@@ -646,6 +646,9 @@ def test_equipped_with_ends_at_the_verb(nlp):
                         "charged with water .")
     assert got["A flask fitted with a reflux condenser and a nitrogen inlet"][0] == (
         "equipment_equipped_with")
+    # a stir bar: "bar" is also a unit of pressure
+    got = mentions(nlp, "To a flask equipped with a magnetic stir bar was added water .")
+    assert got["a flask equipped with a magnetic stir bar"][0] == "equipment_equipped_with"
 
 
 @pytest.mark.parametrize(
@@ -865,7 +868,7 @@ def test_amount_each_of(nlp):
 @pytest.mark.parametrize(
     "vessel",
     ["an oven - dried 100 mL round - bottom flask", "a flame - dried flask", "a pressure tube",
-     "a sealed pressure vessel"],
+     "a sealed pressure vessel", "an oven - dried 100 mL Schlenk tube"],
 )
 def test_vessel_description_keeps_its_stop_words(nlp, vessel):
     got = mentions(nlp, f"Phenol ( 1 g ) and THF ( 5 mL ) were placed in {vessel} .")
