@@ -766,9 +766,25 @@ def test_gradient_from_one_eluent_to_another(nlp, sentence, eluent):
     assert mentions(nlp, sentence)[eluent][0] == "eluent_gradient"
 
 
+@pytest.mark.parametrize(
+    ("sentence", "eluent"),
+    [("It was purified by HPLC ( C18 , acetonitrile-H2O with 0.1% TFA as eluent ) .",
+      "acetonitrile-H2O with 0.1% TFA"),
+     ("It was purified by HPLC ( mobile phase : MeCN / water gradient with addition of 0.1% "
+      "formic acid ) .", "MeCN / water gradient with addition of 0.1% formic acid"),
+     ("It was purified by chromatography ( hexane : ethyl acetate = 2 : 1 , containing 0.1% "
+      "triethylamine ) .", "hexane : ethyl acetate = 2 : 1 , containing 0.1% triethylamine")],
+)
+def test_eluent_with_a_modifier_is_one_eluent(nlp, sentence, eluent):
+    assert mentions(nlp, sentence)[eluent][0] == "eluent_additive"
+
+
 def test_eluent_additive(nlp):
     got = mentions(nlp, "It was eluted with methanol containing 1% ammonium hydroxide .")
     assert got["methanol containing 1% ammonium hydroxide"][0] == "eluent_additive"
+    # no eluent before the percentage: a reagent added with the catalyst stays apart
+    got = mentions(nlp, "The mixture was treated with 10% Pd / C ( 50 mg ) .")
+    assert "The mixture" in got and "10% Pd / C ( 50 mg )" in got
     got = mentions(nlp, "It was eluted with methanol containing 10% aqueous ammonia and chloroform "
                         "( concentration , 25% ) .")
     assert got["methanol containing 10% aqueous ammonia and chloroform ( concentration , 25% )"][

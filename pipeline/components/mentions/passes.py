@@ -451,24 +451,32 @@ def abbreviated_solution(x: DocContext, found: list[Candidate]) -> list[Candidat
 
 @post_pass("eluent_additive")
 def eluent_additive(x: DocContext, found: list[Candidate]) -> list[Candidate]:
-    """``eluent_additive``: a solvent containing a percentage of another is one eluent
-    ("methanol containing 1% ammonium hydroxide", "25% methanol containing 0.2% NH4OH")."""
+    """``eluent_additive``: a solvent or eluent with a percentage of an additive is one eluent
+    ("methanol containing 1% ammonium hydroxide", "acetonitrile-H2O with 0.1% TFA",
+    "acetonitrile / water gradient with addition of 0.1% TFA", "DCM : MeOH = 50 : 1 , 0.1%
+    aqueous ammonia"): the words between them are one of the rule's ``joiners`` (after an
+    eluent with a ratio also one of ``ratio_joiners``)."""
     cs, low, words = x.cs, x.low, x.words
+    table = x.tables.words["eluent_additive"]
+    joiners, ratio_joiners = table["joiners"], table["ratio_joiners"]
+    eluents = table["eluents"]
     out: list[Candidate] = []
     for b in sorted(found, key=_RANGES):
         if out:
             a = out[-1]
             a1, b0 = a.last, b.first
             if (
-                a.rule in ("chemical_np", "amount_of_np")
-                and b.rule in ("chemical_np", "np_quantity")
+                a.rule in eluents and b.rule in ("chemical_np", "np_quantity")
                 and len(a.ranges) == len(b.ranges) == 1 and a.kind == "chemical"
-                and b.kind == "chemical" and b0 == a1 + 2 and low[a1 + 1] == "containing"
+                and b.kind == "chemical" and a1 + 1 < b0 <= a1 + 5
                 and cs[b0] == "A" and "%" in words[b0]
             ):
-                out[-1] = b.but(ranges=((a.first, b.last),), rule="eluent_additive",
-                                tokens=(a.first, b.last), core=(a.core[0], b.core[1]), det=a.det)
-                continue
+                between = " ".join(low[a1 + 1 : b0])
+                if between in joiners or (a.rule == "eluent_ratio" and between in ratio_joiners):
+                    out[-1] = b.but(ranges=((a.first, b.last),), rule="eluent_additive",
+                                    tokens=(a.first, b.last), core=(a.core[0], b.core[1]),
+                                    det=a.det)
+                    continue
         out.append(b)
     return out
 
