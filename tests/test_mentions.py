@@ -249,6 +249,7 @@ RULE_SENTENCES = [
     "It was eluted with methanol and chloroform ( concentration gradient , 0 to 15% ) .",
     "It was washed with NH4Cl ( saturated solution ) .",
     "It was eluted with methanol containing 1% ammonium hydroxide .",
+    "It was purified ( 10-50% EtOAc in hexanes , then 0-5% MeOH in EtOAc ) .",
     "It was acidified with 2 N hydrochloric acid ( HCl ) solution .",
     "Compound A ( 10 g ) was used . ( 92% ) MS = 725",
     "It was put on an Isolute column ( 2g , silica ) .",
@@ -777,6 +778,20 @@ def test_gradient_from_one_eluent_to_another(nlp, sentence, eluent):
 )
 def test_eluent_with_a_modifier_is_one_eluent(nlp, sentence, eluent):
     assert mentions(nlp, sentence)[eluent][0] == "eluent_additive"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "eluent", "rule"),
+    [("It was purified on silica gel ( heptane / acetone 100 / 0 to 80 / 20 then DCM / MeOH 100 "
+      "/ 0 to 90 / 10 ) to give X .",
+      "heptane / acetone 100 / 0 to 80 / 20 then DCM / MeOH 100 / 0 to 90 / 10", "eluent_sequence"),
+     ("It was purified ( 10-50% EtOAc in hexanes , then 0-5% MeOH in EtOAc ) .",
+      "10-50% EtOAc in hexanes , then 0-5% MeOH in EtOAc", "eluent_sequence"),
+     ("It was eluted with DCM : EtOAc 100 : 0 , 95 : 5 , 90 : 10 then 80 : 20 to give X .",
+      "DCM : EtOAc 100 : 0 , 95 : 5 , 90 : 10 then 80 : 20", "eluent_ratio")],
+)
+def test_eluents_run_one_after_the_other_are_one(nlp, sentence, eluent, rule):
+    assert mentions(nlp, sentence)[eluent][0] == rule
 
 
 def test_eluent_additive(nlp):

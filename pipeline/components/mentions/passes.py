@@ -565,6 +565,30 @@ def solvent_pair(x: DocContext, found: list[Candidate]) -> list[Candidate]:
     return out
 
 
+@post_pass("eluent_sequence")
+def eluent_sequence(x: DocContext, found: list[Candidate]) -> list[Candidate]:
+    """``eluent_sequence``: eluents run one after the other are one eluent ("petroleum ether /
+    acetone 100 / 0 to 80 / 20 then heptane / acetone 100 / 0 to 60 / 40", "70-100% EtOAc in DCM
+    , then 0-5% MeOH in EtOAc"): the words between them are one of the rule's ``joiners``."""
+    low = x.low
+    table = x.tables.words["eluent_sequence"]
+    joiners, eluents = table["joiners"], table["eluents"]
+    out: list[Candidate] = []
+    for b in sorted(found, key=_RANGES):
+        if out:
+            a = out[-1]
+            if (
+                a.rule in eluents and b.rule in eluents and len(a.ranges) == len(b.ranges) == 1
+                and a.last + 1 < b.first <= a.last + 3
+                and " ".join(low[a.last + 1 : b.first]) in joiners
+            ):
+                out[-1] = a.but(ranges=((a.first, b.last),), rule="eluent_sequence",
+                                tokens=(a.first, b.last), core=(a.core[0], b.core[1]))
+                continue
+        out.append(b)
+    return out
+
+
 # -- filters -------------------------------------------------------------------------------
 
 
