@@ -462,14 +462,15 @@ def eluent_additive(x: DocContext, found: list[Candidate]) -> list[Candidate]:
     eluents = table["eluents"]
     out: list[Candidate] = []
     for b in sorted(found, key=_RANGES):
-        if out:
+        b0 = b.first
+        if out and cs[b0] == "A":  # (most candidates start otherwise: one test)
             a = out[-1]
-            a1, b0 = a.last, b.first
+            a1 = a.last
             if (
-                a.rule in eluents and b.rule in ("chemical_np", "np_quantity")
+                a1 + 1 < b0 <= a1 + 5 and "%" in words[b0]
+                and a.rule in eluents and b.rule in ("chemical_np", "np_quantity")
                 and len(a.ranges) == len(b.ranges) == 1 and a.kind == "chemical"
-                and b.kind == "chemical" and a1 + 1 < b0 <= a1 + 5
-                and cs[b0] == "A" and "%" in words[b0]
+                and b.kind == "chemical"
             ):
                 between = " ".join(low[a1 + 1 : b0])
                 if between in joiners or (a.rule == "eluent_ratio" and between in ratio_joiners):
