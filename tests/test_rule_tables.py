@@ -89,10 +89,10 @@ CASES = [
      "'new_first'?)"),
     ("reactions.yaml", lambda t: _rename(t["after_reaction"], "min_hours", "min_hour"),
      "rules/reactions.yaml: after_reaction.min_hour: unknown key (did you mean 'min_hours'?)"),
-    ("roles.yaml", lambda t: _rename(_item(t["compounds"], "solvent_after_in")["when"], "after",
-                                     "afer"),
-     "rules/roles.yaml: compounds.solvent_after_in.when.afer: unknown key (did you mean "
-     "'after'?)"),
+    ("roles.yaml", lambda t: _rename(_item(t["compounds"], "solvent_after_in"), "after", "afer"),
+     "rules/roles.yaml: compounds.solvent_after_in.afer: unknown key (did you mean 'after'?)"),
+    ("roles.yaml", lambda t: _item(t["compounds"], "layer").update(name="layers"),
+     "rules/roles.yaml: compounds.layers.name: unknown name 'layers' (did you mean 'layer'?)"),
     ("roles.yaml", lambda t: _rename(_item(t["triggers"], "yield_step"), "needs_argument",
                                      "needs_arg"),
      "rules/roles.yaml: triggers.yield_step.needs_arg: unknown key (did you mean "
