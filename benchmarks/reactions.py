@@ -25,11 +25,11 @@ Targets (issue 15) on all 80: products F1 >= 0.95, species F1 >= 0.90, exact >= 
 
 Hand-written paragraphs (:func:`handwritten`): the multi-step, general-procedure and
 cross-paragraph paragraphs of ``tests/fixtures/reactions/`` (written for the project, with
-gold reactions for every step; each file one source, its paragraphs linked as
-``--link-documents`` links them), **every** reaction scored, with bond orders and by
-skeleton: a document's records are matched to its gold reactions in text order, an extra
-record is a reaction no gold has (its product a false positive), a missing one a gold
-reaction not found. The rules of issue 18 (steps, references, general procedures) were
+gold reactions for every step; each file one input, its paragraphs linked as
+``--link-documents auto``, the default, links them), **every** reaction scored, with bond
+orders and by skeleton: a document's records are matched to its gold reactions in text
+order, an extra record is a reaction no gold has (its product a false positive), a missing
+one a gold reaction not found. The rules of issue 18 (steps, references, general procedures) were
 written while reading them: a tuned figure.
 
 Speed (``--speed``): the whole pipeline with ``chemie_reactions`` and structures (warm
@@ -63,13 +63,14 @@ from pathlib import Path
 
 from _watch import watch
 
+from chemie.characters import normalise
 from chemie.corpora import data_dir, uspto_part
 from chemie.formats.reaction_records import written
 from chemie.formats.reactions import Reaction as ScoredReaction
 from chemie.formats.reactions import read_reactions
 from chemie.formats.uspto import iter_uspto
 from chemie.nlp import annotate, load
-from chemie.reactions.inputs import link
+from chemie.reactions.inputs import link, one_source
 from chemie.reactions.model import TEMPLATE
 from chemie.scoring.reactions import BOND_ORDERS, score_reactions
 from chemie.structures.opsin import Opsin
@@ -172,8 +173,10 @@ def handwritten(nlp, folder: Path = FIXTURES) -> dict[str, dict[str, float]]:
     for path in sorted(folder.glob("*.jsonl")):
         rows = {json.loads(x)["id"]: json.loads(x)["gold"]
                 for x in path.read_text(encoding="utf-8").splitlines() if x.strip()}
+        texts = [(d.id, normalise(d.text)) for d in iter_uspto(path)]
         docs = [(d.id, annotate(nlp, d).meta.get("reactions") or []) for d in iter_uspto(path)]
-        link((records for _, records in docs), has_group=has_group)
+        link((records for _, records in docs), has_group=has_group,
+             verdict=one_source(texts))  # as --link-documents auto, the default, links them
         for doc_id, records in docs:
             made = [r for r in records if r.rule != TEMPLATE]
             for n, g in enumerate(rows[doc_id], 1):
