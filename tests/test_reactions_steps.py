@@ -397,7 +397,7 @@ def test_link_documents_on_the_command_line(fixtures, tmp_path):
     src = fixtures / "reactions" / "patent.jsonl"
     one, two, plain, auto = (tmp_path / f"{n}.jsonl" for n in ("one", "two", "plain", "auto"))
     base = ["reactions", str(src), "--no-opsin", "-q"]
-    assert main([*base, "-o", str(one), "--link-documents", "--workers", "1"]) == 0
+    assert main([*base, "-o", str(one), "--link-documents", "on", "--workers", "1"]) == 0
     assert main([*base, "-o", str(two), "--link-documents", "on", "--workers", "2"]) == 0
     assert one.read_bytes() == two.read_bytes()
     records = {r["doc_id"]: r for r in _lines(one)}
@@ -414,7 +414,7 @@ def test_link_documents_on_the_command_line(fixtures, tmp_path):
     assert auto.read_bytes() == one.read_bytes()
 
 
-@pytest.mark.parametrize("flag", [["--link-documents"], []], ids=["on", "auto"])
+@pytest.mark.parametrize("flag", [["--link-documents", "on"], []], ids=["on", "auto"])
 def test_link_documents_resumes_with_what_was_written(fixtures, tmp_path, monkeypatch, flag):
     src = fixtures / "reactions" / "patent.jsonl"
     out, fresh = tmp_path / "out.jsonl", tmp_path / "fresh.jsonl"

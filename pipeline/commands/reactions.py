@@ -25,8 +25,8 @@ and links it unless it looks like several patents: a label that heads two of its
 ("Example 3" twice: rule ``repeated_label`` of ``rules/procedures.yaml``); an input not
 linked is named once on stderr, with the reason, and its references stay unresolved
 saying why (``refers_to.reason``); in a linked input a reference resolves only to the one
-earlier document with its label (``unique_source``). ``on`` (or ``--link-documents``
-alone) links every input (a label of several earlier documents: the latest); ``off``
+earlier document with its label (``unique_source``). ``on`` links every
+input (a label of several earlier documents: the latest); ``off``
 links none (a reference the document itself does not resolve stays unresolved, "not in
 this document"). With ``--resume`` the labelled records of the documents already written
 are read back from ``OUT.references.partial``, kept beside the output until the run
@@ -106,14 +106,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="no name-to-structure (no Java needed; fastest)")
     p.add_argument("--no-opsin", action="store_true",
                    help="structures from the compound dictionary only")
-    p.add_argument("--link-documents", nargs="?", choices=LINK_MODES, default="auto",
-                   const="on", metavar="{auto,on,off}",
+    p.add_argument("--link-documents", choices=LINK_MODES, default="auto",
                    help="resolve references between the documents of an INPUT (the examples "
                    "of one patent, in order): a paragraph that follows another (General "
                    "Procedure B, Example 3) or names its product (Intermediate 5) inherits "
                    "from it. auto (the default): every INPUT that does not look like several "
                    "patents (a label such as 'Example 3' heading two documents; stderr names "
-                   "the INPUTs not linked); on (the flag alone): every INPUT; off: none")
+                   "the INPUTs not linked); on: every INPUT; off: none")
     add_max_chars(p)
     add_scale_options(p)
     p.set_defaults(func=run)
