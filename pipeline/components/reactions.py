@@ -3,7 +3,12 @@ structures, amounts, yield, conditions and steps, after ``chemie_roles``.
 
 Writes :class:`chemie.reactions.model.Reaction` objects to ``doc._.reactions``, one per
 step that makes a product (see :mod:`chemie.reactions.assemble`). Roles follow the USPTO
-convention and name their rule (``rules/reactions.yaml``). Structures come from the
+convention and name their rule (``rules/reactions.yaml``): the reactant-or-reagent decision
+of :mod:`chemie.reactions.decision`, by text, then, with structures, by the atom accounting
+of each reaction, whose decisions the ChEMU 2020 labels of ``doc._.roles`` then follow
+(:mod:`chemie.reactions.labels`). A record states the checks it failed (``problems``: a
+component without a structure, product atoms no species gives, an accounting that ran out
+of time). Structures come from the
 compound dictionary and OPSIN (one batch per document, through
 :class:`chemie.structures.resolve.Resolver`); with ``structures=False`` nothing is resolved
 (no JVM, RDKit is not even imported: components have ``structure`` None and the structure
@@ -14,7 +19,6 @@ from the installed package).
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 from spacy.language import Language
@@ -30,9 +34,13 @@ from chemie.extensions import (
     roles_of,
 )
 from chemie.reactions.assemble import DocView, candidates, records
+from chemie.reactions.labels import follow
+from chemie.reactions.model import Problem, Reaction
 from chemie.reactions.roles import text_roles
 from chemie.reactions.table import reaction_table
 from chemie.saving import SavesTables, rule_table, table_sources
+
+UNRESOLVED = "unresolved_component"
 
 
 class ReactionAssembler(SavesTables):
@@ -62,16 +70,37 @@ class ReactionAssembler(SavesTables):
     def __call__(self, doc: Doc) -> Doc:
         view = doc_view(doc)
         found = candidates(view, self.table)
-        check = None
-        if self.structures:
-            from chemie.reactions.structure_roles import structure_roles  # noqa: PLC0415
+        if not self.structures:
+            text_roles(found, self.table)
+            reactions_of(doc).extend(records(view, self.table, found))
+            return doc
+        from chemie.reactions.structure_roles import structure_roles  # noqa: PLC0415
 
-            if found:
-                found = self.resolver.resolve(view, found)
-            check = functools.partial(structure_roles, table=self.table)
-        text_roles(found, self.table)
-        reactions_of(doc).extend(records(view, self.table, found, check))
+        if found:
+            found = self.resolver.resolve(view, found)
+        decided = text_roles(found, self.table)
+
+        def check(members: list) -> list[Problem]:
+            outcome = structure_roles(members, self.table)
+            decided.extend(outcome.decisions)
+            return outcome.problems
+
+        reactions = records(view, self.table, found, check)
+        for reaction in reactions:
+            reaction.problems[:0] = unresolved(reaction)
+        follow(doc, decided)  # the ChEMU 2020 labels follow the decisions
+        reactions_of(doc).extend(reactions)
         return doc
+
+
+def unresolved(reaction: Reaction) -> list[Problem]:
+    """A problem ``unresolved_component`` for each component of a record that has no
+    structure (OPSIN and the dictionary could not resolve its name, or it refers to
+    nothing that has one); a material (brine, Celite) has none by nature."""
+    return [Problem(UNRESOLVED, c.name, f"no structure ({c.structure.reason or 'unresolved'})")
+            for c in reaction.components()
+            if c.structure is not None and not c.structure.resolved
+            and c.structure.kind != "material"]
 
 
 def doc_view(doc: Doc) -> DocView:
@@ -88,7 +117,7 @@ def doc_view(doc: Doc) -> DocView:
     "chemie_reactions",
     default_config={"rules": "reactions.yaml", "structures": True, "opsin": True},
     requires=["doc._.mentions", "doc._.actions", "doc._.relations", "doc._.roles"],
-    assigns=["doc._.reactions"],
+    assigns=["doc._.reactions", "doc._.roles", "doc.spans"],
 )
 def make_reaction_assembler(nlp: Language, name: str, rules: str, structures: bool,
                             opsin: bool) -> ReactionAssembler:

@@ -10,7 +10,8 @@ The work, per document:
    dictionary class (``rules/reactions.yaml``: ``labels``, ``classes``).
 3. **Structures** (:class:`chemie.reactions.structures.StructureResolver`): every name of
    the document in one batch; references through the heading and coreference.
-4. **Roles by structure** (:func:`chemie.reactions.structure_roles.structure_roles`).
+4. **Roles by structure** (:func:`chemie.reactions.structure_roles.structure_roles`: the
+   atom accounting of each reaction).
 5. **Records**: one :class:`~chemie.reactions.model.Reaction` per section that holds a
    product (the heading's product belongs to the last one); a section without a product
    gives its compounds to the next reaction.
@@ -32,6 +33,7 @@ from chemie.reactions.model import (
     Component,
     Condition,
     Conditions,
+    Problem,
     Quantity,
     Reaction,
     Step,
@@ -256,9 +258,10 @@ def steps(view: DocView, a: int, b: int) -> list[Step]:
 
 
 def records(view: DocView, table: ReactionTable, found: list[Candidate],
-            check: Callable[[list[Candidate]], None] | None = None) -> list[Reaction]:
+            check: Callable[[list[Candidate]], list[Problem]] | None = None) -> list[Reaction]:
     """One reaction per section with a product (see the module docstring); ``check`` (the
-    structure rules) sees the candidates of each reaction before its record is made."""
+    structure tier of the roles) sees the candidates of each reaction before its record is
+    made, and returns the problems the record states."""
     sections = view.section_starts()
     bounds = [*sections[1:], len(view.text)]
     with_product = sorted({c.section for c in found if c.role == "product" and not c.heading})
@@ -273,10 +276,9 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
         a, b = sections[start_section], bounds[section]
         _choose_products(members, heading=section == last)
         _after_reaction(view, table, members, b)
-        if check is not None:
-            check(members)
+        problems = check(members) if check is not None else []
         reaction = Reaction(f"{view.doc_id}-{n}" if view.doc_id else str(n), view.doc_id,
-                            _record_rule(view, len(with_product), a))
+                            _record_rule(view, len(with_product), a), problems=problems)
         _aliases(view.text, members)
         for c in members:
             if c.role not in ROLE_LISTS:

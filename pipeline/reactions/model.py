@@ -46,7 +46,8 @@ Mapping to the Open Reaction Database (``ord-schema``, ``reaction.proto``), chem
   CONCENTRATION, DRY_WITH_MATERIAL, FLASH_CHROMATOGRAPHY …; ``details``: the step's text).
 - ``Reaction.doc_id``, ``Reaction.rule``, each ``Component.rule`` and ``label_rule``, and
   each ``Structure.rule`` → ``Reaction.provenance.record_created.details`` (the document
-  and the rules that made it).
+  and the rules that made it); ``Reaction.problems`` (the checks it failed) → the same
+  ``details``.
 """
 
 from __future__ import annotations
@@ -308,6 +309,26 @@ class Step:
 
 
 @dataclass
+class Problem:
+    """Why a record is not to be trusted as complete: ``check`` names the check that failed
+    (``unresolved_component``: OPSIN and the dictionary gave no structure;
+    ``atoms_unexplained``: product heavy atoms that no species with a structure gives;
+    ``mapping_timeout``: the atom accounting ran out of time), ``component`` the name of the
+    component it concerns (None: the whole reaction), ``detail`` what failed."""
+
+    check: str
+    component: str | None = None
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return _clean(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Problem:
+        return cls(d["check"], d.get("component"), d.get("detail", ""))
+
+
+@dataclass
 class Reaction:
     """One reaction of a document: a step that makes a product (see the module docstring)."""
 
@@ -322,6 +343,7 @@ class Reaction:
     yield_: Yield = field(default_factory=Yield)
     conditions: Conditions = field(default_factory=Conditions)
     steps: list[Step] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # checks the record failed
 
     def components(self) -> list[Component]:
         """Every component: products, then reactants, reagents, catalysts, solvents."""
@@ -353,6 +375,8 @@ class Reaction:
         if self.conditions:
             out["conditions"] = self.conditions.to_dict()
         out["steps"] = [s.to_dict() for s in self.steps]
+        if self.problems:
+            out["problems"] = [p.to_dict() for p in self.problems]
         return out
 
     @classmethod
@@ -366,4 +390,5 @@ class Reaction:
             yield_=Yield.from_dict(d.get("yield") or {}),
             conditions=Conditions.from_dict(d.get("conditions") or {}),
             steps=[Step.from_dict(s) for s in d.get("steps", [])],
+            problems=[Problem.from_dict(p) for p in d.get("problems", [])],
         )
