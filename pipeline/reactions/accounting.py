@@ -11,12 +11,12 @@ explained in turn (``rules/reactions.yaml``: ``accounting``), each step naming i
    (RDKit MCS: elements and connectivity, bond orders ignored) of a species fragment and the
    part of the product still unexplained, of at least ``min_atoms`` atoms. The first match is
    the main reactant's; what it leaves (the amine of an amide coupling, the N-O of an oxime,
-   the boronic acid of a borylation) must come from another species. Ties go to a species
-   that has given nothing yet (a second piece from the same species is another equivalent
-   of it), then to the one whose bonds in the match have the orders of the product's (the
-   aromatic ring of a furyllithium, not the THF around it), then to the one that gives the
-   largest part of its own atoms, then to the one the text calls a reactant
-   (:data:`PRIORS`).
+   the boronic acid of a borylation) must come from another species. A second piece from
+   the same species is another equivalent of it (a bis-acylation), so it must be at least
+   half of what the species offers. Ties go to a species that has given nothing yet, then
+   to the one whose bonds in the match have the orders of the product's (the aromatic ring
+   of a furyllithium, not the THF around it), then to the one that gives the largest part
+   of its own atoms, then to the one the text calls a reactant (:data:`PRIORS`).
 3. ``donated_atom``: an atom still unexplained comes from a species that can give that one
    atom (a leaving group's partner): a metal from a species that holds it (the lithium of
    an organolithium, the sodium of a sodium salt); a halogen bound to a non-carbon atom or
@@ -25,7 +25,8 @@ explained in turn (``rules/reactions.yaml``: ``accounting``), each step naming i
    NaNO2) or standing alone in a small molecule (the N of ammonia); a carbon bound to a
    halogen or metal (the methyl of methyl iodide or of a Grignard reagent) or by single
    bonds to three heteroatoms (the CH of triethyl orthoformate or DMF dimethyl acetal).
-   Ties go to a species that holds the atom bound (POCl3 before HCl), then as in step 2.
+   Ties go to a species that holds the atom bound (POCl3 before HCl), then to the one the
+   text calls a reactant, then to one that gives atoms already.
 
 Solvents take part in step 2 only (a solvent that gives a piece of several atoms: the
 ethanol of an ethyl ester); catalysts are not accounted. What no species explains is left
@@ -34,6 +35,8 @@ reaction has a time budget (``budget`` seconds; each MCS search at most ``mcs_ti
 when it runs out, the accounting is ``complete=False`` and the caller names the reaction.
 
 Hydrogen is never counted (heavy atoms only: a hydrogenation's H2 gives no heavy atom).
+What is known of each fragment of a SMILES, and each common substructure found, is cached:
+a document's reactions, and a corpus's, repeat their species.
 """
 
 from __future__ import annotations
@@ -69,6 +72,22 @@ class Species:
     prior: str
 
 
+@dataclass(frozen=True)
+class _Part:
+    """What is known of one fragment of a SMILES (heavy atoms; a hydrogen atom of H2 or a
+    hydride ion is never an atom to explain or to give)."""
+
+    mol: Chem.Mol
+    key: str  # skeleton key: elements and connectivity
+    smiles: str  # canonical (the key of the MCS cache)
+    symbols: tuple[str, ...]  # of each atom
+    counts: Counter  # atoms by element (hydrogen atoms of H2 or a hydride ion left out)
+    hydrogen: tuple[bool, ...]  # of each atom
+    offered: int  # see :func:`offered`
+    alone: frozenset[int]  # the elements it can give alone (step 3)
+    free: frozenset[int]  # the elements it holds only as lone atoms (a halide ion, HCl)
+
+
 @dataclass
 class Given:
     """What one species gives to the product: heavy atoms by element for each step
@@ -99,7 +118,7 @@ class Given:
         self.steps.setdefault(rule, Counter()).update(elements)
         if source.index not in self.fragments:
             self.fragments.add(source.index)
-            self.offered += offered(source.mol)
+            self.offered += source.part.offered
 
 
 @dataclass
@@ -115,24 +134,27 @@ class Accounting:
 
 @dataclass
 class _Fragment:
-    """A fragment of a species or of the product (heavy atoms only)."""
+    """A fragment of a species or of the product in one accounting."""
 
-    mol: Chem.Mol
-    key: str  # skeleton key: elements and connectivity
+    part: _Part
+    source: str  # the SMILES it is a fragment of
     owner: int  # the species' index (-1: the product)
     index: int  # its place among its owner's fragments
     explained: list[bool] = field(default_factory=list)
 
+    def left(self) -> tuple[bool, ...]:
+        return tuple(self.explained)
+
 
 @functools.lru_cache(maxsize=8192)
-def _heavy(smiles: str) -> tuple[Chem.Mol, ...]:
+def _parts(smiles: str) -> tuple[_Part, ...]:
     """The fragments of a SMILES (in RDKit's order, as :func:`chemie.structures.chem.fragments`
     gives them), hydrogens bound to heavy atoms removed, read without sanitising (odd
     valences of text-mined or hand-written SMILES kept); () when RDKit cannot read it."""
     mol = chem.parse(smiles, sanitize=False)
     if mol is None:
         return ()
-    frags = []
+    out = []
     for frag in Chem.GetMolFrags(mol, asMols=True, sanitizeFrags=False):
         try:
             frag = Chem.RemoveHs(frag, sanitize=False)
@@ -140,19 +162,22 @@ def _heavy(smiles: str) -> tuple[Chem.Mol, ...]:
             pass
         frag.UpdatePropertyCache(strict=False)
         Chem.FastFindRings(frag)
-        frags.append(frag)
-    return tuple(frags)
+        text = Chem.MolToSmiles(frag)
+        atoms = list(frag.GetAtoms())
+        numbers = {a.GetAtomicNum() for a in atoms}
+        out.append(_Part(frag, (chem.skeleton_keys(text) or ("",))[0], text,
+                         tuple(a.GetSymbol() for a in atoms),
+                         Counter(a.GetSymbol() for a in atoms if a.GetAtomicNum() != 1),
+                         tuple(a.GetAtomicNum() == 1 for a in atoms), offered(frag),
+                         frozenset(n for n in numbers if _gives_alone(frag, n)),
+                         frozenset(n for n in numbers if all(
+                             not a.GetDegree() for a in atoms if a.GetAtomicNum() == n))))
+    return tuple(out)
 
 
 def _fragments(smiles: str, owner: int) -> list[_Fragment]:
-    """The fragments of a species or product; a hydrogen atom (of H2, a hydride ion) is
-    never an atom to explain or to give."""
-    out = []
-    for i, mol in enumerate(_heavy(smiles)):
-        key = chem.skeleton_keys(Chem.MolToSmiles(mol)) or ("",)
-        hydrogen = [a.GetAtomicNum() == 1 for a in mol.GetAtoms()]
-        out.append(_Fragment(mol, key[0], owner, i, hydrogen))
-    return out
+    return [_Fragment(p, smiles, owner, i, list(p.hydrogen))
+            for i, p in enumerate(_parts(smiles))]
 
 
 def account(species: list[Species], product: str, *, min_atoms: int = 2,
@@ -165,15 +190,15 @@ def account(species: list[Species], product: str, *, min_atoms: int = 2,
     sources = [f for i, s in enumerate(species) if s.prior in PRIORS
                for f in _fragments(s.smiles, i) if not all(f.explained)]
     _whole_fragments(species, targets, sources, result)
-    deadline = start + budget
     result.complete = _common(species, targets, sources, result, min_atoms, mcs_timeout,
-                              deadline)
+                              start + budget)
     _donated(species, targets, sources, result)
-    _could(targets, sources, result, min_atoms, mcs_timeout)
+    if result.complete:
+        _could(targets, sources, result, min_atoms, mcs_timeout)
     for t in targets:
-        for atom, done in zip(t.mol.GetAtoms(), t.explained, strict=True):
+        for symbol, done in zip(t.part.symbols, t.explained, strict=True):
             if not done:
-                result.unexplained[atom.GetSymbol()] += 1
+                result.unexplained[symbol] += 1
     result.seconds = time.perf_counter() - start
     return result
 
@@ -186,29 +211,12 @@ def _whole_fragments(species: list[Species], targets: list[_Fragment],
                      sources: list[_Fragment], result: Accounting) -> None:
     """Step 1: a product fragment that is a whole species fragment."""
     for t in targets:
-        same = [s for s in sources if s.key == t.key] if not all(t.explained) else []
+        same = [s for s in sources if s.part.key == t.part.key] if not all(t.explained) else []
         if not same:
             continue
         best = min(same, key=lambda s: (_rank(species, s.owner), s.owner))
         t.explained = [True] * len(t.explained)
-        result.given[best.owner].add([a.GetSymbol() for a in t.mol.GetAtoms()], WHOLE, best)
-
-
-def _residual(t: _Fragment) -> tuple[Chem.Mol, list[int]] | None:
-    """The unexplained part of a product fragment as a molecule, with the fragment's atom
-    index of each of its atoms; None when nothing is left."""
-    keep = [i for i, done in enumerate(t.explained) if not done]
-    if not keep:
-        return None
-    if len(keep) == len(t.explained):
-        return t.mol, keep
-    mol = Chem.RWMol(t.mol)
-    for i in sorted(set(range(t.mol.GetNumAtoms())) - set(keep), reverse=True):
-        mol.RemoveAtom(i)
-    out = mol.GetMol()
-    out.UpdatePropertyCache(strict=False)
-    Chem.FastFindRings(out)
-    return out, keep
+        result.given[best.owner].add(list(t.part.symbols), WHOLE, best)
 
 
 def _common(species: list[Species], targets: list[_Fragment], sources: list[_Fragment],
@@ -217,44 +225,74 @@ def _common(species: list[Species], targets: list[_Fragment], sources: list[_Fra
     while True:
         best = None
         for t in targets:
-            residual = _residual(t)
-            if residual is None or residual[0].GetNumAtoms() < min_atoms:
+            left = t.left()
+            if len(left) - sum(left) < min_atoms:
                 continue
-            mol, atoms = residual
-            symbols = {a.GetSymbol() for a in mol.GetAtoms()}
+            counts = Counter(x for x, done in zip(t.part.symbols, left, strict=True) if not done)
             for s in sources:
-                if s.mol.GetNumAtoms() < min_atoms or not symbols & _symbols(s.mol):
+                # no common substructure is larger than the atoms of each element both hold
+                bound = sum(min(n, counts[e]) for e, n in s.part.counts.items())
+                if bound < min_atoms or best is not None and bound < best[0][0]:
                     continue
                 if time.perf_counter() > deadline:
                     return False
-                match, same = _mcs(s.mol, mol, timeout)
-                if len(match) < min_atoms:
-                    continue
+                match, same = _mcs(s, t, left, timeout)
                 fresh = s.index not in result.given[s.owner].fragments
-                score = (len(match), fresh, same, len(match) / s.mol.GetNumAtoms(),
+                if len(match) < min_atoms or not fresh and 2 * len(match) < s.part.offered:
+                    continue
+                score = (len(match), fresh, same, len(match) / len(s.part.symbols),
                          -_rank(species, s.owner), -s.owner)
                 if best is None or score > best[0]:
-                    best = (score, s, t, [atoms[i] for i in match])
+                    best = (score, s, t, match)
         if best is None:
             return True
         _, s, t, matched = best
         for i in matched:
             t.explained[i] = True
-        result.given[s.owner].add([t.mol.GetAtomWithIdx(i).GetSymbol() for i in matched],
-                                  COMMON, s)
+        result.given[s.owner].add([t.part.symbols[i] for i in matched], COMMON, s)
 
 
-def _symbols(mol: Chem.Mol) -> set[str]:
-    return {a.GetSymbol() for a in mol.GetAtoms()}
+_MATCHES: dict[tuple, tuple[tuple[int, ...], int]] = {}
+MAX_MATCHES = 65536  # cached common substructures, before the cache is emptied
 
 
-def _mcs(a: Chem.Mol, b: Chem.Mol, timeout: float) -> tuple[tuple[int, ...], int]:
-    """The atoms of ``b`` in its maximum common substructure with ``a`` (elements and
-    connectivity), found within ``timeout`` seconds (the best found so far when it runs
-    out), and how many of its bonds have the same order in both; ((), 0) when there is none
-    of at least one bond."""
-    smarts = _mcs_smarts(Chem.MolToSmiles(a), Chem.MolToSmiles(b), timeout)
-    query = Chem.MolFromSmarts(smarts) if smarts else None
+def _mcs(s: _Fragment, t: _Fragment, left: tuple[bool, ...], timeout: float
+         ) -> tuple[tuple[int, ...], int]:
+    """The atoms of product fragment ``t`` (its numbering) in the maximum common substructure
+    (elements and connectivity) of species fragment ``s`` and the part of ``t`` that
+    ``left`` leaves unexplained, found within ``timeout`` seconds (the best found so far
+    when it runs out), and how many of its bonds have the same order in both; ((), 0) when
+    there is none of at least one bond."""
+    key = (s.part.smiles, t.source, t.index, left, timeout)
+    hit = _MATCHES.get(key)
+    if hit is None:
+        if len(_MATCHES) >= MAX_MATCHES:
+            _MATCHES.clear()
+        hit = _MATCHES[key] = _search(s.part.mol, t.part.mol, left, timeout)
+    return hit
+
+
+def _search(a: Chem.Mol, whole: Chem.Mol, left: tuple[bool, ...], timeout: float
+            ) -> tuple[tuple[int, ...], int]:
+    """:func:`_mcs` itself (not cached)."""
+    keep = [i for i, done in enumerate(left) if not done]
+    b = whole
+    if len(keep) < len(left):
+        rw = Chem.RWMol(whole)
+        for i in reversed(range(len(left))):
+            if left[i]:
+                rw.RemoveAtom(i)
+        b = rw.GetMol()
+        b.UpdatePropertyCache(strict=False)
+        Chem.FastFindRings(b)
+    params = rdFMCS.MCSParameters()
+    params.AtomTyper = rdFMCS.AtomCompare.CompareElements
+    params.BondTyper = rdFMCS.BondCompare.CompareAny
+    params.BondCompareParameters.RingMatchesRingOnly = False
+    params.BondCompareParameters.CompleteRingsOnly = False
+    params.Timeout = max(1, int(round(timeout)))
+    found = rdFMCS.FindMCS([a, b], params)
+    query = Chem.MolFromSmarts(found.smartsString) if found.numBonds else None
     if query is None:
         return (), 0
     in_a, in_b = a.GetSubstructMatch(query), b.GetSubstructMatch(query)
@@ -266,34 +304,7 @@ def _mcs(a: Chem.Mol, b: Chem.Mol, timeout: float) -> tuple[tuple[int, ...], int
         x = a.GetBondBetweenAtoms(in_a[i], in_a[j])
         y = b.GetBondBetweenAtoms(in_b[i], in_b[j])
         same += x is not None and y is not None and x.GetBondType() == y.GetBondType()
-    return in_b, same
-
-
-@functools.lru_cache(maxsize=16384)
-def _mcs_smarts(a: str, b: str, timeout: float) -> str:
-    """The SMARTS of the MCS of two SMILES (see :func:`_mcs`), "" when none."""
-    ma, mb = _graph(a), _graph(b)
-    if ma is None or mb is None:
-        return ""
-    params = rdFMCS.MCSParameters()
-    params.AtomTyper = rdFMCS.AtomCompare.CompareElements
-    params.BondTyper = rdFMCS.BondCompare.CompareAny
-    params.BondCompareParameters.RingMatchesRingOnly = False
-    params.BondCompareParameters.CompleteRingsOnly = False
-    params.Timeout = max(1, int(round(timeout)))
-    found = rdFMCS.FindMCS([ma, mb], params)
-    return found.smartsString if found.numBonds else ""
-
-
-@functools.lru_cache(maxsize=16384)
-def _graph(smiles: str) -> Chem.Mol | None:
-    """A SMILES read without sanitising, with ring information (for the MCS search)."""
-    mol = chem.parse(smiles, sanitize=False)
-    if mol is None:
-        return None
-    mol.UpdatePropertyCache(strict=False)
-    Chem.FastFindRings(mol)
-    return mol
+    return tuple(keep[i] for i in in_b), same
 
 
 def _donated(species: list[Species], targets: list[_Fragment], sources: list[_Fragment],
@@ -303,22 +314,15 @@ def _donated(species: list[Species], targets: list[_Fragment], sources: list[_Fr
         for i, done in enumerate(t.explained):
             if done:
                 continue
-            atom = t.mol.GetAtomWithIdx(i)
+            element = t.part.mol.GetAtomWithIdx(i).GetAtomicNum()
             donors = [s for s in sources if species[s.owner].prior != "solvent"
-                      and _gives_alone(s.mol, atom.GetAtomicNum())]
+                      and element in s.part.alone]
             if not donors:
                 continue
-            element = atom.GetAtomicNum()
-            best = min(donors, key=lambda s: (_free(s.mol, element), _rank(species, s.owner),
+            best = min(donors, key=lambda s: (element in s.part.free, _rank(species, s.owner),
                                               -result.given[s.owner].atoms, s.owner))
             t.explained[i] = True
-            result.given[best.owner].add([atom.GetSymbol()], DONATED, best)
-
-
-def _free(mol: Chem.Mol, element: int) -> bool:
-    """Whether a fragment holds ``element`` only as a lone atom (a halide ion, HCl): a
-    weaker donor than one that holds it bound (POCl3, SOCl2, NCS)."""
-    return all(not a.GetDegree() for a in mol.GetAtoms() if a.GetAtomicNum() == element)
+            result.given[best.owner].add([t.part.symbols[i]], DONATED, best)
 
 
 def _could(targets: list[_Fragment], sources: list[_Fragment], result: Accounting,
@@ -326,16 +330,16 @@ def _could(targets: list[_Fragment], sources: list[_Fragment], result: Accountin
     """:attr:`Given.could` of each species that gives nothing: it is a whole fragment of the
     product, shares a common substructure of ``min_atoms`` with it, or can give alone an atom
     that another species gave alone or that no species explains."""
-    alone = {a.GetAtomicNum() for t in targets for a, done in zip(t.mol.GetAtoms(), t.explained,
-                                                                   strict=True) if not done}
+    alone = {t.part.mol.GetAtomWithIdx(i).GetAtomicNum() for t in targets
+             for i, done in enumerate(t.explained) if not done}
     alone |= {_NUMBERS[e] for g in result.given for e in g.steps.get(DONATED, ())}
     for s in sources:
         given = result.given[s.owner]
         if given.atoms or given.could:
             continue
-        given.could = any(s.key == t.key for t in targets) or any(
-            _gives_alone(s.mol, e) for e in alone) or any(
-            len(_mcs(s.mol, t.mol, timeout)[0]) >= min_atoms for t in targets)
+        given.could = any(s.part.key == t.part.key for t in targets) or bool(
+            s.part.alone & alone) or any(
+            len(_mcs(s, t, t.part.hydrogen, timeout)[0]) >= min_atoms for t in targets)
 
 
 _NUMBERS = {Chem.GetPeriodicTable().GetElementSymbol(n): n for n in range(1, 119)}

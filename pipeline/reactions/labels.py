@@ -5,7 +5,8 @@ compound of its records (:mod:`chemie.reactions.decision`: by text, then, with s
 by the atom accounting); :func:`follow` then gives their spans (``doc._.roles`` and
 ``doc.spans["roles"]``) the ChEMU 2020 label of that decision
 (:func:`chemie.reactions.decision.chemu_label`) and the rule that took it, so that
-``--format chemu2020`` and the reaction records say the same of each compound. Only the
+``--format chemu2020`` and the reaction records say the same of each compound (a label
+the structure tier confirms names its rule too). Only the
 reactant-or-reagent question is relabelled: a span labelled STARTING_MATERIAL,
 REAGENT_CATALYST or SOLVENT (a solvent that gives atoms is a starting material, as the
 ChEMU guidelines ask) becomes STARTING_MATERIAL or REAGENT_CATALYST; a span the decision
@@ -18,7 +19,13 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from chemie.extensions import ROLE_SPANS, roles_of
 from chemie.reactions.assemble import Candidate
-from chemie.reactions.decision import REAGENT_CATALYST, STARTING_MATERIAL, Decision, chemu_label
+from chemie.reactions.decision import (
+    REAGENT_CATALYST,
+    STARTING_MATERIAL,
+    STRUCTURE,
+    Decision,
+    chemu_label,
+)
 
 QUESTION = (STARTING_MATERIAL, REAGENT_CATALYST)
 FOLLOWING = (*QUESTION, "SOLVENT")  # the labels that follow the decision
@@ -29,6 +36,7 @@ def follow(doc: Doc, decisions: list[tuple[Candidate, Decision]]) -> None:
     docstring)."""
     if not decisions:
         return
+    structure_rules = {d.rule for _, d in decisions if d.tier == STRUCTURE}
     wanted: dict[int, set[tuple[str, str]]] = {}
     roles = roles_of(doc)
     last = {id(c): (c, d) for c, d in decisions}  # a candidate's last decision counts
@@ -51,6 +59,8 @@ def follow(doc: Doc, decisions: list[tuple[Candidate, Decision]]) -> None:
         if r.label != label:
             changed[(r.start, r.end)] = label
             r.label, r.rule = label, rule
+        elif rule in structure_rules:
+            r.rule = rule  # the structure tier confirmed the label: it names the decision
     if changed and ROLE_SPANS in doc.spans:
         doc.spans[ROLE_SPANS] = SpanGroup(doc, name=ROLE_SPANS, spans=[
             _relabelled(s, changed) for s in doc.spans[ROLE_SPANS]])

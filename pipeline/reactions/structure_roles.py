@@ -12,6 +12,7 @@ resolved (RDKit).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 
 from chemie.reactions.accounting import Accounting, Species, account
@@ -53,6 +54,9 @@ def structure_roles(found: list[Candidate], table: ReactionTable) -> Outcome:
     accounting = account([Species(c.structure.smiles, c.role) for c in species], product,
                          min_atoms=rule.min_atoms, mcs_timeout=rule.mcs_timeout,
                          budget=rule.budget)
+    out.problems = _problems(accounting, rule.budget)
+    if not accounting.complete:  # the text roles stand
+        return out
     organic = _organic(product)
     sound = not accounting.unexplained and not any(
         c.role in ("reactant", "reagent") and not _smiles(c) and _molecule(c) for c in found)
@@ -68,7 +72,6 @@ def structure_roles(found: list[Candidate], table: ReactionTable) -> Outcome:
             if part is not None:
                 found.append(part)
                 out.decisions.append((part, Decision(part.role, part.rule, STRUCTURE)))
-    out.problems = _problems(accounting, rule.budget)
     return out
 
 
@@ -81,6 +84,7 @@ def _molecule(c: Candidate) -> bool:
     return c.structure is None or c.structure.kind != "material"
 
 
+@functools.lru_cache(maxsize=4096)
 def _organic(smiles: str) -> bool:
     mol = chem.parse(smiles, sanitize=False)
     return mol is not None and any(a.GetAtomicNum() == 6 for a in mol.GetAtoms())
@@ -89,7 +93,7 @@ def _organic(smiles: str) -> bool:
 def _spectators(c: Candidate, giving: set[int], table: ReactionTable) -> Candidate | None:
     """The ions of a reactant salt that give nothing as a new reagent candidate (the others
     stay in ``c``), or None."""
-    frags = chem.fragments(c.structure.smiles)
+    frags = _fragments(c.structure.smiles)
     if len(frags) < 2 or not giving:
         return None
     kept = [f for i, f in enumerate(frags) if i in giving]
@@ -103,7 +107,17 @@ def _spectators(c: Candidate, giving: set[int], table: ReactionTable) -> Candida
 
 def _part(structure: Structure, fragments: list[str]) -> Structure:
     smiles = ".".join(fragments)
-    return replace(structure, smiles=smiles, inchikey=chem.inchikey(smiles))
+    return replace(structure, smiles=smiles, inchikey=_inchikey(smiles))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fragments(smiles: str) -> tuple[str, ...]:
+    return tuple(chem.fragments(smiles))
+
+
+@functools.lru_cache(maxsize=4096)
+def _inchikey(smiles: str) -> str | None:
+    return chem.inchikey(smiles)
 
 
 def _problems(accounting: Accounting, budget: float) -> list[Problem]:
