@@ -345,8 +345,9 @@ def test_atmosphere_and_pressure():
 def test_every_rule_has_a_comment():
     table = reaction_table()
     rules = [*table.labels, table.reagent_names, table.title_salt, *table.classes,
-             *table.structure, table.spectator_ions, table.after_reaction, *table.products,
-             *table.names, table.atmosphere, table.pressure]
+             *table.structure, table.spectator_ions, table.same_as_reactant,
+             table.after_reaction, *table.products, *table.names, table.atmosphere,
+             table.pressure]
     assert [r.name for r in rules] == table.rule_names()
     assert all(r.comment.strip() and "\n" not in r.comment for r in rules)
 
@@ -643,6 +644,22 @@ def test_a_reagent_that_gives_a_piece_is_a_reactant():
     assert out["triethyl orthoformate|CCOC(OCC)OCC"] == ("reactant", "gives_one_atom")
 
 
+def _same_as_reactant_case() -> list[Candidate]:
+    return _roles([
+        _c("ethyl benzoate", "REACTION_PRODUCT", "CCOC(=O)c1ccccc1"),
+        _c("benzoic acid", "STARTING_MATERIAL", "O=C(O)c1ccccc1"),
+        _c("ethanol", "STARTING_MATERIAL", "CCO"),
+        _c("sulfuric acid", "REAGENT_CATALYST", "O=S(=O)(O)O", cls="acid"),
+        _c("ethanol", "SOLVENT", "CCO", label_rule="solvent_after_in")])
+
+
+def test_a_solvent_that_is_a_reactant_is_that_reactant():
+    _, ethanol, acid, solvent = _same_as_reactant_case()[1:]
+    assert (ethanol.role, ethanol.rule) == ("reactant", "reactant_gives_substructure")
+    assert (solvent.role, solvent.rule) == ("reactant", "same_as_reactant")
+    assert acid.role == "reagent"
+
+
 def test_an_amine_the_dictionary_calls_a_base_that_gives_its_atoms_is_a_reactant():
     """class_reagent decides by text only: the structure tier decides over it."""
     out = _by_name(_roles([
@@ -710,6 +727,7 @@ CASES: dict[str, Callable[[], Iterable[object]]] = {
     "gives_substructure": _gives_substructure_case,
     "gives_no_atoms": _structure_case,
     "spectator_ions": _spectator_case,
+    "same_as_reactant": _same_as_reactant_case,
     "after_reaction": _after_reaction_case,
     "line_break": _line_break_case,
     "yield_then_stage": _yield_then_stage_case,

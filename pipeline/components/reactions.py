@@ -35,12 +35,10 @@ from chemie.extensions import (
 )
 from chemie.reactions.assemble import DocView, candidates, records
 from chemie.reactions.labels import follow
-from chemie.reactions.model import Problem, Reaction
+from chemie.reactions.model import Problem
 from chemie.reactions.roles import text_roles
 from chemie.reactions.table import reaction_table
 from chemie.saving import SavesTables, rule_table, table_sources
-
-UNRESOLVED = "unresolved_component"
 
 
 class ReactionAssembler(SavesTables):
@@ -74,7 +72,7 @@ class ReactionAssembler(SavesTables):
             text_roles(found, self.table)
             reactions_of(doc).extend(records(view, self.table, found))
             return doc
-        from chemie.reactions.structure_roles import structure_roles  # noqa: PLC0415
+        from chemie.reactions.structure_roles import structure_roles, unresolved  # noqa: PLC0415
 
         if found:
             found = self.resolver.resolve(view, found)
@@ -91,16 +89,6 @@ class ReactionAssembler(SavesTables):
         follow(doc, decided)  # the ChEMU 2020 labels follow the decisions
         reactions_of(doc).extend(reactions)
         return doc
-
-
-def unresolved(reaction: Reaction) -> list[Problem]:
-    """A problem ``unresolved_component`` for each component of a record that has no
-    structure (OPSIN and the dictionary could not resolve its name, or it refers to
-    nothing that has one); a material (brine, Celite) has none by nature."""
-    return [Problem(UNRESOLVED, c.name, f"no structure ({c.structure.reason or 'unresolved'})")
-            for c in reaction.components()
-            if c.structure is not None and not c.structure.resolved
-            and c.structure.kind != "material"]
 
 
 def doc_view(doc: Doc) -> DocView:

@@ -22,9 +22,10 @@ explained in turn (``rules/reactions.yaml``: ``accounting``), each step naming i
    an organolithium, the sodium of a sodium salt); a halogen bound to a non-carbon atom or
    to a carbon that bears a heteroatom (SOCl2, POCl3, NBS, oxalyl chloride, HCl); a
    heteroatom bound to another heteroatom or a metal (the O of H2O2, mCPBA, KMnO4, the N of
-   NaNO2) or standing alone in a small molecule (the N of ammonia); a carbon bound to a
-   halogen or metal (the methyl of methyl iodide or of a Grignard reagent) or by single
-   bonds to three heteroatoms (the CH of triethyl orthoformate or DMF dimethyl acetal).
+   NaNO2) or standing alone in a small molecule (the N of ammonia); a one-carbon unit (a
+   carbon with no carbon neighbour) bound to a halogen or metal (the methyl of methyl iodide
+   or of a Grignard reagent) or by single bonds to three heteroatoms (the CH of triethyl
+   orthoformate or DMF dimethyl acetal).
    Ties go to a species that holds the atom bound (POCl3 before HCl), then to the one the
    text calls a reactant, then to one that gives atoms already.
 
@@ -367,8 +368,9 @@ def _gives_alone(mol: Chem.Mol, element: int) -> bool:
             if not around or any(n != CARBON for n in around) or any(
                     _activated(n) for n in atom.GetNeighbors()):
                 return True
-        elif element == CARBON:
-            if any(n in HALOGENS or n not in NON_METALS for n in around) or _orthoester(atom):
+        elif element == CARBON:  # a one-carbon unit: no carbon neighbour
+            if CARBON not in around and (any(n in HALOGENS or n not in NON_METALS
+                                             for n in around) or _orthoester(atom)):
                 return True
         elif any(n not in (CARBON, 1) for n in around) or (not around and heavy <= SMALL):
             return True

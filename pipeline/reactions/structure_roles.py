@@ -1,10 +1,12 @@
 """The structure tier of the reactant-or-reagent decision over the candidates of one
-reaction (``rules/reactions.yaml``: ``accounting``, ``structure``, ``spectator_ions``).
+reaction (``rules/reactions.yaml``: ``accounting``, ``structure``, ``spectator_ions``,
+``same_as_reactant``).
 
 :func:`structure_roles` runs the atom accounting (:mod:`chemie.reactions.accounting`) of the
 reaction once, over its species with structures and its product, and lets
 :func:`chemie.reactions.decision.structure_decision` decide each species from what it gives;
-a reactant salt whose other ions give nothing is split (``spectator_ions``). What the
+a reactant salt whose other ions give nothing is split (``spectator_ions``), and a
+solvent or reagent with a reactant's structure is that reactant (``same_as_reactant``). What the
 accounting could not explain, or a budget it ran out of, is returned as the record's
 problems (``atoms_unexplained``, ``mapping_timeout``). Imported only when structures are
 resolved (RDKit).
@@ -24,11 +26,15 @@ from chemie.reactions.decision import (
     Evidence,
     structure_decision,
 )
-from chemie.reactions.model import Problem, Structure
+from chemie.reactions.model import Problem, Reaction, Structure
 from chemie.reactions.table import ReactionTable
 from chemie.structures import chem
+from chemie.structures.resolve import SERVICE_FAILURES
 
-UNEXPLAINED, TIMEOUT = "atoms_unexplained", "mapping_timeout"
+UNEXPLAINED, TIMEOUT, UNRESOLVED = "atoms_unexplained", "mapping_timeout", "unresolved_component"
+# why a name has no structure, when it is a name (references, compound labels and generic
+# phrases are no names: the record's steps and references answer for those)
+NAME_FAILURES = frozenset({"parse failure", "molecular formula", *SERVICE_FAILURES})
 
 
 @dataclass
@@ -54,7 +60,8 @@ def structure_roles(found: list[Candidate], table: ReactionTable) -> Outcome:
     accounting = account([Species(c.structure.smiles, c.role) for c in species], product,
                          min_atoms=rule.min_atoms, mcs_timeout=rule.mcs_timeout,
                          budget=rule.budget)
-    out.problems = _problems(accounting, rule.budget)
+    named = next(c.name for c in found if c.role == "product" and _smiles(c))
+    out.problems = _problems(accounting, rule.budget, named)
     if not accounting.complete:  # the text roles stand
         return out
     organic = _organic(product)
@@ -72,7 +79,22 @@ def structure_roles(found: list[Candidate], table: ReactionTable) -> Outcome:
             if part is not None:
                 found.append(part)
                 out.decisions.append((part, Decision(part.role, part.rule, STRUCTURE)))
+    _same_as_reactants(found, out, table)
     return out
+
+
+def _same_as_reactants(found: list[Candidate], out: Outcome, table: ReactionTable) -> None:
+    """A solvent or reagent with the structure of a reactant that gives atoms is that
+    reactant (``same_as_reactant``; it takes that reactant's decision)."""
+    given = {c.structure.inchikey: d for c, d in out.decisions
+             if d.role == "reactant" and c.structure.inchikey}
+    if not given:
+        return
+    for c in found:
+        d = given.get(c.structure.inchikey) if c.structure is not None else None
+        if d is not None and c.role in ("solvent", "reagent"):
+            c.role, c.rule = "reactant", table.same_as_reactant.name
+            out.decisions.append((c, Decision("reactant", c.rule, STRUCTURE, d.carbon)))
 
 
 def _smiles(c: Candidate) -> bool:
@@ -120,13 +142,24 @@ def _inchikey(smiles: str) -> str | None:
     return chem.inchikey(smiles)
 
 
-def _problems(accounting: Accounting, budget: float) -> list[Problem]:
+def _problems(accounting: Accounting, budget: float, product: str) -> list[Problem]:
+    """The problems of an accounting; ``product``: the name of the product whose atoms do
+    not add up."""
     out = []
     if accounting.unexplained:
         atoms = ", ".join(f"{n} {e}" for e, n in sorted(accounting.unexplained.items()))
-        out.append(Problem(UNEXPLAINED, None,
+        out.append(Problem(UNEXPLAINED, product,
                            f"product atoms that no species with a structure gives: {atoms}"))
     if not accounting.complete:
         out.append(Problem(TIMEOUT, None, f"the atom accounting gave up after {budget:g} s; "
                            "the species it had not reached keep their text roles"))
     return out
+
+
+def unresolved(reaction: Reaction) -> list[Problem]:
+    """A problem ``unresolved_component`` for each component of a record whose name OPSIN and
+    the dictionary could not resolve (:data:`NAME_FAILURES`: OPSIN could not parse it, a
+    molecular formula, or OPSIN could not run: no Java …)."""
+    return [Problem(UNRESOLVED, c.name, f"no structure ({c.structure.reason})")
+            for c in reaction.components()
+            if c.structure is not None and c.structure.reason in NAME_FAILURES]

@@ -116,6 +116,7 @@ class ReactionTable:
     structure: tuple[StructureRule, ...]
     accounting: AccountingParams
     spectator_ions: NamedRule
+    same_as_reactant: NamedRule
     heading_rules: frozenset[str]  # chemie_roles rules that label the heading's compound
     products: tuple[NamedRule, ...]
     names: tuple[NamedRule, ...]
@@ -130,7 +131,7 @@ class ReactionTable:
     def rule_names(self) -> list[str]:
         """Every rule of the table, in order."""
         return [r.name for r in (*self.labels, self.reagent_names, self.title_salt, *self.classes,
-                                 *self.structure, self.spectator_ions,
+                                 *self.structure, self.spectator_ions, self.same_as_reactant,
                                  self.after_reaction, *self.products,
                                  *self.names, self.atmosphere, self.pressure)]
 
