@@ -54,12 +54,15 @@ from pathlib import Path
 from _watch import watch
 
 from chemie.corpora import data_dir
+from chemie.formats.chemu2020 import roles_as_mentions
 from chemie.formats.reactions import Reaction as ScoredReaction
 from chemie.formats.reactions import read_reactions
 from chemie.formats.uspto import iter_uspto
 from chemie.model import Document
 from chemie.nlp import annotate, load
 from chemie.roles.evaluate import gold_documents, jsonl_order
+from chemie.roles.evaluate import predict as predict_roles
+from chemie.scoring.entities import score_entities
 from chemie.scoring.reactions import score_reactions
 from chemie.structures.opsin import Opsin
 
@@ -153,18 +156,18 @@ CHEMU_ROLES = {"reactant": "STARTING_MATERIAL", "reagent": "REAGENT_CATALYST",
                "catalyst": "REAGENT_CATALYST"}
 
 
-def chemu_pairs(nlp, gold: list) -> list[tuple[str, str, str, str]]:
+def chemu_pairs(gold: list, docs: list) -> list[tuple[str, str, str, str]]:
     """``(gold label, record label, ChEMU label, component rule)`` of every compound that
     both sides label: a gold STARTING_MATERIAL or REAGENT_CATALYST span that overlaps a
-    component of a reaction record whose role is reactant or reagent or catalyst (the first
-    such component of the document in record order). The record label reads the role as
-    STARTING_MATERIAL (reactant) or REAGENT_CATALYST; the ChEMU label is the one the
-    decision gives under the ChEMU convention (a reactant that gives no carbon is a reagent:
+    component of a reaction record (of ``docs``, the pipeline's documents) whose role is
+    reactant or reagent or catalyst (the first such component of the document in record
+    order). The record label reads the role as STARTING_MATERIAL (reactant) or
+    REAGENT_CATALYST; the ChEMU label is the one the decision gives under the ChEMU
+    convention (a reactant that gives no carbon is a reagent:
     :func:`chemie.reactions.decision.chemu_label`), which the pipeline's ChEMU 2020 span
     covering the component carries (the labels follow the decision)."""
     out = []
-    for g in gold:
-        doc = annotate(nlp, Document(g.id, g.text))
+    for g, doc in zip(gold, docs, strict=True):
         parts = [c for r in doc.meta.get("reactions") or [] for c in r.components()
                  if c.role in CHEMU_ROLES]
         for m in g.mentions:
@@ -184,13 +187,17 @@ def chemu_agreement(data: Path) -> dict[str, dict[str, float]]:
     """Agreement of the reaction records' roles with the ChEMU 2020 STARTING_MATERIAL /
     REAGENT_CATALYST labels (``--chemu``), per part of ``chemu2020/train`` (documents by
     position in ``chemu-ref/train.jsonl``; 600-899 untouched: figures only): the role read
-    as a label (``record``) and the decision's ChEMU label (``ChEMU``)."""
+    as a label (``record``) and the decision's ChEMU label (``ChEMU``); and the exact F1 of
+    those two labels of ``chemie_roles`` alone and of the pipeline with reactions, whose
+    labels follow the decision (``F1 roles``, ``F1 follow``)."""
     folder = data / "chemu2020" / "train"
     order = jsonl_order(data / "chemu-ref" / "train.jsonl")
-    nlp = load(reactions=True)
+    nlp, alone = load(reactions=True), load(roles=True)
     out: dict[str, dict[str, float]] = {}
     for part, (lo, hi) in CHEMU_PARTS.items():
-        pairs = chemu_pairs(nlp, gold_documents(folder, lo, hi, order))
+        gold = gold_documents(folder, lo, hi, order)
+        docs = [annotate(nlp, Document(g.id, g.text)) for g in gold]
+        pairs = chemu_pairs(gold, docs)
         row: dict[str, float] = {"n": len(pairs)}
         for k, reading in ((1, "record"), (2, "ChEMU")):
             row[reading] = sum(p[0] == p[k] for p in pairs) / max(1, len(pairs))
@@ -198,6 +205,12 @@ def chemu_agreement(data: Path) -> dict[str, dict[str, float]]:
                 mine = [p for p in pairs if p[0] == label]
                 row[f"{label} n"] = len(mine)
                 row[f"{label} {reading}"] = sum(p[k] == label for p in mine) / max(1, len(mine))
+        for name, predicted in (("F1 roles", list(predict_roles(alone, gold))),
+                                ("F1 follow", [roles_as_mentions(d) for d in docs])):
+            frame = {t.title: t.frame for t in score_entities(gold, predicted).tables}[
+                "entities exact"]
+            for label in ("STARTING_MATERIAL", "REAGENT_CATALYST"):
+                row[f"{label} {name}"] = float(frame.loc[label, "f1"])
         out[part] = row
     return out
 
@@ -215,6 +228,12 @@ def chemu_table(results: dict) -> str:
             cells.append(f"{r[f'{label} n']:>5}")
             cells += [f"{r[f'{label} {k}']:6.3f}" for k in ("record", "ChEMU")]
         lines.append(f"{part:<18} {r['n']:>5} " + " ".join(cells))
+    lines.append("ChEMU 2020 exact F1 of the labels: chemie_roles alone -> with chemie_reactions "
+                 "(the labels follow the decision)")
+    for part, r in results.items():
+        lines.append(f"{part:<18} " + "   ".join(
+            f"{label} {r[f'{label} F1 roles']:.3f} -> {r[f'{label} F1 follow']:.3f}"
+            for label in ("STARTING_MATERIAL", "REAGENT_CATALYST")))
     return "\n".join(lines)
 
 
