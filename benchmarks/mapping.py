@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import hashlib
 import json
 import time
 from collections.abc import Callable
@@ -50,7 +49,7 @@ from pathlib import Path
 from rdkit import Chem
 from rdkit.Chem import rdFMCS
 
-from chemie.corpora import data_dir
+from chemie.corpora import data_dir, uspto_part
 from chemie.reactions.accounting import Species, account
 from chemie.reactions.structures import classes_by_structure
 from chemie.roles.evaluate import gold_documents, jsonl_order
@@ -60,11 +59,6 @@ from chemie.structures.resolve import Resolver
 Mapper = Callable[[list[str], str], list[int] | None]  # atoms each species gives (None: failed)
 NON_METALS = frozenset({5, 6, 7, 8, 14, 15, 16, 33, 34, 52})
 HALOGENS = frozenset({9, 17, 35, 53})
-
-
-def part_u(paragraph_id: str) -> bool:
-    """Part U of the USPTO 80 (see ``benchmarks/reactions.py``)."""
-    return int(hashlib.sha1(paragraph_id.encode()).hexdigest(), 16) % 2 == 1
 
 
 @functools.lru_cache(maxsize=8192)
@@ -201,7 +195,7 @@ def uspto(data: Path, mappers: dict[str, Mapper]) -> dict[str, dict[str, dict]]:
         gold = [True] * len(d["reactants"]) + [False] * len(d["reagents"])
         product = ".".join(d["products"])
         for name, mapper in mappers.items():
-            t = tallies["U" if part_u(d["id"]) else "R"][name]
+            t = tallies[uspto_part(d["id"])][name]
             t.add([n > 0 for n in t.run(mapper, species, product)], gold)
     return {f"part {p}": {n: t.row() for n, t in ts.items()} for p, ts in tallies.items()}
 

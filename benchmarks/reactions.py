@@ -14,9 +14,9 @@ for chemie and for the USPTO text-mined reactions of ``dev_lowe.jsonl``, on thre
 * ``41-80 (seen)``: the other 40, held out (errors never read) until commit 8eaf38f,
   whose rules were written from their errors: no longer a held-out figure;
 * ``all 80``;
-* ``part R (read)`` / ``part U (unread)``: the split of issue 18 by a hash of the paragraph
-  id (:func:`part_u`): part U (38) is figures only from then on, never its text, outputs or
-  errors; part R (42) may be read. Earlier sessions read all 80, so part U overstates too.
+* ``part R`` (42 paragraphs, may be read) and ``part U`` (38, figures only from the session
+  of issue 21 on; :func:`chemie.corpora.uspto_part`, by the SHA-1 of the id). U is the
+  figure that counts, though earlier sessions read it too, so it overstates.
 
 Targets (issue 15) on all 80: products F1 >= 0.95, species F1 >= 0.90, exact >= 0.50;
 (issue 18) on part U: products >= 0.95, species >= 0.93, exact >= 0.55.
@@ -44,7 +44,6 @@ the sum over-counts) and of its largest process.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 import tempfile
@@ -53,7 +52,7 @@ from pathlib import Path
 
 from _watch import watch
 
-from chemie.corpora import data_dir
+from chemie.corpora import data_dir, uspto_part
 from chemie.formats.chemu2020 import roles_as_mentions
 from chemie.formats.reactions import Reaction as ScoredReaction
 from chemie.formats.reactions import read_reactions
@@ -66,14 +65,8 @@ from chemie.scoring.entities import score_entities
 from chemie.scoring.reactions import score_reactions
 from chemie.structures.opsin import Opsin
 
-PARTS = {"tune 1-40": (0, 40), "41-80 (seen)": (40, 80), "all 80": (0, 80)}
-
-
-def part_u(paragraph_id: str) -> bool:
-    """Whether a paragraph is in part U (38 of the 80): figures only since issue 18, its
-    text, outputs and errors never read (read by earlier sessions, so it overstates too);
-    the other 42 are part R."""
-    return int(hashlib.sha1(paragraph_id.encode()).hexdigest(), 16) % 2 == 1
+PARTS = {"tune 1-40": (0, 40), "41-80 (seen)": (40, 80), "all 80": (0, 80),
+         "part R": "R", "part U": "U"}
 
 
 def predict(nlp, docs: list) -> dict[str, ScoredReaction]:
@@ -113,10 +106,9 @@ def accuracy(data: Path) -> dict[str, dict[str, dict[str, float]]]:
     ours = predict(load(reactions=True), docs)
     ids = [d.id for d in docs]
     out: dict[str, dict[str, dict[str, float]]] = {}
-    parts = {name: ids[lo:hi] for name, (lo, hi) in PARTS.items()}
-    parts["part R (read)"] = [i for i in ids if not part_u(i)]
-    parts["part U (unread)"] = [i for i in ids if part_u(i)]
-    for part, chosen in parts.items():
+    for part, where in PARTS.items():
+        chosen = ([i for i in ids if uspto_part(i) == where] if isinstance(where, str)
+                  else ids[where[0]:where[1]])
         out[part] = {"chemie": scores(gold, ours, chosen, gold_path),
                      "USPTO text-mined": scores(gold, lowe, chosen, gold_path)}
     return out

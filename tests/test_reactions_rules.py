@@ -8,6 +8,7 @@ import copy
 from collections.abc import Callable, Iterable
 
 import pytest
+from test_reactions_implied import IMPLIED_CASES
 
 from chemie.model import Mention, Role
 from chemie.reactions import assemble
@@ -347,7 +348,7 @@ def test_every_rule_has_a_comment():
     rules = [*table.labels, table.reagent_names, table.title_salt, *table.classes,
              *table.structure, table.spectator_ions, table.same_as_reactant,
              table.after_reaction, *table.products, *table.names, table.atmosphere,
-             table.pressure]
+             table.pressure, *table.implied]
     assert [r.name for r in rules] == table.rule_names()
     assert all(r.comment.strip() and "\n" not in r.comment for r in rules)
 
@@ -743,6 +744,7 @@ CASES: dict[str, Callable[[], Iterable[object]]] = {
     "coreference_antecedent": _references_case,
     "atmosphere": _conditions_case,
     "pressure": _conditions_case,
+    **IMPLIED_CASES,  # the implied species, tests/test_reactions_implied.py
 }
 
 

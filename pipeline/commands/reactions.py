@@ -116,5 +116,5 @@ def run(args: argparse.Namespace) -> int:
         check_opsin()
     options = (("structures", structures), ("opsin", opsin), ("warn_no_java", False))
     job = Job("reactions", fmt.key, options)
-    items = iter_items(inputs, keys=args.resume, max_chars=args.max_chars, paragraphs=True)
+    items = iter_items(inputs, keys=args.resume, max_chars=args.max_chars)
     return execute(args, job, inputs, fmt.open(args.output), items)

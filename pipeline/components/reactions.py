@@ -19,6 +19,7 @@ from the installed package).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from spacy.language import Language
@@ -34,6 +35,7 @@ from chemie.extensions import (
     roles_of,
 )
 from chemie.reactions.assemble import DocView, candidates, records
+from chemie.reactions.implied import implied_species
 from chemie.reactions.labels import follow
 from chemie.reactions.model import Problem
 from chemie.reactions.roles import text_roles
@@ -68,9 +70,11 @@ class ReactionAssembler(SavesTables):
     def __call__(self, doc: Doc) -> Doc:
         view = doc_view(doc)
         found = candidates(view, self.table)
+        implied = functools.partial(implied_species, table=self.table,
+                                    structures=self.structures)
         if not self.structures:
             text_roles(found, self.table)
-            reactions_of(doc).extend(records(view, self.table, found))
+            reactions_of(doc).extend(records(view, self.table, found, implied=implied))
             return doc
         from chemie.reactions.structure_roles import structure_roles, unresolved  # noqa: PLC0415
 
@@ -83,7 +87,7 @@ class ReactionAssembler(SavesTables):
             decided.extend(outcome.decisions)
             return outcome.problems
 
-        reactions = records(view, self.table, found, check)
+        reactions = records(view, self.table, found, check, implied)
         for reaction in reactions:
             reaction.problems[:0] = unresolved(reaction)
         follow(doc, decided)  # the ChEMU 2020 labels follow the decisions

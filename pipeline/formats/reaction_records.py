@@ -4,7 +4,8 @@ SMILES lines or the rows of three tables.
 
 - JSON lines: one line per reaction, :meth:`~chemie.reactions.model.Reaction.to_dict`.
 - rsmi: one line per reaction, ``ID<TAB>reactants>reagents>products`` (the document's id,
-  as the USPTO sets are distributed and ``chemie score reactions`` reads them). A document's
+  as the USPTO sets are distributed and ``chemie score reactions`` reads them); a reaction
+  with a component that has no structure gets a third column naming such components. A document's
   reactions come in text order, so its last line is the reaction that makes its final
   product (the title's compound belongs to the last reaction: :mod:`chemie.reactions.assemble`).
 - Tables (:data:`TABLES`): ``reactions`` (one row per reaction: its rule, reaction SMILES,
@@ -49,11 +50,25 @@ def rsmi_id(doc_id: str) -> str:
     return " ".join(doc_id.replace("\t", " ").splitlines()) or "-"
 
 
+def unresolved(r: Reaction) -> list[Component]:
+    """The components of ``r`` that should have a structure and have none (a name OPSIN
+    cannot parse, a compound label, no Java …; not a material such as brine, and nothing
+    when structures were not resolved at all)."""
+    return [c for c in r.components() if c.structure is not None and not c.structure.smiles
+            and c.structure.how == "unresolved"]
+
+
 def rsmi_block(doc: Document) -> str:
     """One ``ID<TAB>reactants>reagents>products`` line per reaction of ``doc``, in text order
-    (the last makes the document's final product)."""
+    (the last makes the document's final product). A reaction with :func:`unresolved`
+    components gets a third column naming them, ``role=name; role=name``: its SMILES lacks
+    them, so the line must not look complete."""
     name = rsmi_id(doc.id)
-    return "".join(f"{name}\t{r.rsmi()}\n" for r in reactions_of(doc))
+    lines = []
+    for r in reactions_of(doc):
+        missing = "; ".join(f"{c.role}={rsmi_id(c.name)}" for c in unresolved(r))
+        lines.append(f"{name}\t{r.rsmi()}\t{missing}\n" if missing else f"{name}\t{r.rsmi()}\n")
+    return "".join(lines)
 
 
 def _texts(items: list) -> str | None:

@@ -258,9 +258,12 @@ def steps(view: DocView, a: int, b: int) -> list[Step]:
 
 
 def records(view: DocView, table: ReactionTable, found: list[Candidate],
-            check: Callable[[list[Candidate]], list[Problem]] | None = None) -> list[Reaction]:
-    """One reaction per section with a product (see the module docstring); ``check`` (the
-    structure tier of the roles) sees the candidates of each reaction before its record is
+            check: Callable[[list[Candidate]], list[Problem]] | None = None,
+            implied: Callable[[DocView, list[Candidate], int, int], None] | None = None,
+            ) -> list[Reaction]:
+    """One reaction per section with a product (see the module docstring); ``implied`` (the
+    implied species, :mod:`chemie.reactions.implied`) may add to the candidates of each
+    reaction, then ``check`` (the structure tier of the roles) sees them before its record is
     made, and returns the problems the record states."""
     sections = view.section_starts()
     bounds = [*sections[1:], len(view.text)]
@@ -276,6 +279,8 @@ def records(view: DocView, table: ReactionTable, found: list[Candidate],
         a, b = sections[start_section], bounds[section]
         _choose_products(members, heading=section == last)
         _after_reaction(view, table, members, b)
+        if implied is not None:
+            implied(view, members, a, b)
         problems = check(members) if check is not None else []
         reaction = Reaction(f"{view.doc_id}-{n}" if view.doc_id else str(n), view.doc_id,
                             _record_rule(view, len(with_product), a), problems=problems)
