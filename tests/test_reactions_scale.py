@@ -192,8 +192,9 @@ def test_jsonl_is_the_default_and_matches_the_python_api(fake_java, docs, tmp_pa
     assert main(["reactions", str(docs / "two.txt"), "-o", str(out), "-q"]) == 0
     records = _records(out)
     assert [r.id for r in records] == ["two-1", "two-2"]
-    product = records[-1].products[0]
-    assert product.structure.how == "coreference"  # "the title compound"
+    [product] = records[-1].products
+    # the title is the last step's product, with the amount of "the title compound (1.3 g)"
+    assert product.name == "Benzyl 4-nitrobenzoate" and product.amount.mass.value == 1.3
     assert product.smiles == canonical(SMILES["benzyl 4-nitrobenzoate"])
     rsmi = tmp_path / "out.rsmi"
     assert main(["reactions", str(docs / "two.txt"), "-o", str(rsmi), "-q"]) == 0
@@ -217,7 +218,7 @@ def test_tables_of_reactions_components_and_steps(fake_java, docs, tmp_path, fmt
     assert len(steps) == sum(len(r.steps) for r in records)
     last = components[components["reaction_id"] == "two-2"]
     product = last[last["role"] == "product"].iloc[0]
-    assert product["how"] == "coreference" and product["mass"] == 1.3
+    assert product["name"] == "Benzyl 4-nitrobenzoate" and product["mass"] == 1.3
     assert product["mass_unit"] == "g"
     assert set(steps["reaction_id"]) <= set(reactions["reaction_id"])
     assert (tmp_path / f"t.reactions.{fmt}").exists()

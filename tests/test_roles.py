@@ -166,8 +166,52 @@ def roles(nlp, text: str) -> list[tuple[str, str, str]]:
 def test_every_rule_has_a_case_and_a_comment():
     table = role_table()
     assert set(table.rule_names()) == set(CASES) | set(NOT_LABELLED) | set(LEXICON_CASES)
-    rules = [*table.builtin, *table.conditions, *table.triggers, *table.compounds]
+    rules = [*table.builtin, *table.conditions, *table.triggers, *table.compounds,
+             *table.reactant_or_reagent]
     assert all(r.comment for r in rules)
+
+
+def test_every_compound_rule_is_a_registered_function_and_an_entry():
+    from chemie.roles.rules import RULES
+
+    table = role_table()
+    names = [r.name for r in (*table.compounds, *table.reactant_or_reagent)]
+    assert sorted(names) == sorted(RULES)
+
+
+def test_the_reactant_or_reagent_stage_is_one_replaceable_call(tmp_path):
+    """The stage decides the compounds no compound rule labels; another decision can take
+    its place (what the structure-based decision of the reaction records will do)."""
+    nlp = chemie.load(roles=True)
+    text = CASES["reactant"][0]
+    before = {(t, label) for t, label, _ in roles(nlp, text)}
+    assert ("4-bromoaniline", "STARTING_MATERIAL") in before
+    nlp.get_pipe("chemie_roles").stage = lambda c, x: ("REAGENT_CATALYST", "test_stage")
+    after = roles(nlp, text)
+    assert ("4-bromoaniline", "REAGENT_CATALYST", "test_stage") in after
+    assert ("THF", "SOLVENT", "solvent_after_in") in after  # a compound rule: not the stage
+
+
+@pytest.mark.corpus
+def test_cues_only_save_time(corpus, tmp_path):
+    """A rule's cues leave out only documents its pattern cannot match in: the table with
+    every cue removed labels the first 80 development documents alike."""
+    import yaml
+
+    from chemie.resources import rules_path
+    from chemie.roles.evaluate import gold_documents, jsonl_order
+
+    data = yaml.safe_load(rules_path("roles.yaml").read_text(encoding="utf-8"))
+    assert any("cues" in r for r in data["compounds"])
+    for r in (*data["compounds"], *data["reactant_or_reagent"]):
+        r.pop("cues", None)
+    path = tmp_path / "roles.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    order = jsonl_order(corpus("chemu-ref/train.jsonl"))
+    docs = gold_documents(corpus("chemu2020/train"), 0, 80, order)
+    cued, uncued = chemie.load(roles=True), chemie.load(roles={"rules": str(path)})
+    for d in docs:
+        assert roles(cued, d.text) == roles(uncued, d.text), d.id
 
 
 @pytest.mark.parametrize("rule", sorted(CASES))

@@ -29,8 +29,10 @@ BASE = {
     "conditions": [{"name": "c1", "comment": "a time", "label": "TIME", "pattern": r"\d+ h"}],
     "triggers": [{"name": "t1", "comment": "an addition", "label": "REACTION_STEP",
                   "classes": ["Add"], "phase": "reaction"}],
-    "compounds": [{"name": "r1", "comment": "a solvent", "label": "SOLVENT",
-                   "when": {"words": "solvents", "after": ["in"]}}],
+    "compounds": [{"name": "solvent_after_in", "comment": "a solvent", "label": "SOLVENT",
+                   "words": "solvents", "after": ["in"]}],
+    "reactant_or_reagent": [{"name": "reactant", "comment": "a reactant",
+                             "label": "STARTING_MATERIAL"}],
 }
 BASE["words"]["solvents"] = ["THF", "water", "@equivalents"]
 
@@ -64,11 +66,10 @@ def test_a_small_table_parses():
     t = parse(table())
     assert t.words["solvents"] == {"thf", "water", "eq", "eq.", "equiv", "equiv.", "equivalent",
                                    "equivalents"}
-    assert dict(t.compounds[0].when.items()) == {"words": "solvents",
-                                                 "after": frozenset({"in"})}
+    assert (t.compounds[0].words, t.compounds[0].after) == ("solvents", frozenset({"in"}))
     assert t.condition_patterns["c1"].search("for 2 h")
     assert t.compiled["metal"].search("palladium on carbon")
-    assert t.rule_names()[-3:] == ["c1", "t1", "r1"]
+    assert t.rule_names()[-4:] == ["c1", "t1", "solvent_after_in", "reactant"]
     assert t.extra_actions == {"put": "Add"}
 
 
@@ -78,20 +79,25 @@ def test_a_small_table_parses():
         ({"extra": []}, "rules/x.yaml: extra: unknown key"),
         ({"words": None}, "rules/x.yaml: words: missing key"),
         ({"words__names": None}, "rules/x.yaml: words.names: missing key (the code reads"),
-        ({"compounds__0__colour": "red"}, "rules/x.yaml: compounds.r1.colour: unknown key"),
-        ({"compounds__0__comment": None}, "rules/x.yaml: compounds.r1.comment: missing key"),
+        ({"compounds__0__colour": "red"},
+         "rules/x.yaml: compounds.solvent_after_in.colour: unknown key"),
+        ({"compounds__0__comment": None},
+         "rules/x.yaml: compounds.solvent_after_in.comment: missing key"),
         ({"compounds__0__label": "PRODUCT"},
-         "rules/x.yaml: compounds.r1.label: unknown label 'PRODUCT'"),
-        ({"compounds__0__when": {"words": "reagents"}},
-         "rules/x.yaml: compounds.r1.when.words: no word list 'reagents'"),
-        ({"compounds__0__when": {"afer": ["in"]}},
-         "rules/x.yaml: compounds.r1.when.afer: unknown key (did you mean 'after'?)"),
-        ({"compounds__0__when": {"place": "preface"}},
-         "rules/x.yaml: compounds.r1.when.place: 'preface' is not one of"),
-        ({"compounds__0__when": {"after": "in"}},
-         "rules/x.yaml: compounds.r1.when.after: expected a list"),
-        ({"compounds__0__when": {"lexicon": ["TIME"]}},
-         "rules/x.yaml: compounds.r1.when.lexicon: unknown label 'TIME'"),
+         "rules/x.yaml: compounds.solvent_after_in.label: unknown label 'PRODUCT'"),
+        ({"compounds__0__words": "reagents"},
+         "rules/x.yaml: compounds.solvent_after_in.words: no word list 'reagents'"),
+        ({"compounds__0__afer": ["in"]},
+         "rules/x.yaml: compounds.solvent_after_in.afer: unknown key (did you mean 'after'?)"),
+        ({"compounds__0__name": "solvent_after"},
+         "rules/x.yaml: compounds.solvent_after.name: unknown name 'solvent_after' (did you "
+         "mean 'solvent_after_in'?)"),
+        ({"compounds__0__after": "in"},
+         "rules/x.yaml: compounds.solvent_after_in.after: expected a list"),
+        ({"reactant_or_reagent": [{"name": "training_reagent", "comment": "c",
+                                   "label": "REAGENT_CATALYST", "lexicon": "TIME"}]},
+         "rules/x.yaml: reactant_or_reagent.training_reagent.lexicon: 'TIME' is not one of"),
+        ({"reactant_or_reagent": None}, "rules/x.yaml: reactant_or_reagent: missing key"),
         ({"conditions__0__pattern": "(unclosed"},
          "rules/x.yaml: conditions.c1.pattern: bad regular expression"),
         ({"conditions__0__label": "SOLVENT"},
@@ -104,8 +110,8 @@ def test_a_small_table_parses():
         ({"words__solvents": ["@solvent"]},
          "rules/x.yaml: words.solvents.0: rules/vocabularies.yaml: solvent: no such vocabulary"),
         ({"actions__Stir": ["put"]}, "rules/x.yaml: actions.Stir: 'put' is also in Add"),
-        ({"compounds__0__when": {"pattern": "nonmetal"}},
-         "rules/x.yaml: compounds.r1.when.pattern: no pattern 'nonmetal'"),
+        ({"compounds": [{"name": "layer", "comment": "c", "label": "NONE", "next": "nonmetal"}]},
+         "rules/x.yaml: compounds.layer.next: no pattern 'nonmetal'"),
         ({"patterns__metal": "(pd"}, "rules/x.yaml: patterns.metal: bad regular expression"),
         ({"conditions__0__name": "heading_label"},
          "rules/x.yaml: heading_label: rule name used twice"),

@@ -17,6 +17,7 @@ from chemie.components.sentences import SentenceTable
 from chemie.language import TokenizerTable
 from chemie.rc.labels import LabelTable
 from chemie.rc.rules import RcTable
+from chemie.reactions.procedures_table import ProcedureTable
 from chemie.reactions.table import ReactionTable
 from chemie.resources import load_rules, rules_path
 from chemie.roles.events import EventTable
@@ -35,6 +36,7 @@ SCHEMAS = {
     "ner.yaml": NerTable,
     "rc.yaml": RcTable,
     "rc_labels.yaml": LabelTable,
+    "procedures.yaml": ProcedureTable,
     "reactions.yaml": ReactionTable,
     "roles.yaml": RoleTable,
     "tokenizer.yaml": TokenizerTable,
@@ -82,12 +84,15 @@ CASES = [
      "rules/rc.yaml: rules.compare_correlation.befor: unknown key (did you mean 'before'?)"),
     ("rc_labels.yaml", lambda t: _rename(t["scierc"]["USED-FOR"], "swap", "swp"),
      "rules/rc_labels.yaml: scierc.USED-FOR.swp: unknown key (did you mean 'swap'?)"),
+    ("procedures.yaml", lambda t: _rename(t["replacements"][0], "new_first", "new_frist"),
+     "rules/procedures.yaml: replacements.instead_of.new_frist: unknown key (did you mean "
+     "'new_first'?)"),
     ("reactions.yaml", lambda t: _rename(t["after_reaction"], "min_hours", "min_hour"),
      "rules/reactions.yaml: after_reaction.min_hour: unknown key (did you mean 'min_hours'?)"),
-    ("roles.yaml", lambda t: _rename(_item(t["compounds"], "solvent_after_in")["when"], "after",
-                                     "afer"),
-     "rules/roles.yaml: compounds.solvent_after_in.when.afer: unknown key (did you mean "
-     "'after'?)"),
+    ("roles.yaml", lambda t: _rename(_item(t["compounds"], "solvent_after_in"), "after", "afer"),
+     "rules/roles.yaml: compounds.solvent_after_in.afer: unknown key (did you mean 'after'?)"),
+    ("roles.yaml", lambda t: _item(t["compounds"], "layer").update(name="layers"),
+     "rules/roles.yaml: compounds.layers.name: unknown name 'layers' (did you mean 'layer'?)"),
     ("roles.yaml", lambda t: _rename(_item(t["triggers"], "yield_step"), "needs_argument",
                                      "needs_arg"),
      "rules/roles.yaml: triggers.yield_step.needs_arg: unknown key (did you mean "

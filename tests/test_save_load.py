@@ -197,8 +197,9 @@ def test_chemie_roles_saves_the_tables_it_was_built_from(saved_roles, source):
 def test_chemie_reactions_saves_its_rule_table_and_reads_the_copy_back(tmp_path):
     nlp = chemie.load(reactions=True, reactions_config={"structures": False})
     nlp.to_disk(tmp_path / "chemie")
-    copy = tmp_path / "chemie" / "chemie_reactions" / "reactions.yaml"
-    assert copy.read_bytes() == rules_path("reactions.yaml").read_bytes()
+    for table in ("reactions.yaml", "procedures.yaml"):
+        copy = tmp_path / "chemie" / "chemie_reactions" / table
+        assert copy.read_bytes() == rules_path(table).read_bytes()
     text = ("4-Bromoaniline (1.0 g) was dissolved in THF (10 mL) and acetic anhydride (1.2 mL) "
             "was added. The mixture was stirred for 2 h to give N-(4-bromophenyl)acetamide "
             "(1.1 g, 90%).")

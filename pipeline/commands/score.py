@@ -86,6 +86,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "not computed and left out, with a note)",
     )
     p.add_argument(
+        "--bond-orders", action="store_true",
+        help="reactions: compare fragments by skeleton and bond orders (single, double, "
+        "triple, aromatic), not by heavy-atom skeleton alone (the published protocol)",
+    )
+    p.add_argument(
         "--rc-format",
         choices=["auto", "unified", "semeval", "scierc"],
         default="auto",

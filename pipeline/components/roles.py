@@ -24,9 +24,9 @@ from chemie.model import Role
 from chemie.resources import lexicon_path
 from chemie.roles.anchors import Anchors
 from chemie.roles.compounds import (
+    CompoundFinder,
     assign_roles,
     bracket_labels,
-    find_compounds,
     merge_heading_names,
 )
 from chemie.roles.conditions import (
@@ -36,11 +36,13 @@ from chemie.roles.conditions import (
     find_percents,
     heading_end,
 )
-from chemie.roles.context import RoleContext, role_context
-from chemie.roles.decide import Decider
+from chemie.roles.context import Patterns, RoleContext, role_context
+from chemie.roles.features import FeatureIndex
 from chemie.roles.found import Found
 from chemie.roles.lexicon import load_role_lexicon
+from chemie.roles.participants import ReactantOrReagent
 from chemie.roles.phases import assign_phases
+from chemie.roles.rules import RuleBook
 from chemie.roles.table import RoleTable, role_table
 from chemie.roles.triggers import find_triggers, modifiers, rules_by_class
 from chemie.roles.yields import YieldFinder
@@ -70,7 +72,12 @@ class RoleLabeller(SavesTables):
         """Compile the rule table ``table``; ``lexicon``: name -> its training role."""
         self.table = table
         self.lexicon = lexicon
-        self.decide = Decider(table)
+        self.find_compounds = CompoundFinder(table)
+        self.rules = RuleBook(table.compounds)
+        # the reactant-or-reagent stage: (context, compound) -> (label, rule) | None
+        self.stage = ReactantOrReagent(table)
+        self.index = FeatureIndex(table.words, [*table.compounds, *table.reactant_or_reagent])
+        self.patterns = Patterns(table.compiled, table.words["skipped_before"])
         self.triggers = rules_by_class(table)
         self.extra_words = frozenset(table.extra_actions)
         self.anchor_words = table.anchor_words
@@ -80,19 +87,21 @@ class RoleLabeller(SavesTables):
         ctx = role_context(doc, self.table.extra_actions, self.extra_words)
         if not ctx.tokens.text:
             return doc
+        ctx.patterns = self.patterns
         table = self.table
         anchors = Anchors(ctx, self.anchor_words)
         conditions = find_conditions(ctx, table, anchors)
         ctx.modifiers = modifiers(ctx, table)
         phases = assign_phases(ctx, table, conditions)
         ctx.phase_of = {id(a): p for a, p in zip(ctx.actions, phases, strict=True)}
-        compounds = find_compounds(ctx, table)
+        compounds = self.find_compounds(ctx)
         heading = heading_end(ctx, table, compounds)
         compounds = merge_heading_names(ctx.text, compounds, heading, table.words["names"])
         finder = YieldFinder(ctx, find_amounts(ctx, anchors), find_percents(ctx, anchors))
-        stated = {f.start for f in compounds if finder.has_yield_after(f)}
-        entities = bracket_labels(ctx.text, assign_roles(ctx, compounds, table, heading,
-                                                         stated, self.lexicon, self.decide))
+        ctx.yields = finder
+        entities = bracket_labels(ctx.text, assign_roles(ctx, compounds, heading,
+                                                         self.lexicon, self.index, self.rules,
+                                                         self.stage))
         accepted = _Accepted()
         accept = accepted.add
         accept(find_example_labels(ctx, heading))

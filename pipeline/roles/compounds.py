@@ -5,15 +5,19 @@ from __future__ import annotations
 import bisect
 import functools
 import operator
+from collections.abc import Callable
 from itertools import compress
 
 import regex
 
 from chemie.model import Mention
 from chemie.roles.context import RoleContext
-from chemie.roles.decide import Decider, Facts
+from chemie.roles.features import Compound, FeatureIndex, features_of
 from chemie.roles.found import Found
+from chemie.roles.rules import Decision, RuleBook
 from chemie.roles.table import NONE, RoleTable
+
+Stage = Callable[[RoleContext, Compound], "Decision | None"]
 
 # "aqueous X", "aq. X": the prefix belongs to the name
 _AQUEOUS = regex.compile(r"(?i:\b(?:aqueous|aq\.?)\s)$")
@@ -92,95 +96,114 @@ _RATIO_CHARS = frozenset("0123456789.:")
 # "a yellow solid 36-d (1.8 g, 91%)": the label a physical state carries before its bracket
 _STATE_LABEL = regex.compile(r"\b(?:solid|oil|liquid|foam|gum|powder|crystals?|syrup|wax)\s"
                              r"(\d{1,4}-?[a-z])(?=\s?\()")
+_START = operator.attrgetter("start")
 _CONTAINING = ("containing the ", "contains the ", "containing ")  # "fractions containing the
 # desired compound": no product obtained
-_NO_LABELS: frozenset[str] = frozenset()  # no relation points to the compound's mention
 
 
-def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
+class CompoundFinder:
     """Compound spans: runs of chemical words (names split by spaces or brackets kept
     whole, "aqueous" kept before a name, an identifier after a name kept with it, a mixture
     "hexane-ethyl acetate" split into its names), the NER chemicals outside them, names
     glued to a ratio, and references to compounds."""
-    text, low = ctx.text, ctx.lower_text
-    known = table.words["names"]
-    strip = table.words["name_prefixes"]
-    not_compounds = table.words["not_compounds"]
-    runs: list[Found] = []
-    strip_starts, known_starts = _prefixes(strip), _prefixes(known)
-    for f in _name_runs(ctx, table.words["reference_heads"]):
-        if low.startswith(strip_starts, f.start, f.end):
-            f = _strip(text, f, strip)
-        if low.startswith(known_starts, f.start, f.end):
-            pieces = _split_mixture(text, f, known)
-        else:
-            pieces = (f,)  # a mixture starts with a known name
-        for g in pieces:
-            name = low[g.start : g.end]
-            if g.end > g.start and name not in not_compounds and not _not_a_name(name):
-                runs.append(g)
-    covered = bytearray(len(text) + 1)
-    for f in runs:
-        covered[f.start : f.end] = b"\x01" * (f.end - f.start)
-    for a, b in ctx.chemicals:
-        if 1 not in covered[a:b]:
-            name = low[a:b]
-            if name in not_compounds or _not_a_name(name):
-                continue
-            runs.append(Found(a, b, "compound"))
-            covered[a:b] = b"\x01" * (b - a)
-    names = _known_names(ctx, known, table.words["supports"], covered)
-    if names:
-        runs = [f for f in runs if not any(g.start <= f.start and f.end <= g.end for g in names)]
-        runs.extend(names)
-    p = text.find("=")
-    while p > 0:
-        # "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a known name glued to a ratio in one token
-        a = p
-        while a > 0 and text[a - 1].isalnum():
-            a -= 1
-        if (a < p and text[a].isalpha() and low[a:p] in known and not covered[a]
-                and (a == 0 or not (text[a - 1] in ")]_" or text[a - 1].isalnum()))
-                and p + 1 < len(text) and text[p + 1] in _RATIO_CHARS):
-            runs.append(Found(a, p, "compound"))
-        p = text.find("=", p + 1)
-    if "/c" in low or "palladium" in low or "raney" in low:
-        for m in _CATALYST.finditer(text):
-            runs = [f for f in runs if not (f.start < m.end() and m.start() < f.end)]
-            runs.append(Found(m.start(), m.end(), "compound", core=m.start(1)))
-    runs.sort(key=lambda f: f.start)
-    kept_before, tails = table.words["kept_modifiers"], table.words["name_tails"]
-    tail_starts = (*tails, "aqueous")  # the words that may follow a name
-    aqueous_text = "aq" in low
-    for f in runs:
+
+    def __init__(self, table: RoleTable):
+        w = table.words
+        self.known, self.strip = w["names"], w["name_prefixes"]
+        self.not_compounds, self.supports = w["not_compounds"], w["supports"]
+        self.heads, self.titles = w["reference_heads"], w["title_refs"]
+        self.kept_before, self.tails = w["kept_modifiers"], w["name_tails"]
+        self.strip_starts, self.known_starts = _prefixes(self.strip), _prefixes(self.known)
+        self.tail_starts = (*self.tails, "aqueous")  # the words that may follow a name
+
+    def __call__(self, ctx: RoleContext) -> list[Found]:
+        """The compound and reference spans of a document, in text order."""
+        low = ctx.lower_text
+        runs, covered = self.names(ctx)
+        if "=" in low:
+            runs.extend(self.glued_to_ratio(ctx, covered))
+        if "/c" in low or "palladium" in low or "raney" in low:
+            runs = _catalysts(ctx.text, runs)
+        runs.sort(key=_START)
+        aqueous_text = "aq" in low
+        for f in runs:
+            self.extend(ctx, f, aqueous_text)
+        out = runs
+        if aqueous_text:
+            _aqueous_alone(ctx, out)
+        if "compound" in low or "intermediate" in low or "macrocy" in low:
+            _labelled_references(ctx.text, low, out)
+        _state_labels(low, out)
+        if "compound" in low or "product" in low:
+            self.title_phrases(ctx, out)
+        self.mention_references(ctx, out)
+        out.sort(key=_START)
+        return out
+
+    def names(self, ctx: RoleContext) -> tuple[list[Found], bytearray]:
+        """The name runs (a leading "ice" or "DI" left out, a mixture split), the NER
+        chemicals outside them and the known names outside both, and which characters they
+        cover."""
+        text, low = ctx.text, ctx.lower_text
+        known, not_compounds = self.known, self.not_compounds
+        runs: list[Found] = []
+        for f in _name_runs(ctx, self.heads):
+            if low.startswith(self.strip_starts, f.start, f.end):
+                f = _strip(text, f, self.strip)
+            # (a mixture starts with a known name)
+            pieces = (_split_mixture(text, f, known)
+                      if low.startswith(self.known_starts, f.start, f.end) else (f,))
+            for g in pieces:
+                name = low[g.start : g.end]
+                if g.end > g.start and name not in not_compounds and not _not_a_name(name):
+                    runs.append(g)
+        covered = bytearray(len(text) + 1)
+        for f in runs:
+            covered[f.start : f.end] = b"\x01" * (f.end - f.start)
+        for a, b in ctx.chemicals:
+            if 1 not in covered[a:b]:
+                name = low[a:b]
+                if name in not_compounds or _not_a_name(name):
+                    continue
+                runs.append(Found(a, b, "compound"))
+                covered[a:b] = b"\x01" * (b - a)
+        names = _known_names(ctx, known, self.supports, covered)
+        if names:
+            runs = [f for f in runs
+                    if not any(g.start <= f.start and f.end <= g.end for g in names)]
+            runs.extend(names)
+        return runs, covered
+
+    def glued_to_ratio(self, ctx: RoleContext, covered: bytearray) -> list[Found]:
+        """ "CH2Cl2=8:1", "MeOH:CH2Cl2=2:98": a known name glued to a ratio in one token."""
+        text, low, known = ctx.text, ctx.lower_text, self.known
+        out = []
+        p = text.find("=")
+        while p > 0:
+            a = p
+            while a > 0 and text[a - 1].isalnum():
+                a -= 1
+            if (a < p and text[a].isalpha() and low[a:p] in known and not covered[a]
+                    and (a == 0 or not (text[a - 1] in ")]_" or text[a - 1].isalnum()))
+                    and p + 1 < len(text) and text[p + 1] in _RATIO_CHARS):
+                out.append(Found(a, p, "compound"))
+            p = text.find("=", p + 1)
+        return out
+
+    def extend(self, ctx: RoleContext, f: Found, aqueous_text: bool) -> None:
+        """Grow span ``f`` over the words that belong to its name: "di-" split off by the
+        tokenizer, "aqueous" or a kept modifier before it, a tail word after it ("mineral
+        oil"), "aqueous" after it, a trade mark, "(racemate)"."""
+        text, low = ctx.text, ctx.lower_text
         start, end = f.start, f.end
-        pre = _MULTIPLIER.search(low, max(0, start - 8), start) if (
-            start and low[start - 1] == "-") else None
-        if pre is not None:
-            f.start = start = pre.start()  # "di-" split off "di-tert-butyl dicarbonate"
+        if start and low[start - 1] == "-":
+            pre = _MULTIPLIER.search(low, max(0, start - 8), start)
+            if pre is not None:
+                f.start = start = pre.start()  # "di-" split off "di-tert-butyl dicarbonate"
         if start and text[start - 1].isspace():
-            # the word before: "aqueous X" (kept, split off later in a reaction) or a kept
-            # modifier ("concentrated sulfuric acid", "glacial acetic acid")
-            w0 = low.rfind(" ", 0, start - 1) + 1
-            word = low[w0 : start - 1]
-            if aqueous_text and _is_aqueous(low, start):
-                f.aqueous = start
-                f.start = low.rindex("aq", 0, start)
-            elif word in kept_before:
-                f.core = start  # the name itself, for the rules
-                f.start = w0
-            elif (word[:-1] if word[-1:] == "\n" else word).endswith(_CHEMICAL_ENDS) and (
-                    _CHEMICAL_WORD.match(word)):
-                f.start = w0  # "diethylaminosulfur trifluoride"
-        if low.startswith(tail_starts, end + 1):
-            tail = _WORD_AFTER.match(text, end)
-            while tail and tail.group(1).lower() in tails:
-                end = tail.end(1)  # "mineral oil", "Burgess reagent", "zinc powder"
-                tail = _WORD_AFTER.match(text, end)
-            if aqueous_text and tail and f.aqueous < 0 and tail.group(1).lower() == "aqueous" and (
-                    _AQUEOUS_AFTER.match(text, end)):
-                f.aqueous_tail = end
-                end = tail.end(1)  # "NaHCO3 aqueous (solution)"
+            self.extend_before(low, f, start, aqueous_text)
+        if low.startswith(self.tail_starts, end + 1):
+            end = self.tail(text, f, end, aqueous_text)
         if text.startswith(("™", "®"), end):  # "Celite®", "Celite™ 545"
             end += 1
             if text[end : end + 4].startswith(" ") and text[end + 1 : end + 4].isdigit():
@@ -190,65 +213,122 @@ def find_compounds(ctx: RoleContext, table: RoleTable) -> list[Found]:
             if racemate:
                 end = racemate.end()
         f.end = end
-    out = runs
-    if "aqueous" in low:
-        for m in _AQUEOUS_ALONE.finditer(text):
-            if not any(f.start <= m.start() < f.end for f in out):
-                out.append(Found(m.start(), m.end(1), "compound"))
-    if aqueous_text:
-        for m in _AQ_ALONE.finditer(low):
-            if not any(f.start <= m.start() < f.end for f in out):
-                out.append(Found(m.start(), m.end(), "compound"))
-    if "compound" in low or "intermediate" in low or "macrocy" in low:
-        _labelled_references(text, low, out)
-    for m in _STATE_LABEL.finditer(low):
-        if not any(f.start < m.end(1) and m.start(1) < f.end for f in out):
-            out.append(Found(m.start(1), m.end(1), "reference"))
-    titles = table.words["title_refs"]
-    if "compound" in low or "product" in low:
+
+    def extend_before(self, low: str, f: Found, start: int, aqueous_text: bool) -> None:
+        """The word before ``f``: "aqueous X" (kept, split off later in a reaction) or a kept
+        modifier ("concentrated sulfuric acid", "glacial acetic acid")."""
+        w0 = low.rfind(" ", 0, start - 1) + 1
+        word = low[w0 : start - 1]
+        if aqueous_text and _is_aqueous(low, start):
+            f.aqueous = start
+            f.start = low.rindex("aq", 0, start)
+        elif word in self.kept_before:
+            f.core = start  # the name itself, for the rules
+            f.start = w0
+        elif (word[:-1] if word[-1:] == "\n" else word).endswith(_CHEMICAL_ENDS) and (
+                _CHEMICAL_WORD.match(word)):
+            f.start = w0  # "diethylaminosulfur trifluoride"
+
+    def tail(self, text: str, f: Found, end: int, aqueous_text: bool) -> int:
+        """The end of ``f`` with its tail words ("mineral oil", "Burgess reagent", "zinc
+        powder") and an "aqueous" after them ("NaHCO3 aqueous (solution)")."""
+        tails = self.tails
+        tail = _WORD_AFTER.match(text, end)
+        while tail and tail.group(1).lower() in tails:
+            end = tail.end(1)
+            tail = _WORD_AFTER.match(text, end)
+        if aqueous_text and tail and f.aqueous < 0 and tail.group(1).lower() == "aqueous" and (
+                _AQUEOUS_AFTER.match(text, end)):
+            f.aqueous_tail = end
+            end = tail.end(1)
+        return end
+
+    def title_phrases(self, ctx: RoleContext, out: list[Found]) -> None:
+        """ "the title compound" and the other title references wherever they stand ("the
+        title compound in white color (6.0 g)", "2.28 g (63%) of the title compound"); a
+        name right after one joins it ("the title compound NAME 4c": one span)."""
+        text, low = ctx.text, ctx.lower_text
         by_start = {f.start: f for f in out if f.kind == "compound"}
-        for phrase in titles:
+        for phrase in self.titles:
             at = low.find(phrase)
             while at >= 0:
                 f = by_start.get(at + len(phrase) + 1)
-                if f is not None:  # "the title compound NAME 4c": one span
+                if f is not None:
                     f.start, f.kind = at, "reference"
                 elif _WORDCHAR(text[at - 1 : at]) or _WORDCHAR(text[at + len(phrase) :][:1]):
                     pass  # inside a longer word
                 elif not low.endswith(_CONTAINING, 0, at) and not any(
                         g.start < at + len(phrase) and at < g.end for g in out):
-                    # "the title compound in white color (6.0 g)", "a first portion of
-                    # 2.28 g (63%) of the title compound": the phrase whatever its mention
                     out.append(Found(at, at + len(phrase), "reference"))
                 at = low.find(phrase, at + 1)
-    taken = None
-    for m in ctx.mentions:
-        kind = m.kind
-        if (kind != "reference" and kind != "state") or m.core is None:
-            continue
-        ca, cb = _core_chars(ctx, m)
-        ref = (_reference_span(ctx, m, ca, cb, titles) if kind == "reference"
-               else _state_span(ctx, m))
-        if ref is None:
-            continue
-        if taken is None:
-            taken = bytearray(len(text) + 1)
-            starts = {}
-            for f in out:
-                taken[f.start : f.end] = b"\x01" * (f.end - f.start)
-                if f.kind == "compound":
-                    starts.setdefault(f.start, f)
-        title = _title_prefix(low[ref.start : ref.end], titles)
-        after = starts.get(ref.start + title + 1) if title else None
-        if after is not None:
-            after.start = ref.start  # "the title compound NAME 4c": one span
-            after.kind = "reference"
-            taken[ref.start : after.end] = b"\x01" * (after.end - ref.start)
-        elif 1 not in taken[ref.start : ref.end]:
-            out.append(ref)
-            taken[ref.start : ref.end] = b"\x01" * (ref.end - ref.start)
-    out.sort(key=lambda f: f.start)
-    return out
+
+    def mention_references(self, ctx: RoleContext, out: list[Found]) -> None:
+        """The reference and state mentions (chemie_mentions) where no span is: "compound
+        22" -> "22", "a white solid" -> "solid"; a title reference with a name after it
+        becomes one span with the name."""
+        taken = None
+        starts: dict[int, Found] = {}
+        low, titles = ctx.lower_text, self.titles
+        for m in ctx.mentions:
+            kind = m.kind
+            if (kind != "reference" and kind != "state") or m.core is None:
+                continue
+            ca, cb = _core_chars(ctx, m)
+            ref = (_reference_span(ctx, m, ca, cb, titles) if kind == "reference"
+                   else _state_span(ctx, m))
+            if ref is None:
+                continue
+            if taken is None:
+                taken = _taken(out, starts, len(ctx.text))
+            title = _title_prefix(low[ref.start : ref.end], titles)
+            after = starts.get(ref.start + title + 1) if title else None
+            if after is not None:
+                after.start = ref.start  # "the title compound NAME 4c": one span
+                after.kind = "reference"
+                taken[ref.start : after.end] = b"\x01" * (after.end - ref.start)
+            elif 1 not in taken[ref.start : ref.end]:
+                out.append(ref)
+                taken[ref.start : ref.end] = b"\x01" * (ref.end - ref.start)
+
+
+def _taken(out: list[Found], starts: dict[int, Found], n: int) -> bytearray:
+    """Which of the ``n`` characters the spans of ``out`` cover; fills ``starts`` (start ->
+    the first compound span starting there)."""
+    taken = bytearray(n + 1)
+    for f in out:
+        taken[f.start : f.end] = b"\x01" * (f.end - f.start)
+        if f.kind == "compound":
+            starts.setdefault(f.start, f)
+    return taken
+
+
+def _catalysts(text: str, runs: list[Found]) -> list[Found]:
+    """``runs`` with each supported or named catalyst ("10% Pd/C", "palladium on carbon",
+    "Raney nickel") in place of the spans it overlaps."""
+    for m in _CATALYST.finditer(text):
+        runs = [f for f in runs if not (f.start < m.end() and m.start() < f.end)]
+        runs.append(Found(m.start(), m.end(), "compound", core=m.start(1)))
+    return runs
+
+
+def _aqueous_alone(ctx: RoleContext, out: list[Found]) -> None:
+    """Add "aqueous" before "solution" ("an aqueous solution of X") and "aq" apart from the
+    name it qualifies ("aq. sat. NaHCO3", "(10% aq)") where no span starts."""
+    if "aqueous" in ctx.lower_text:
+        for m in _AQUEOUS_ALONE.finditer(ctx.text):
+            if not any(f.start <= m.start() < f.end for f in out):
+                out.append(Found(m.start(), m.end(1), "compound"))
+    for m in _AQ_ALONE.finditer(ctx.lower_text):
+        if not any(f.start <= m.start() < f.end for f in out):
+            out.append(Found(m.start(), m.end(), "compound"))
+
+
+def _state_labels(low: str, out: list[Found]) -> None:
+    """Add the label a physical state carries before its bracket ("a yellow solid 36-d (1.8
+    g, 91%)") where no span is."""
+    for m in _STATE_LABEL.finditer(low):
+        if not any(f.start < m.end(1) and m.start(1) < f.end for f in out):
+            out.append(Found(m.start(1), m.end(1), "reference"))
 
 
 def _not_a_name(name: str) -> bool:
@@ -333,7 +413,6 @@ _COMPOUND_LABEL = regex.compile(
     r"(?-i:([0-9]{1,4}[A-Za-z]?(?:-[0-9A-Za-z]{1,4})?|[A-Z]{1,3}[0-9]{0,3}[a-z]?|[a-z]))"
     r"(?![\w-])")
 # "the compound from Ex. 164A": two entities, "compound from Ex." and the label
-_START = operator.attrgetter("start")
 _FROM_EX = regex.compile(r"(?i)\b(compounds?\s+from\s+ex\.)\s+([0-9]{1,4}[A-Z]?)\b")
 
 
@@ -499,53 +578,68 @@ def _split_mixture(text: str, f: Found, known: frozenset[str]) -> list[Found]:
 def _name_runs(ctx: RoleContext, heads: frozenset[str]) -> list[Found]:
     """The runs of name tokens in the class string, as compound spans (tokens of a run are
     at most one space apart; reference heads such as "COMPOUND" are no name tokens)."""
-    idx, ends, words, lower = ctx.tokens.idx, ctx.ends, ctx.tokens.text, ctx.tokens.lower
-    cs = ctx.classes
-    if "X" in cs or not heads.isdisjoint(lower):
-        # "other" tokens that read as names are name tokens; reference heads are not
-        chars = list(cs)
-        i = cs.find("X")
-        while i >= 0:
-            if _NAME_LIKE.match(words[i]):
-                chars[i] = "C"
-            i = cs.find("X", i + 1)
-        for i in compress(range(len(lower)), map(heads.__contains__, lower)):
-            chars[i] = "W"
-        cs = "".join(chars)
+    cs = _name_classes(ctx, heads)
     out: list[Found] = []
     if not cs:
         return out
+    idx, ends, words, lower = ctx.tokens.idx, ctx.ends, ctx.tokens.text, ctx.tokens.lower
     for m in _NAME_RUN.finditer(cs):
         first, last = m.start(), m.end() - 1
-        # split where tokens are further apart than one space
+        # split where tokens are further apart than one space, or where one whole name
+        # ends a token and another starts the next
         start = first
-        for i in range(first, last + 1):
-            if i == last or idx[i + 1] - ends[i] > 1 or (
+        for i in range(first, last):
+            if idx[i + 1] - ends[i] > 1 or (
                     len(words[i]) > 8 and lower[i].endswith(_COMPLETE)
                     and _NEXT_NAME.match(words[i + 1])):
-                end = i
-                while end > start and cs[end] == "-":
-                    end -= 1
-                if cs[start] == "-" and not _balanced(ctx.text[idx[start] : ends[end]]):
-                    start += 1  # a bracket before the name, not its "(E)-" or "[(4R)-"
-                if start <= end:
-                    b = ends[end]
-                    if cs[end] == "V":  # "carbonate(24.4": the name before its bracket
-                        b = idx[end] + words[end].index("(")
-                    # "... carboxamide I-1", "phenol 3b": the identifier after the name
-                    if end + 1 < len(cs) and cs[end + 1] == "Z" and idx[end + 1] - b == 1 and (
-                            end + 2 >= len(cs) or cs[end + 2] not in "CZ"):
-                        b = ends[end + 1]
-                    word = words[start]
-                    lettered = _LETTERED.get(word)
-                    if lettered is None:
-                        if len(_LETTERED) >= _CACHE_LIMIT:
-                            _LETTERED.clear()
-                        lettered = _LETTERED[word] = _LETTER.search(word) is not None
-                    if lettered:
-                        out.append(Found(idx[start], b, "compound"))
+                _add_run(ctx, cs, start, i, out)
                 start = i + 1
+        _add_run(ctx, cs, start, last, out)
     return out
+
+
+def _name_classes(ctx: RoleContext, heads: frozenset[str]) -> str:
+    """The class string with the "other" tokens (X) that read as names made name tokens (C)
+    and the reference heads ("compound") made words (W)."""
+    cs, words, lower = ctx.classes, ctx.tokens.text, ctx.tokens.lower
+    if "X" not in cs and heads.isdisjoint(lower):
+        return cs
+    chars = list(cs)
+    i = cs.find("X")
+    while i >= 0:
+        if _NAME_LIKE.match(words[i]):
+            chars[i] = "C"
+        i = cs.find("X", i + 1)
+    for i in compress(range(len(lower)), map(heads.__contains__, lower)):
+        chars[i] = "W"
+    return "".join(chars)
+
+
+def _add_run(ctx: RoleContext, cs: str, start: int, end: int, out: list[Found]) -> None:
+    """Add the name of tokens ``start..end`` (inclusive) to ``out``: brackets around it left
+    out, the identifier after it kept ("... carboxamide I-1", "phenol 3b"); a run whose
+    first word has no letter is none."""
+    idx, ends, words = ctx.tokens.idx, ctx.ends, ctx.tokens.text
+    while end > start and cs[end] == "-":
+        end -= 1
+    if cs[start] == "-" and not _balanced(ctx.text[idx[start] : ends[end]]):
+        start += 1  # a bracket before the name, not its "(E)-" or "[(4R)-"
+    if start > end:
+        return
+    b = ends[end]
+    if cs[end] == "V":  # "carbonate(24.4": the name before its bracket
+        b = idx[end] + words[end].index("(")
+    if end + 1 < len(cs) and cs[end + 1] == "Z" and idx[end + 1] - b == 1 and (
+            end + 2 >= len(cs) or cs[end + 2] not in "CZ"):
+        b = ends[end + 1]
+    word = words[start]
+    lettered = _LETTERED.get(word)
+    if lettered is None:
+        if len(_LETTERED) >= _CACHE_LIMIT:
+            _LETTERED.clear()
+        lettered = _LETTERED[word] = _LETTER.search(word) is not None
+    if lettered:
+        out.append(Found(idx[start], b, "compound"))
 
 
 def _core_chars(ctx: RoleContext, m: Mention) -> tuple[int, int]:
@@ -590,65 +684,17 @@ def _reference_span(ctx: RoleContext, m: Mention, ca: int, cb: int,
     return Found(start, cb, "reference")
 
 
-def facts_of(ctx: RoleContext, f: Found, skipped: frozenset[str], heading: int,
-             steps: list[int], lexicon: dict[str, str], stated: set[int]) -> Facts:
-    """The facts the compound rules test, for one compound span (its mention and the action
-    that names it are set on ``f``; ``steps``: where the step headings of the heading end)."""
-    linked: set[str] = _NO_LABELS
-    covering = ctx.covering(f.start, f.end)
-    if covering:
-        argument_of, modifying = ctx.argument_of, ctx.modifiers
-        for m in covering:
-            if f.mention is None:
-                f.mention = m.id
-                linked = ctx.linked.get(m.id, linked)
-            hits = argument_of.get(m.id)
-            if hits and modifying:
-                # "the residue obtained": a participle that names no step
-                hits = [h for h in hits if id(h[0]) not in modifying]
-            if hits:
-                f.links = hits
-                f.action, f.role = hits[-1]
-                break
-    action = f.action
-    phase = (ctx.phase_of.get(id(action), action.phase) if action is not None
-             else _phase_near(ctx, f.start))
-    end = f.aqueous_tail if f.aqueous_tail >= 0 else f.end
-    start = max(f.start, f.aqueous, f.core)
-    text = ctx.lower_text[start:end]
-    place = "body"
-    if f.start < heading:
-        place = "heading"
-        k = bisect.bisect_left(steps, f.end)
-        if k < len(steps) and text not in ctx.lower_text[steps[k] : heading]:
-            place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
-    name = text if " " not in text else " ".join(text.split())
-    return Facts(ctx, f, skipped, place, phase, start, end, text, lexicon.get(name),
-                 f.start in stated, linked)
-
-
-def _phase_near(ctx: RoleContext, char: int) -> str:
-    """The phase of the action nearest before ``char`` in its sentence, else the phase of the
-    next action in the sentence, else of the last action before it, else "reaction"."""
-    k = bisect.bisect_right(ctx.action_starts, char)
-    sentence = ctx.sentence_of_char(char)
-    if k > 0 and ctx.actions[k - 1].sentence == sentence:
-        return ctx.phase(ctx.actions[k - 1])
-    if k < len(ctx.actions) and ctx.actions[k].sentence == sentence:
-        return ctx.phase(ctx.actions[k])
-    return ctx.phase(ctx.actions[k - 1]) if k > 0 else "reaction"
-
-
-def assign_roles(ctx: RoleContext, compounds: list[Found], table: RoleTable, heading: int,
-                 stated: set[int], lexicon: dict[str, str], decide: Decider) -> list[Found]:
-    """Label each compound by the first rule it meets (``decide``: the table's compound
-    rules compiled); those labelled NONE are dropped."""
+def assign_roles(ctx: RoleContext, compounds: list[Found], heading: int,
+                 lexicon: dict[str, str], index: FeatureIndex, rules: RuleBook,
+                 stage: Stage) -> list[Found]:
+    """Label each compound by the first compound rule that holds, else by the
+    reactant-or-reagent ``stage``; those labelled NONE (or by no rule) are dropped."""
     out = []
-    skipped = table.words["skipped_before"]
     # where each step heading inside the heading ends ("... Step A:")
     steps = [m.end() for m in _STEP_HEADING.finditer(ctx.text, 0, heading)] if heading else []
     for f in compounds:
-        decision = decide(facts_of(ctx, f, skipped, heading, steps, lexicon, stated))
+        x = features_of(ctx, f, index, heading, steps, lexicon)
+        decision = rules.decide(ctx, x) or stage(ctx, x)
         if decision is None or decision[0] == NONE:
             continue
         f.label, f.rule = decision

@@ -130,9 +130,8 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             continue
         if start >= first_action:
             # "Compound 18 was prepared": the subject of the first sentence, no heading
-            if not titled and i > 0 and tokens.lower[i - 1] in table.words["auxiliaries"]:
-                return 0
-            return start
+            passive = i > 0 and tokens.lower[i - 1] in table.words["auxiliaries"]
+            return 0 if passive and not titled else start
         name = starts.get(start)
         if name is not None:
             if _quantity_after(ctx, name.end):
@@ -144,9 +143,7 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             continue  # "Step A:", "Step 2": the label of a step, not an article or amount
         if word[0] in _DIGITS and QUANTITY.match(text, start):
             return start
-        if low in stops and (word[:1].isupper() or named) and i > 0 and not (
-                low in words and i + 1 < n and _LABEL.match(tokens.text[i + 1])
-                and not named):
+        if low in stops and i > 0 and _stops_heading(tokens.text, i, words, named):
             return start
         if low in words or _LABEL.match(word):
             titled = titled or low in titles
@@ -155,6 +152,55 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             return start
         named = named or bool(word[:1].isalnum())
     return len(text)
+
+
+def _stops_heading(words: list[str], i: int, heading_words: frozenset[str],
+                   named: bool) -> bool:
+    """Whether the procedure word ``words[i]`` ends the heading: capitalised or after a
+    name, and not a heading word before a label ("Preparation 3")."""
+    word = words[i]
+    if not (word[:1].isupper() or named):
+        return False
+    label_next = i + 1 < len(words) and _LABEL.match(words[i + 1]) is not None
+    return named or not (word.lower() in heading_words and label_next)
+
+
+def _label_after(ctx: RoleContext, i: int, end: int, starts: set[int]) -> Found | None:
+    """The EXAMPLE_LABEL after the heading word ``i`` ("Example 194", "[Step 2]") in the
+    heading (which ends at character ``end``) or at a sentence start (``starts``: the first
+    token of each sentence), or the ordinal of "The second step"."""
+    tokens, text = ctx.tokens, ctx.text
+    lower, words = tokens.lower, tokens.text
+    low, char = lower[i], tokens.idx[i]
+    prev = words[i - 1] if i else ""
+    if not (char < end or i in starts or prev in (".", ":")):
+        return None
+    rule = "heading_label"
+    if prev in ("[", "(") and char:
+        # "[Step 2] Synthesis of", "(Example 7) Synthesis of" open a heading;
+        # "[Example 9, Step 1]", "(Example 3)" elsewhere are references
+        if not _BRACKETED_HEADING.match(text, tokens.idx[i + 1]) or (
+                text[: tokens.idx[i - 1]].strip()
+                and not _TITLE_AFTER.match(text, ctx.ends[i + 1] + 1)):
+            return None
+        rule = "bracketed_heading_label"
+    if i and lower[i - 1] in _ORDINALS:
+        if low != "step":
+            return None
+        # "The second step": the ordinal is the label
+        return Found(tokens.idx[i - 1], ctx.ends[i - 1], "label", "EXAMPLE_LABEL",
+                     "heading_label")
+    if low in _OPENING_ONLY and char >= end:
+        return None  # "Intermediate 5: NAME", "Core 39 NAME" open a heading
+    if low == "intermediate" and i and lower[i - 1] in ("of", "to", "from"):
+        return None  # "Synthesis of Intermediate 1-k": the product, not a label
+    nxt = words[i + 1]
+    lm = _LABEL.match(nxt)
+    digit = any(c.isdigit() for c in nxt)
+    if lm is None or (not digit and (len(lm.group(1)) > 2 or low in _OPENING_ONLY)):
+        return None
+    a = tokens.idx[i + 1] + lm.start(1)
+    return Found(a, a + len(lm.group(1)), "label", "EXAMPLE_LABEL", rule)
 
 
 def _quantity_after(ctx: RoleContext, end: int) -> bool:
@@ -183,38 +229,11 @@ def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:
     if m:
         out.append(Found(m.start(1), m.end(1), "label", "EXAMPLE_LABEL", "opening_label"))
     starts = set(tokens.starts)
-    lower, words = tokens.lower, tokens.text
-    for i in compress(range(len(lower) - 1), map(_HEADING_LABEL_WORDS.__contains__, lower)):
-        low = lower[i]
-        char = tokens.idx[i]
-        prev = words[i - 1] if i else ""
-        if not (char < end or i in starts or prev in (".", ":")):
-            continue
-        rule = "heading_label"
-        if prev in ("[", "(") and char:
-            # "[Step 2] Synthesis of", "(Example 7) Synthesis of" open a heading;
-            # "[Example 9, Step 1]", "(Example 3)" elsewhere are references
-            if not _BRACKETED_HEADING.match(text, tokens.idx[i + 1]) or (
-                    text[: tokens.idx[i - 1]].strip()
-                    and not _TITLE_AFTER.match(text, ctx.ends[i + 1] + 1)):
-                continue
-            rule = "bracketed_heading_label"
-        if i and lower[i - 1] in _ORDINALS:
-            if low == "step":  # "The second step": the ordinal is the label
-                out.append(Found(tokens.idx[i - 1], ctx.ends[i - 1], "label",
-                                 "EXAMPLE_LABEL", "heading_label"))
-            continue
-        if low in _OPENING_ONLY and char >= end:
-            continue  # "Intermediate 5: NAME", "Core 39 NAME" open a heading
-        if low == "intermediate" and i and lower[i - 1] in ("of", "to", "from"):
-            continue  # "Synthesis of Intermediate 1-k": the product, not a label
-        nxt = words[i + 1]
-        lm = _LABEL.match(nxt)
-        digit = any(c.isdigit() for c in nxt)
-        if lm is None or (not digit and (len(lm.group(1)) > 2 or low in _OPENING_ONLY)):
-            continue
-        a = tokens.idx[i + 1] + lm.start(1)
-        out.append(Found(a, a + len(lm.group(1)), "label", "EXAMPLE_LABEL", rule))
+    for i in compress(range(len(tokens.lower) - 1),
+                      map(_HEADING_LABEL_WORDS.__contains__, tokens.lower)):
+        found = _label_after(ctx, i, end, starts)
+        if found is not None:
+            out.append(found)
     for m in _SUB_LABEL.finditer(text, 0, end):
         g = 1 if m.start(1) >= 0 else 2
         out.append(Found(m.start(g), m.end(g), "label", "EXAMPLE_LABEL", "heading_label"))

@@ -5,15 +5,55 @@ from __future__ import annotations
 
 import bisect
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import compress
+from typing import Protocol
 
+import regex
 from spacy.tokens import Doc
 
 from chemie.components.actions import HEADING, TokenTable, token_table
 from chemie.components.mentions.document import doc_text
 from chemie.extensions import actions_of, mentions_of, relations_of
 from chemie.model import Action, Mention
+from chemie.roles.found import Found
+
+
+class YieldsLike(Protocol):
+    """What the rules ask of the document's yields (:class:`chemie.roles.yields.YieldFinder`)."""
+
+    def has_yield_after(self, f: Found) -> bool: ...
+
+
+_MEMO_LIMIT = 200_000  # names remembered per pattern before the memory starts afresh
+
+
+class Patterns:
+    """The table's named patterns, and for the patterns over a compound's name whether each
+    name matched (remembered across documents: a name's pattern is tested once)."""
+
+    def __init__(self, compiled: dict[str, regex.Pattern], skipped: frozenset[str]):
+        self.compiled = compiled
+        self.skipped = skipped  # words skipped before a compound's governing word
+        self.memos: dict[str, Callable[[str], bool]] = {
+            name: _memo(p) for name, p in compiled.items()}
+
+
+def _memo(pattern: regex.Pattern) -> Callable[[str], bool]:
+    """``pattern.search(name) is not None``, remembered per name."""
+    seen: dict[str, bool] = {}
+    search = pattern.search
+
+    def test(name: str) -> bool:
+        hit = seen.get(name)
+        if hit is None:
+            if len(seen) >= _MEMO_LIMIT:
+                seen.clear()
+            hit = seen[name] = search(name) is not None
+        return hit
+
+    return test
 
 
 @dataclass(slots=True)
@@ -47,6 +87,41 @@ class RoleContext:
     # the ChEMU 2020 phase of each action, by id() of the action (chemie.roles.phases)
     phase_of: dict[int, str] = field(default_factory=dict)
     sentence_ranges: list[tuple[int, int]] = field(default_factory=list)  # characters
+    patterns: Patterns | None = None  # the rule table's patterns (set by the labeller)
+    yields: YieldsLike | None = None  # the yields of the document (set by the labeller)
+    # rule name -> whether the document holds one of the rule's cues (filled as asked)
+    cued: dict[str, bool] = field(default_factory=dict)
+
+    def holds_any(self, rule: str, cues: frozenset[str]) -> bool:
+        """Whether the (lowercased) text holds one of ``cues`` (remembered per rule)."""
+        hit = self.cued.get(rule)
+        if hit is None:
+            low = self.lower_text
+            hit = self.cued[rule] = any(w in low for w in cues)
+        return hit
+
+    def pattern(self, name: str) -> regex.Pattern:
+        """The table's pattern ``name``."""
+        return self.patterns.compiled[name]  # type: ignore[union-attr]
+
+    def name_matches(self, name: str, text: str) -> bool:
+        """Whether the pattern ``name`` matches a compound's name ``text``."""
+        return self.patterns.memos[name](text)  # type: ignore[union-attr]
+
+    def word_before(self, char: int) -> str:
+        """The lowercased word governing a compound at ``char``: the nearest token before it
+        that is not an amount, a unit, "of", a determiner or a modifier (up to 8 tokens)."""
+        lower, skipped = self.tokens.lower, self.patterns.skipped  # type: ignore[union-attr]
+        i = self.token_at(char) - 1
+        for _ in range(8):
+            if i < 0:
+                break
+            low = lower[i]
+            if low in skipped or low.replace(".", "").replace(",", "").isdigit():
+                i -= 1
+                continue
+            return low
+        return ""
 
     def phase(self, action: Action) -> str:
         """The ChEMU 2020 phase of ``action`` (its parser phase until phases are set)."""
@@ -111,27 +186,8 @@ def role_context(doc: Doc, extra: dict[str, str] | None = None,
         spans = doc.spans.get("chemicals") if doc.spans is not None else None
         found = sorted((s.start, s.end, s.label_) for s in spans) if spans else []
     chemicals = [(idx[a], ends[b - 1]) for a, b, _ in found]
-    mentions = list(mentions_of(doc))
-    ranges = list(map(_SPANS, mentions))
-    starts = [r[0][0] for r in ranges]
-    if not all(map(operator.lt, starts, starts[1:])):  # usually in text order already
-        mentions.sort(key=_POSITION)
-        ranges = list(map(_SPANS, mentions))
-        starts = [r[0][0] for r in ranges]
-    actions, headings = [], []
-    for a in actions_of(doc):
-        (headings if a.label == HEADING else actions).append(a)
-    lower = table.lower
-    if extra and not extra_words.isdisjoint(lower):
-        taken = {a.start for a in actions} | {a.start for a in headings}
-        for i in compress(range(len(lower)), map(extra.__contains__, lower)):
-            start = idx[i]
-            if start not in taken:
-                actions.append(Action(extra[lower[i]], start, ends[i], table.sentence_of(i),
-                                      EXTRA_RULE))
-        actions.sort(key=_POSITION)
-    elif not all(map(operator.lt, firsts := [a.start for a in actions], firsts[1:])):
-        actions.sort(key=_POSITION)
+    mentions, ranges = _mentions(doc)
+    actions, headings = _actions(doc, table, ends, extra, extra_words)
     info = doc.user_data.get("chemie.token_info")
     classes = info[1] if info is not None and len(info[1]) == len(ends) else ""
     if not isinstance(classes, str):
@@ -149,16 +205,7 @@ def role_context(doc: Doc, extra: dict[str, str] | None = None,
     ctx.mention_starts = [r[0][0] for r in ranges]
     ctx.mention_ends = mention_ends = [r[-1][1] for r in ranges]
     ctx.longest = max(map(operator.sub, mention_ends, ctx.mention_starts), default=0)
-    linked, antecedents = ctx.linked, ctx.antecedents
-    for r in relations_of(doc):
-        label = r.label
-        tail = linked.get(r.tail)
-        if tail is None:
-            linked[r.tail] = {label}
-        else:
-            tail.add(label)
-        if label == "COREFERENCE":
-            antecedents.setdefault(r.head, []).append(r.tail)
+    _relations(doc, ctx.linked, ctx.antecedents)
     argument_of = ctx.argument_of
     for a in actions:
         for role, ids in a.args.items():
@@ -169,3 +216,50 @@ def role_context(doc: Doc, extra: dict[str, str] | None = None,
                 else:
                     hits.append((a, role))
     return ctx
+
+
+def _mentions(doc: Doc) -> tuple[list[Mention], list]:
+    """The doc's mentions in text order, and their character ranges."""
+    mentions = list(mentions_of(doc))
+    ranges = list(map(_SPANS, mentions))
+    starts = [r[0][0] for r in ranges]
+    if not all(map(operator.lt, starts, starts[1:])):  # usually in text order already
+        mentions.sort(key=_POSITION)
+        ranges = list(map(_SPANS, mentions))
+    return mentions, ranges
+
+
+def _actions(doc: Doc, table: TokenTable, ends: list[int], extra: dict[str, str] | None,
+             extra_words: frozenset[str]) -> tuple[list[Action], list[Action]]:
+    """The doc's actions that are no step headings (with the table's extra action words
+    added), and the step headings, each in text order."""
+    actions, headings = [], []
+    for a in actions_of(doc):
+        (headings if a.label == HEADING else actions).append(a)
+    lower, idx = table.lower, table.idx
+    if extra and not extra_words.isdisjoint(lower):
+        taken = {a.start for a in actions} | {a.start for a in headings}
+        for i in compress(range(len(lower)), map(extra.__contains__, lower)):
+            start = idx[i]
+            if start not in taken:
+                actions.append(Action(extra[lower[i]], start, ends[i], table.sentence_of(i),
+                                      EXTRA_RULE))
+        actions.sort(key=_POSITION)
+    elif not all(map(operator.lt, firsts := [a.start for a in actions], firsts[1:])):
+        actions.sort(key=_POSITION)
+    return actions, headings
+
+
+def _relations(doc: Doc, linked: dict[str, set[str]], antecedents: dict[str, list[str]]
+               ) -> None:
+    """Fill ``linked`` (mention id -> the labels of the relations pointing to it) and
+    ``antecedents`` (anaphor id -> the mentions it corefers with)."""
+    for r in relations_of(doc):
+        label = r.label
+        tail = linked.get(r.tail)
+        if tail is None:
+            linked[r.tail] = {label}
+        else:
+            tail.add(label)
+        if label == "COREFERENCE":
+            antecedents.setdefault(r.head, []).append(r.tail)

@@ -41,112 +41,151 @@ def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
     return out
 
 
-def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -> list[str]:
-    """The phase of each action of ``ctx.actions`` (same order)."""
-    w = table.words
-    materials, prefixes = w["workup_materials"], w["workup_prefixes"]
-    react_classes, workup_classes = w["reaction_classes"], w["workup_classes"]
-    ending, cooling_to = w["ending_classes"], w["workup_temperatures"]
-    runs = w["run_classes"]
-    completion, quenches, workup_verbs = (w["completion_classes"], w["quench_classes"],
-                                          w["workup_verbs"])
-    # a time in the clause of an action lets the mixture react ("stirred for 2 h",
-    # "stirred overnight")
+class PhaseWalk:
+    """The ChEMU 2020 phase of each action of a document, in one walk over its actions."""
+
+    def __init__(self, ctx: RoleContext, table: RoleTable, conditions: list[Found]):
+        w = table.words
+        self.ctx = ctx
+        self.materials, self.prefixes = w["workup_materials"], w["workup_prefixes"]
+        self.react_classes, self.workup_classes = w["reaction_classes"], w["workup_classes"]
+        self.ending, self.cooling_to = w["ending_classes"], w["workup_temperatures"]
+        self.runs, self.completion = w["run_classes"], w["completion_classes"]
+        self.quenches, self.workup_verbs = w["quench_classes"], w["workup_verbs"]
+        self.purposes = table.compiled.get("workup_purpose")
+        self.heads = sorted(a.start for a in ctx.headings)
+        self.labels = [a.label.lower() for a in ctx.actions]
+        self.timed = _timed(ctx, conditions, w["run_words"])
+        # the state of the walk: the phase, whether the mixture has reacted, whether the
+        # reaction was declared complete, whether a work-up material was just added
+        self.phase, self.reacted, self.ended, self.quenched = REACTION, False, False, False
+
+    def phases(self) -> list[str]:
+        """The phase of each action of ``ctx.actions`` (same order)."""
+        heads, actions = self.heads, self.ctx.actions
+        out: list[str] = []
+        h = 0
+        for n, a in enumerate(actions):
+            while h < len(heads) and heads[h] < a.start:
+                # a new step
+                self.phase, self.reacted, self.ended, self.quenched = (REACTION, False, False,
+                                                                      False)
+                h += 1
+            label = self.labels[n]
+            if label in self.workup_classes:
+                self.phase = WORKUP
+                self.quenched = label in self.quenches
+            elif label in self.completion:
+                self.reacted = self.ended = self.phase == REACTION
+            elif label in self.ending:
+                pass  # a product obtained: the phase goes on
+            elif label in self.react_classes:
+                self.reaction_action(n, a, label)
+            out.append(self.phase)
+        return out
+
+    def reaction_action(self, n: int, a: Action, label: str) -> None:
+        """Move the walk over an action of a reaction class (an addition, a stirring …)."""
+        ctx = self.ctx
+        objects = _chemicals(ctx, a, ("object", "reagent"), self.prefixes)
+        worked_up = bool(objects) and set(objects) <= self.materials
+        if self.phase == REACTION and self.for_workup(n, a, label):
+            # "X was added to quench the reaction" (the purpose may be an action of its
+            # own: "added to terminate the reaction")
+            self.phase = WORKUP
+        elif self.phase == REACTION and self.reacted:
+            self.after_reaction(n, a, label, objects, worked_up)
+        elif (self.phase == WORKUP and not worked_up and self.reaction_ahead(n)
+              and not (self.quenched and not objects)):
+            # "The residue was dissolved in DCM, TFA was added and the mixture was stirred
+            # for 2 h": a new reaction on the worked-up material
+            self.phase, self.reacted = REACTION, False
+        if self.phase == REACTION and self.timed[n]:
+            self.reacted = True
+        # a work-up material was just added: stirring it is still work-up
+        self.quenched = self.phase == WORKUP and (worked_up or (self.quenched and not objects))
+
+    def after_reaction(self, n: int, a: Action, label: str, objects: list[str],
+                       worked_up: bool) -> None:
+        """An action of a reaction class once the mixture has reacted: a cooling to room
+        temperature (or before a work-up), a dilution, a work-up material added, "poured",
+        or an addition after the reaction was declared complete starts the work-up;
+        another reagent added lets the reaction go on."""
+        ctx, actions = self.ctx, self.ctx.actions
+        stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
+        nxt = ctx.lower_text[a.end : min(stop, ctx.sentence_ranges[a.sentence][1])]
+        word = ctx.lower_text[a.start : a.end]
+        if label == "cool" and (any(t in nxt for t in self.cooling_to) or self.workup_ahead(n)):
+            self.phase = WORKUP
+        elif (label == "dilute" or worked_up or word in self.workup_verbs
+              or (self.ended and label == "add")):
+            self.phase = WORKUP
+        elif objects:
+            self.reacted = False  # another reagent: the reaction goes on
+
+    def for_workup(self, n: int, a: Action, label: str) -> bool:
+        """Whether an addition says it is made for a work-up ("to quench", "to adjust the
+        pH") within 30 characters."""
+        if label != "add" or self.purposes is None:
+            return False
+        send = self.ctx.sentence_ranges[a.sentence][1]
+        purpose = self.purposes.search(self.ctx.lower_text, a.end, send)
+        return purpose is not None and purpose.start() < a.end + 30
+
+    def reaction_ahead(self, n: int) -> bool:
+        """Whether the mixture reacts (stirred or heated for a time, or a reagent that is no
+        work-up material is added) before the next work-up action, product or step
+        heading."""
+        actions, labels = self.ctx.actions, self.labels
+        for j in range(n, len(actions)):
+            if j > n and (labels[j] in self.workup_classes or labels[j] in self.ending or any(
+                    actions[n].start < h < actions[j].start for h in self.heads)):
+                return False
+            if labels[j] in self.runs and self.timed[j]:
+                return True
+            if j > n and labels[j] == "add":
+                added = _chemicals(self.ctx, actions[j], ("object", "reagent"), self.prefixes)
+                if added and not set(added) <= self.materials:
+                    return True  # "The residue was dissolved in DCM. TEA and MsCl were added"
+        return False
+
+    def workup_ahead(self, n: int) -> bool:
+        """Whether the next action that is not a cooling or stirring is a work-up action."""
+        labels = self.labels
+        for j in range(n + 1, len(labels)):
+            if labels[j] in ("cool", "stir", "wait"):
+                continue
+            return labels[j] in self.workup_classes
+        return False
+
+
+def _timed(ctx: RoleContext, conditions: list[Found], run_words: frozenset[str]) -> list[bool]:
+    """For each action, whether a time follows it in its clause (before the next action and
+    the end of its sentence): "stirred for 2 h", "stirred overnight"."""
+    actions = ctx.actions
     times = [f.start for f in conditions if f.label == "TIME"]
     low = ctx.lower_text
-    for word in w["run_words"]:
+    for word in run_words:
         at = low.find(word)
         while at >= 0:
             times.append(at)
             at = low.find(word, at + 1)
+    if not times:
+        return [False] * len(actions)
     times.sort()
-    heads = sorted(a.start for a in ctx.headings)
-    actions = ctx.actions
-    labels = [a.label.lower() for a in actions]
-    timed = []
     sentences = ctx.sentence_ranges
-    if times:
-        n_times, n_actions, bisect_left = len(times), len(actions), bisect.bisect_left
-        for n, a in enumerate(actions):
-            k = bisect_left(times, a.end)
-            if k < n_times:
-                stop = actions[n + 1].start if n + 1 < n_actions else len(ctx.text)
-                timed.append(times[k] < min(stop, sentences[a.sentence][1]))
-            else:
-                timed.append(False)
-    else:
-        timed = [False] * len(actions)
-
-    def reaction_ahead(n: int) -> bool:
-        """Whether the mixture reacts (stirred or heated for a time, or a reagent that is no
-        work-up material is added) before the next work-up action, product or step
-        heading."""
-        for j in range(n, len(actions)):
-            if j > n and (labels[j] in workup_classes or labels[j] in ending or any(
-                    actions[n].start < h < actions[j].start for h in heads)):
-                return False
-            if labels[j] in runs and timed[j]:
-                return True
-            if j > n and labels[j] == "add":
-                added = _chemicals(ctx, actions[j], ("object", "reagent"), prefixes)
-                if added and not set(added) <= materials:
-                    return True  # "The residue was dissolved in DCM. TEA and MsCl were added"
-        return False
-
-    def workup_ahead(n: int) -> bool:
-        """Whether the next action that is not a cooling or stirring is a work-up action."""
-        for j in range(n + 1, len(actions)):
-            if labels[j] in ("cool", "stir", "wait"):
-                continue
-            return labels[j] in workup_classes
-        return False
-
-    purposes = table.compiled.get("workup_purpose")
-    phases: list[str] = []
-    phase, reacted, ended = REACTION, False, False
-    quenched = False
-    h = 0
+    n_times, n_actions, bisect_left = len(times), len(actions), bisect.bisect_left
+    timed = []
     for n, a in enumerate(actions):
-        while h < len(heads) and heads[h] < a.start:
-            phase, reacted, ended, quenched = REACTION, False, False, False  # a new step
-            h += 1
-        label = labels[n]
-        if label in workup_classes:
-            phase = WORKUP
-            quenched = label in quenches
-        elif label in completion:
-            reacted = ended = phase == REACTION
-        elif label in ending:
-            pass  # a product obtained: the phase goes on
-        elif label in react_classes:
-            objects = _chemicals(ctx, a, ("object", "reagent"), prefixes)
-            worked_up = bool(objects) and set(objects) <= materials
-            stop = actions[n + 1].start if n + 1 < len(actions) else len(ctx.text)
-            send = sentences[a.sentence][1]
-            nxt = low[a.end : min(stop, send)]
-            purpose = (purposes.search(low, a.end, send) if phase == REACTION
-                       and purposes is not None and label == "add" else None)
-            if purpose is not None and purpose.start() < a.end + 30:
-                # "X was added to quench the reaction" (the purpose may be an action of its
-                # own: "added to terminate the reaction")
-                phase = WORKUP
-            elif phase == REACTION and reacted:
-                word = ctx.text[a.start : a.end].lower()
-                if label == "cool" and (any(t in nxt for t in cooling_to) or workup_ahead(n)):
-                    phase = WORKUP
-                elif (label == "dilute" or worked_up or word in workup_verbs
-                      or (ended and label == "add")):
-                    phase = WORKUP
-                elif objects:
-                    reacted = False  # another reagent: the reaction goes on
-            elif (phase == WORKUP and not worked_up and reaction_ahead(n)
-                  and not (quenched and not objects)):
-                # "The residue was dissolved in DCM, TFA was added and the mixture was
-                # stirred for 2 h": a new reaction on the worked-up material
-                phase, reacted = REACTION, False
-            if phase == REACTION and timed[n]:
-                reacted = True
-            # a work-up material was just added: stirring it is still work-up
-            quenched = phase == WORKUP and (worked_up or (quenched and not objects))
-        phases.append(phase)
-    return phases
+        k = bisect_left(times, a.end)
+        if k < n_times:
+            stop = actions[n + 1].start if n + 1 < n_actions else len(ctx.text)
+            timed.append(times[k] < min(stop, sentences[a.sentence][1]))
+        else:
+            timed.append(False)
+    return timed
+
+
+def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -> list[str]:
+    """The phase of each action of ``ctx.actions`` (same order)."""
+    return PhaseWalk(ctx, table, conditions).phases()

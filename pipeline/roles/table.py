@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import regex
 import yaml
 
 from chemie.errors import InputError
 from chemie.model import COMPOUND_ROLES, ROLE_ENTITY_LABELS, ROLE_TRIGGER_LABELS
+from chemie.roles.rules import CompoundRule
 from chemie.tables import TableError, load_table
 
 TABLE = "roles.yaml"
@@ -83,48 +83,6 @@ class TriggerRule:
 
 
 @dataclass(frozen=True)
-class When:
-    """The conditions of a compound rule (a condition left out holds for every compound)."""
-
-    place: Literal["title", "heading", "body"] | None = None  # "title": a heading before a
-    # step heading
-    phase: Phase | None = None
-    reference: bool | None = None  # a reference to a compound ("the title compound")
-    state: bool | None = None  # a physical state standing for a compound ("a white solid")
-    arg: frozenset[str] | None = None  # an argument of its action in one of these roles
-    action: frozenset[str] | None = None  # ... of an action of one of these classes
-    verb: frozenset[str] | None = None  # ... of an action whose word is one of these
-    bracketed: bool | None = None  # it stands in brackets ("NAME (Compound 7)")
-    after: frozenset[str] | None = None  # the word before it (amounts, modifiers skipped)
-    words: str | None = None  # its lowercased text is in this word list
-    not_words: str | None = None  # ... is not in this word list
-    lexicon: frozenset[str] | None = None  # its most frequent training role is one of these
-    linked: frozenset[str] | None = None  # its mention is the antecedent of such a relation
-    pattern: str | None = None  # its text matches this named pattern (``patterns``)
-    raw_pattern: str | None = None  # ... its text as written (not lowercased) does
-    before: str | None = None  # the 40 characters before it match this named pattern
-    next: str | None = None  # the 20 characters after it match this named pattern
-    yield_after: bool | None = None  # a yield (mass, percentage) follows it
-
-    def items(self) -> Iterator[tuple[str, Any]]:
-        """The conditions the rule sets, as (key, wanted value)."""
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value is not None:
-                yield f.name, value
-
-
-@dataclass(frozen=True)
-class CompoundRule:
-    """A role for the compounds that meet every condition of ``when``."""
-
-    name: str
-    comment: str
-    label: str
-    when: When = When()
-
-
-@dataclass(frozen=True)
 class RoleTable:
     """``rules/roles.yaml``; :func:`role_table` fills the fields that are no keys."""
 
@@ -134,7 +92,8 @@ class RoleTable:
     builtin: tuple[BuiltinRule, ...]
     conditions: tuple[ConditionRule, ...]
     triggers: tuple[TriggerRule, ...]
-    compounds: tuple[CompoundRule, ...]
+    compounds: tuple[CompoundRule, ...]  # each read with its registered rule's entry schema
+    reactant_or_reagent: tuple[CompoundRule, ...]  # the stage after the compound rules
     # filled by role_table: word -> its action class, the named patterns and the condition
     # rules' patterns compiled (by rule name)
     extra_actions: dict[str, str] = field(default_factory=dict, init=False, compare=False)
@@ -151,7 +110,7 @@ class RoleTable:
     def rule_names(self) -> list[str]:
         """The names of every rule, in table order."""
         return [r.name for part in (self.builtin, self.conditions, self.triggers,
-                                    self.compounds) for r in part]
+                                    self.compounds, self.reactant_or_reagent) for r in part]
 
 
 def role_table(name: str | Path = TABLE) -> RoleTable:
@@ -219,19 +178,12 @@ def check_table(parsed: RoleTable, name: str | Path) -> RoleTable:
                                                     r.pattern)
     for r in parsed.triggers:
         _label(name, f"triggers.{r.name}.label", r.label, ROLE_TRIGGER_LABELS)
-    for r in parsed.compounds:
-        key = f"compounds.{r.name}"
-        _label(name, f"{key}.label", r.label, (*COMPOUND_ROLES, NONE))
-        when = r.when
-        for cond in ("words", "not_words"):
-            if getattr(when, cond) is not None and getattr(when, cond) not in words:
-                raise TableError(name, f"{key}.when.{cond}",
-                                 f"no word list {getattr(when, cond)!r}")
-        for cond in ("pattern", "raw_pattern", "before", "next"):
-            if getattr(when, cond) is not None and getattr(when, cond) not in table.compiled:
-                raise TableError(name, f"{key}.when.{cond}", f"no pattern {getattr(when, cond)!r}")
-        for label in sorted(when.lexicon or ()):
-            _label(name, f"{key}.when.lexicon", label, COMPOUND_ROLES)
+    compounds = tuple(_check_rule(table, name, "compounds", r) for r in parsed.compounds)
+    stage = tuple(_check_rule(table, name, "reactant_or_reagent", r)
+                  for r in parsed.reactant_or_reagent)
+    # (set in place: replace() would reset the fields filled above)
+    object.__setattr__(table, "compounds", compounds)
+    object.__setattr__(table, "reactant_or_reagent", stage)
     names = table.rule_names()
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -241,3 +193,25 @@ def check_table(parsed: RoleTable, name: str | Path) -> RoleTable:
         raise TableError(name, "builtin", f"missing rule(s) {', '.join(missing)} (written in "
                          "code)")
     return table
+
+
+_LISTS = ("words", "not_words")  # entry keys naming a word list
+_PATTERNS = ("before", "next", "pattern")  # entry keys naming a pattern
+
+
+def _check_rule(table: RoleTable, name: str | Path, part: str, r: CompoundRule
+                ) -> CompoundRule:
+    """A compound rule's entry checked (its label, the word lists and patterns it names),
+    with its verbs lowercased."""
+    key = f"{part}.{r.name}"
+    _label(name, f"{key}.label", r.label, (*COMPOUND_ROLES, NONE))
+    for cond in _LISTS:
+        value = getattr(r, cond, None)
+        if value is not None and value not in table.words:
+            raise TableError(name, f"{key}.{cond}", f"no word list {value!r}")
+    for cond in _PATTERNS:
+        value = getattr(r, cond, None)
+        if value is not None and value not in table.compiled:
+            raise TableError(name, f"{key}.{cond}", f"no pattern {value!r}")
+    verbs = getattr(r, "verbs", None)
+    return r if verbs is None else dataclasses.replace(r, verbs=_lower(verbs))

@@ -1,0 +1,391 @@
+"""The compound rules of ``rules/roles.yaml``, each a function registered under its name.
+
+A rule is an entry of the table (name, comment, the label it gives, its own keys) and one
+function here. A *feature rule* reads only the :class:`Features` of a compound (computed once
+per compound by :mod:`chemie.roles.features`)::
+
+    @feature_rule("workup_compound", params=PhaseRule)
+    def workup_compound(p: PhaseRule, f: Features) -> bool:
+        return f.phase == p.phase
+
+A *text rule* also reads the text around the compound (a pattern before or after it, the
+word that governs it) and is tried only on compounds whose features pass its ``gate``::
+
+    @text_rule("layer", params=NextRule)
+    def layer(c: RoleContext, p: NextRule, x: Compound) -> bool:
+        return c.pattern(p.next).match(x.next) is not None
+
+The rules run in table order and the first that holds labels the compound (a rule labelled
+``NONE`` drops it). :class:`RuleBook` evaluates the feature rules once per distinct feature
+set (a dict lookup per compound) and keeps, for that set, the text rules left to try before
+the first feature rule that holds; a gate may only leave out compounds its function rejects
+anyway. The last rules form their own table section, the reactant-or-reagent stage
+(:mod:`chemie.roles.participants`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from chemie.roles.context import RoleContext
+from chemie.roles.features import Compound, Features
+
+Phase = Literal["reaction", "workup"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CompoundRule:
+    """The keys of every compound rule; a rule with keys of its own reads its entry with a
+    subclass (``params`` of :func:`feature_rule` / :func:`text_rule`)."""
+
+    # rule name -> the dataclass its entry is read with (filled by the decorators)
+    table_variants: ClassVar[dict[str, type[CompoundRule]]] = {}
+
+    name: str
+    comment: str
+    label: str  # a compound role, or NONE: no role entity
+
+
+@dataclass(frozen=True, kw_only=True)
+class WordsRule(CompoundRule):
+    words: str  # the word list (``words:`` of the table) that holds the compound's name
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaceRule(CompoundRule):
+    place: Literal["title", "heading"]  # "title": a heading before a step heading
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhaseRule(CompoundRule):
+    phase: Phase
+
+
+@dataclass(frozen=True, kw_only=True)
+class KindRule(CompoundRule):
+    kind: Literal["reference", "state"]  # a reference ("the title compound"), a state ("a solid")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionRule(CompoundRule):
+    actions: frozenset[str]  # the class of an action naming the compound
+
+
+@dataclass(frozen=True, kw_only=True)
+class VerbRule(CompoundRule):
+    verbs: frozenset[str]  # the word of an action naming the compound
+    arg: frozenset[str]  # ... and its argument role in an action
+
+
+@dataclass(frozen=True, kw_only=True)
+class LexiconRule(CompoundRule):
+    lexicon: Literal["STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT"]  # its training role
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinkedRule(CompoundRule):
+    linked: frozenset[str]  # a relation to its mention (chemie_bridging, chemie_coref)
+    words: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArgumentRule(CompoundRule):
+    arg: frozenset[str]
+    words: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TextRule(CompoundRule):
+    # words one of which the document holds wherever the rule's pattern matches: without
+    # any, the rule is not tried on the document (a quick test, never a condition of its own)
+    cues: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, kw_only=True)
+class BeforeRule(TextRule):
+    before: str  # a pattern (``patterns:``) over the 40 characters before the compound
+    phase: Phase | None = None
+    kind: Literal["reference", "state"] | None = None
+    not_words: str | None = None  # a word list that must not hold its name
+
+
+@dataclass(frozen=True, kw_only=True)
+class NextRule(TextRule):
+    next: str  # a pattern matched at the compound's end (40 characters)
+    phase: Phase | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NamePatternRule(TextRule):
+    pattern: str  # a pattern over the compound's name
+    kind: Literal["reference", "state"] | None = None
+    cased: bool = False  # the name as written (else lowercased)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AfterRule(CompoundRule):
+    after: frozenset[str]  # the word governing it ("in", amounts and modifiers skipped)
+    words: str
+
+
+FeatureFn = Callable[..., bool]  # (params, Features) -> holds
+TextFn = Callable[..., bool]  # (RoleContext, params, Compound) -> holds
+Gate = Callable[[Features, CompoundRule], bool]
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """A registered rule: its function, whether it reads text, and the gate of a text rule."""
+
+    name: str
+    fn: Callable[..., bool]
+    reads_text: bool
+    gate: Gate | None
+
+
+RULES: dict[str, RuleSpec] = {}  # rule name -> its function
+
+
+def _register(name: str, params: type[CompoundRule], spec: RuleSpec) -> None:
+    if name in RULES:
+        raise ValueError(f"compound rule {name!r} registered twice")
+    RULES[name] = spec
+    CompoundRule.table_variants[name] = params
+
+
+def feature_rule(name: str, *, params: type[CompoundRule] = CompoundRule
+                 ) -> Callable[[FeatureFn], FeatureFn]:
+    """Register the function of the rule ``name``: ``fn(entry, features) -> bool``."""
+
+    def register(fn: FeatureFn) -> FeatureFn:
+        _register(name, params, RuleSpec(name, fn, False, None))
+        return fn
+
+    return register
+
+
+def text_rule(name: str, *, params: type[CompoundRule] = CompoundRule,
+              gate: Gate | None = None) -> Callable[[TextFn], TextFn]:
+    """Register the function of the rule ``name``: ``fn(context, entry, compound) -> bool``,
+    tried only on compounds whose features pass ``gate(features, entry)`` (None: all)."""
+
+    def register(fn: TextFn) -> TextFn:
+        _register(name, params, RuleSpec(name, fn, True, gate))
+        return fn
+
+    return register
+
+
+# the compound rules, in the order of the table (the order there is what counts)
+
+
+@feature_rule("heading_target", params=PlaceRule)
+def heading_target(p: PlaceRule, f: Features) -> bool:
+    return f.place == p.place
+
+
+@feature_rule("heading_product", params=PlaceRule)
+def heading_product(p: PlaceRule, f: Features) -> bool:
+    return f.place == p.place
+
+
+def _before_gate(f: Features, p: BeforeRule) -> bool:
+    return ((p.phase is None or f.phase == p.phase) and (p.kind is None or f.kind == p.kind)
+            and (p.not_words is None or p.not_words not in f.lists))
+
+
+def _before(c: RoleContext, p: BeforeRule, x: Compound) -> bool:
+    return _before_gate(x.f, p) and c.pattern(p.before).search(x.before) is not None
+
+
+text_rule("step_heading_product", params=BeforeRule, gate=_before_gate)(_before)
+
+
+@feature_rule("supports", params=WordsRule)
+def supports(p: WordsRule, f: Features) -> bool:
+    return p.words in f.lists
+
+
+def _next_gate(f: Features, p: NextRule) -> bool:
+    return p.phase is None or f.phase == p.phase
+
+
+def _next(c: RoleContext, p: NextRule, x: Compound) -> bool:
+    return _next_gate(x.f, p) and c.pattern(p.next).match(x.next) is not None
+
+
+text_rule("source_reference", params=NextRule, gate=_next_gate)(_next)
+text_rule("described_state", params=BeforeRule, gate=_before_gate)(_before)
+
+
+@feature_rule("title_reference", params=WordsRule)
+def title_reference(p: WordsRule, f: Features) -> bool:
+    return p.words in f.lists
+
+
+def _name_gate(f: Features, p: NamePatternRule) -> bool:
+    return p.kind is None or f.kind == p.kind
+
+
+def _name_pattern(c: RoleContext, p: NamePatternRule, x: Compound) -> bool:
+    return _name_gate(x.f, p) and c.name_matches(p.pattern, x.raw if p.cased else x.text)
+
+
+text_rule("following_reference", params=NamePatternRule, gate=_name_gate)(_name_pattern)
+
+
+@feature_rule("yield_product", params=ActionRule)
+def yield_product(p: ActionRule, f: Features) -> bool:
+    return not p.actions.isdisjoint(f.actions)
+
+
+@feature_rule("prepared_product", params=VerbRule)
+def prepared_product(p: VerbRule, f: Features) -> bool:
+    return not p.verbs.isdisjoint(f.verbs) and not p.arg.isdisjoint(f.roles)
+
+
+@feature_rule("other_state", params=KindRule)
+def other_state(p: KindRule, f: Features) -> bool:
+    return f.kind == p.kind
+
+
+text_rule("isolated_product", params=NextRule, gate=_next_gate)(_next)
+text_rule("referred_product", params=BeforeRule, gate=_before_gate)(_before)
+
+
+@text_rule("quantified_product")
+def quantified_product(c: RoleContext, p: CompoundRule, x: Compound) -> bool:
+    return c.yields.has_yield_after(x.span)  # type: ignore[union-attr]
+
+
+@feature_rule("other_reference", params=WordsRule)
+def other_reference(p: WordsRule, f: Features) -> bool:
+    return p.words in f.lists
+
+
+text_rule("generic_reference", params=NamePatternRule, gate=_name_gate)(_name_pattern)
+text_rule("layer", params=NextRule, gate=_next_gate)(_next)
+text_rule("bath_medium", params=NextRule, gate=_next_gate)(_next)
+text_rule("analysis_compound", params=BeforeRule, gate=_before_gate)(_before)
+text_rule("other_procedure", params=BeforeRule, gate=_before_gate)(_before)
+
+
+@feature_rule("workup_compound", params=PhaseRule)
+def workup_compound(p: PhaseRule, f: Features) -> bool:
+    return f.phase == p.phase
+
+
+@feature_rule("workup_antecedent", params=LinkedRule)
+def workup_antecedent(p: LinkedRule, f: Features) -> bool:
+    return not p.linked.isdisjoint(f.linked) and p.words in f.lists
+
+
+@feature_rule("atmosphere", params=WordsRule)
+def atmosphere(p: WordsRule, f: Features) -> bool:
+    return p.words in f.lists
+
+
+def _after_gate(f: Features, p: AfterRule) -> bool:
+    return p.words in f.lists
+
+
+@text_rule("solvent_after_in", params=AfterRule, gate=_after_gate)
+def solvent_after_in(c: RoleContext, p: AfterRule, x: Compound) -> bool:
+    return p.words in x.f.lists and c.word_before(x.span.start) in p.after
+
+
+@feature_rule("solvent_argument", params=ArgumentRule)
+def solvent_argument(p: ArgumentRule, f: Features) -> bool:
+    return not p.arg.isdisjoint(f.roles) and p.words in f.lists
+
+
+# the reactant-or-reagent stage (the table's ``reactant_or_reagent`` section)
+
+
+@feature_rule("training_reagent", params=LexiconRule)
+def training_reagent(p: LexiconRule, f: Features) -> bool:
+    return f.lexicon == p.lexicon
+
+
+@feature_rule("training_starting_material", params=LexiconRule)
+def training_starting_material(p: LexiconRule, f: Features) -> bool:
+    return f.lexicon == p.lexicon
+
+
+@feature_rule("training_solvent", params=LexiconRule)
+def training_solvent(p: LexiconRule, f: Features) -> bool:
+    return f.lexicon == p.lexicon
+
+
+@feature_rule("known_reagent", params=WordsRule)
+def known_reagent(p: WordsRule, f: Features) -> bool:
+    return p.words in f.lists
+
+
+text_rule("reagent_by_name", params=NamePatternRule, gate=_name_gate)(_name_pattern)
+text_rule("reagent_formula", params=NamePatternRule, gate=_name_gate)(_name_pattern)
+
+
+@feature_rule("known_solvent", params=WordsRule)
+def known_solvent(p: WordsRule, f: Features) -> bool:
+    return p.words in f.lists
+
+
+@feature_rule("reactant")
+def reactant(p: CompoundRule, f: Features) -> bool:
+    return True
+
+
+Step = tuple[RuleSpec, CompoundRule, frozenset[str]]  # (function, entry, cues)
+Decision = tuple[str, str]  # (label, rule name)
+
+
+class RuleBook:
+    """Rules in table order: a compound -> (label, rule name) of the first rule that holds,
+    or None. The feature rules are decided once per distinct :class:`Features`."""
+
+    def __init__(self, rules: Iterable[CompoundRule]):
+        self.steps: list[Step] = [(RULES[r.name], r, getattr(r, "cues", frozenset()))
+                                  for r in rules]
+        self._plans: dict[Features, tuple[list[Step], Decision | None]] = {}
+
+    def plan(self, f: Features) -> tuple[list[Step], Decision | None]:
+        """The text rules to try on a compound with features ``f`` (in order, gates passed)
+        and the decision of the first feature rule that holds after them (or None)."""
+        plan = self._plans.get(f)
+        if plan is None:
+            tries: list[Step] = []
+            decided = None
+            for step in self.steps:
+                spec, entry, _ = step
+                if not spec.reads_text:
+                    if spec.fn(entry, f):
+                        decided = (entry.label, entry.name)
+                        break
+                elif spec.gate is None or spec.gate(f, entry):
+                    tries.append(step)
+            plan = self._plans[f] = (tries, decided)
+        return plan
+
+    def decide(self, c: RoleContext, x: Compound) -> Decision | None:
+        """The label and rule of the first rule that holds for ``x``."""
+        tries, decided = self.plan(x.f)
+        for spec, entry, cues in tries:
+            if cues and not c.holds_any(entry.name, cues):
+                continue
+            if spec.fn(c, entry, x):
+                return entry.label, entry.name
+        return decided
+
+    def named(self) -> Iterable[tuple[str, CompoundRule]]:
+        """(name, entry) of each rule, in order."""
+        return ((e.name, e) for _, e, _ in self.steps)
+
+
+def entry_fields(rule: CompoundRule) -> dict[str, object]:
+    """The keys a rule's entry sets beyond name, comment and label."""
+    return {f.name: getattr(rule, f.name) for f in dataclasses.fields(rule)
+            if f.name not in ("name", "comment", "label")}
