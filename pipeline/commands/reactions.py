@@ -45,6 +45,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chemie.cliutil import add_max_chars
 from chemie.commands.run import (
@@ -59,13 +60,15 @@ from chemie.commands.run import (
 from chemie.errors import InputError
 from chemie.formats.reaction_records import reactions_of
 from chemie.model import Document
-from chemie.reactions.inputs import Resolver
 from chemie.scale import outputs
 from chemie.scale.outcome import Outcome
 from chemie.scale.outputs import FOLDER, PREFIX, OutputFormat
 from chemie.scale.sinks import Sink, errors_path
 from chemie.scale.sources import Item, input_kind, iter_items
 from chemie.scale.worker import Job
+
+if TYPE_CHECKING:  # the resolver imports the reaction rules (spaCy): only when run
+    from chemie.reactions.inputs import Resolver
 
 # what the workers send back: each document's records, formatted here after the references
 # between documents are resolved
@@ -240,6 +243,8 @@ def run(args: argparse.Namespace) -> int:
     if structures:
         from chemie.structures.chem import has_group  # noqa: PLC0415  (RDKit)
     journal = journal_path(args.output) if args.output is not None else None
+    from chemie.reactions.inputs import Resolver  # noqa: PLC0415  (spaCy, only when run)
+
     sink = ResolvingSink(fmt.open(args.output), fmt.formatter, Resolver(has_group=has_group),
                          inputs, journal)
     return execute(args, Job("reactions", RECORDS, options), inputs, sink, items)
