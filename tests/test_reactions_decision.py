@@ -135,6 +135,49 @@ def test_records_and_chemu_labels_agree_on_development_snippets(corpus, nlp):
     assert n > 60
 
 
+@pytest.fixture(scope="module")
+def nlp_text():
+    return chemie.load(reactions=True, reactions_config={"structures": False})
+
+
+def test_chemie_roles_asks_the_text_tier_of_the_same_decision(nlp_text):
+    """Without structures, chemie_roles' labels and the records' roles are the text tier's
+    one answer: a starting material the dictionary calls a base is a reagent on both sides
+    (``reagent_by_class``, the roles rule naming ``classes.class_reagent``)."""
+    text = ("Example 9\n2-Chloro-5-nitropyridine (1.0 g) and 4-methylmorpholine (0.7 g) were "
+            "heated in acetonitrile (10 mL) at 80 °C for 4 h to give the title compound "
+            "(1.2 g).")
+    alone = chemie.load(roles=True)(text)
+    labels = {r.text: (r.label, r.rule) for r in roles_of(alone)}
+    assert labels["4-methylmorpholine"] == (REAGENT_CATALYST, "reagent_by_class")
+    assert labels["2-Chloro-5-nitropyridine"][0] == STARTING_MATERIAL
+    doc = nlp_text(text)
+    found = pairs(doc)
+    assert found and all(agrees(c, span) for c, span in found)
+    roles = {c.name: c.role for r in reactions_of(doc) for c in r.components()}
+    assert roles["4-methylmorpholine"] == "reagent"
+
+
+@pytest.mark.corpus
+def test_roles_alone_and_records_without_structures_agree(corpus, nlp_text):
+    """On 60 ChEMU 2020 development documents, chemie_roles alone (its labels as
+    ``--format chemu2020`` writes them) and the records of a pipeline without structures read
+    every compound both label the same way."""
+    folder = corpus("chemu2020/train")
+    order = jsonl_order(corpus("chemu-ref/train.jsonl"))
+    alone = chemie.load(roles=True)
+    n = 0
+    for gold in gold_documents(folder, 0, 60, order):
+        labels = {(r.start, r.end): r.label for r in annotate(alone, Document(gold.id,
+                                                                          gold.text)).roles}
+        doc = annotate(nlp_text, Document(gold.id, gold.text))
+        for c, span in pairs(doc):
+            assert labels[(span.start, span.end)] == span.label  # the same chemie_roles
+            assert agrees(c, span), (gold.id, c.name, c.role, c.rule, span.label)
+            n += 1
+    assert n > 80
+
+
 def _by_start(doc) -> tuple[dict[int, object], dict[tuple[int, int], object]]:
     components = {c.start: c for r in reactions_of(doc) for c in r.components()}
     spans = {(s.start, s.end): s for s in roles_of(doc)}

@@ -25,17 +25,30 @@ Two conventions read one decision:
   chloride of a hydrochloride). A USPTO reactant that gives no carbon is therefore a ChEMU
   reagent (:attr:`Decision.carbon` False); otherwise the two agree.
 
+``chemie_roles`` asks the question before any structure is known: its reactant-or-reagent
+stage (``RoleLabeller.stage``) is :class:`TextTier`, which gives the label of its own rules
+(the training lexicon, known reagents, names and formulas of reagents) to the text tier and
+labels the compound by the answer, so that the ChEMU 2020 labels of a pipeline without
+structures and the records' roles are one decision; with structures, ``chemie_reactions``
+relabels what the structure tier decided (:mod:`chemie.reactions.labels`).
+
 Nothing here imports RDKit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from chemie.reactions.table import reaction_table
+from chemie.structures.dictionary import compounds
 
 if TYPE_CHECKING:
     from chemie.reactions.accounting import Given
     from chemie.reactions.table import LabelRule, ReactionTable, StructureRule
+    from chemie.roles.context import RoleContext
+    from chemie.roles.features import Compound
 
 TEXT, STRUCTURE = "text", "structure"
 # the roles whose reactant-or-reagent question the structure tier answers
@@ -139,3 +152,32 @@ def _structure_fires(rule: StructureRule, prior: Decision, evidence: Evidence) -
     if rule.needs_sound and not evidence.sound:
         return False
     return given.count({rule.gives}) >= rule.min_fraction * given.offered
+
+
+Stage = Callable[["RoleContext", "Compound"], "tuple[str, str] | None"]
+REAGENT_BY_CLASS = "reagent_by_class"  # its rule in rules/roles.yaml (builtin)
+
+
+class TextTier:
+    """The reactant-or-reagent stage of ``chemie_roles`` through the text tier: the label
+    ``stage`` gives a compound (its own rules) is the text tier's ``label`` input, with the
+    compound dictionary's class of its name; a STARTING_MATERIAL that the text tier makes a
+    reagent or catalyst (a dictionary base, coupling agent, reductant, drying agent or
+    catalyst, a coupling agent's name) is a REAGENT_CATALYST of rule ``reagent_by_class``.
+    Any other answer of the stage stands (the text tier answers only the reactant-or-reagent
+    question here: a solvent or a material is the stage's to say)."""
+
+    def __init__(self, stage: Stage, table: ReactionTable | None = None):
+        self.stage = stage
+        self.table = table if table is not None else reaction_table()
+        self.dictionary = compounds()
+
+    def __call__(self, c: RoleContext, x: Compound) -> tuple[str, str] | None:
+        out = self.stage(c, x)
+        if out is None or out[0] != STARTING_MATERIAL:
+            return out
+        entry = self.dictionary.lookup(x.raw)
+        d = text_decision(out[0], out[1], x.raw, entry.cls if entry is not None else None,
+                          frozenset(), self.table)
+        return (REAGENT_CATALYST, REAGENT_BY_CLASS) if chemu_label(d) == REAGENT_CATALYST \
+            else out
