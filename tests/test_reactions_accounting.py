@@ -97,11 +97,20 @@ def test_hydrogen_gives_no_heavy_atom():
     assert alkene.atoms == 8 and hydrogen.atoms == 0 and not hydrogen.could and not left
 
 
-def test_ties_go_to_the_species_that_gives_most_of_itself_and_with_the_same_bonds():
-    # the ethyl of an ethyl ester: ethanol (all of it) before acetyl chloride (half)
-    (acid, acetyl, ethanol), _ = _given("CCOC(=O)c1ccccc1", ("O=C(O)c1ccccc1", "reactant"),
-                                        ("CC(=O)Cl", "reagent"), ("CCO", "solvent"))
-    assert ethanol.atoms == 2 and acetyl.atoms == 0
+def test_ties_go_to_the_same_bonds_then_not_a_solvent_then_most_of_itself():
+    # a Suzuki coupling in toluene: the tolyl is 4-bromotoluene's, not the solvent's
+    (bromide, boronic, toluene), left = _given(
+        "Cc1ccc(-c2ccccc2)cc1", ("Cc1ccc(Br)cc1", "reactant"), ("OB(O)c1ccccc1", "reactant"),
+        ("Cc1ccccc1", "solvent"))
+    assert bromide.atoms == 7 and boronic.atoms == 6 and toluene.atoms == 0 and not left
+    # the ethyl of an ethyl ester, when nothing else has it: the ethanol it is made in
+    (acid, ethanol), _ = _given("CCOC(=O)c1ccccc1", ("O=C(O)c1ccccc1", "reactant"),
+                                ("CCO", "solvent"))
+    assert ethanol.atoms == 2
+    # the ethyl: ethanol (two thirds of it) before ethyl acetate (a third)
+    (acid, ester, ethanol), _ = _given("CCOC(=O)c1ccccc1", ("O=C(O)c1ccccc1", "reactant"),
+                                       ("CCOC(C)=O", "reagent"), ("CCO", "reagent"))
+    assert ethanol.atoms == 2 and ester.atoms == 0
     # an aromatic furan ring comes from the furyl species, not from the THF around it
     (_, furyl, thf), _ = _given("Cc1ccco1", ("CI", "reactant"), ("[Li]c1ccco1", "reagent"),
                                 ("C1CCOC1", "solvent"))

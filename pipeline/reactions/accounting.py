@@ -15,8 +15,10 @@ explained in turn (``rules/reactions.yaml``: ``accounting``), each step naming i
    the same species is another equivalent of it (a bis-acylation), so it must be at least
    half of what the species offers. Ties go to a species that has given nothing yet, then
    to the one whose bonds in the match have the orders of the product's (the aromatic ring
-   of a furyllithium, not the THF around it), then to the one that gives the largest part
-   of its own atoms, then to the one the text calls a reactant (:data:`PRIORS`).
+   of a furyllithium, not the THF around it), then to one the text does not call a solvent
+   (the tolyl of 4-bromotoluene, not the toluene it is dissolved in), then to the one that
+   gives the largest part of its own atoms, then to the one the text calls a reactant
+   (:data:`PRIORS`).
 3. ``donated_atom``: an atom still unexplained comes from a species that can give that one
    atom (a leaving group's partner): a metal from a species that holds it (the lithium of
    an organolithium, the sodium of a sodium salt); a halogen bound to a non-carbon atom or
@@ -241,8 +243,8 @@ def _common(species: list[Species], targets: list[_Fragment], sources: list[_Fra
                 fresh = s.index not in result.given[s.owner].fragments
                 if len(match) < min_atoms or not fresh and 2 * len(match) < s.part.offered:
                     continue
-                score = (len(match), fresh, same, len(match) / len(s.part.symbols),
-                         -_rank(species, s.owner), -s.owner)
+                score = (len(match), fresh, same, species[s.owner].prior != "solvent",
+                         len(match) / len(s.part.symbols), -_rank(species, s.owner), -s.owner)
                 if best is None or score > best[0]:
                     best = (score, s, t, match)
         if best is None:
