@@ -19,7 +19,15 @@ from chemie.formats.uspto import iter_uspto
 from chemie.model import Document, Mention
 from chemie.nlp import annotate
 from chemie.reactions.assemble import Candidate, DocView
-from chemie.reactions.inputs import NOT_EARLIER, NOT_IN_DOCUMENT, link
+from chemie.reactions.inputs import (
+    NOT_EARLIER,
+    NOT_IN_DOCUMENT,
+    NOT_LINKED,
+    SEVERAL,
+    Verdict,
+    link,
+    one_source,
+)
 from chemie.reactions.model import TEMPLATE, Reaction, Reference, Replacement, Structure
 from chemie.reactions.procedures_table import CODE_RULES, check_table, procedure_table
 from chemie.reactions.references import Made, References
@@ -102,12 +110,19 @@ CODE_TESTS = {
 }
 
 
+# the rules of `linking` (--link-documents auto): the tests that fire each
+LINKING_TESTS = {
+    "repeated_label": "test_auto_does_not_link_an_input_whose_label_heads_two_documents",
+    "unique_source": "test_auto_resolves_a_label_of_two_earlier_documents_to_neither",
+}
+
+
 def test_every_rule_is_fired_by_a_test():
     table = procedure_table()
-    fired = {f[0] for f in FIRES} | set(CODE_TESTS)
+    fired = {f[0] for f in FIRES} | set(CODE_TESTS) | set(LINKING_TESTS)
     assert set(table.rule_names()) == fired
     assert set(CODE_RULES) == set(CODE_TESTS)
-    assert all(name in globals() for name in CODE_TESTS.values())
+    assert all(name in globals() for name in (*CODE_TESTS.values(), *LINKING_TESTS.values()))
 
 
 def test_every_class_smarts_is_read_by_rdkit():
@@ -380,10 +395,10 @@ def _lines(path) -> list[dict]:
 
 def test_link_documents_on_the_command_line(fixtures, tmp_path):
     src = fixtures / "reactions" / "patent.jsonl"
-    one, two, plain = (tmp_path / f"{n}.jsonl" for n in ("one", "two", "plain"))
+    one, two, plain, auto = (tmp_path / f"{n}.jsonl" for n in ("one", "two", "plain", "auto"))
     base = ["reactions", str(src), "--no-opsin", "-q"]
-    assert main([*base, "-o", str(one), "--link-documents", "--workers", "1"]) == 0
-    assert main([*base, "-o", str(two), "--link-documents", "--workers", "2"]) == 0
+    assert main([*base, "-o", str(one), "--link-documents", "on", "--workers", "1"]) == 0
+    assert main([*base, "-o", str(two), "--link-documents", "on", "--workers", "2"]) == 0
     assert one.read_bytes() == two.read_bytes()
     records = {r["doc_id"]: r for r in _lines(one)}
     assert records["pat-2"]["refers_to"]["source"] == "pat-1-procedure-D"
@@ -391,15 +406,19 @@ def test_link_documents_on_the_command_line(fixtures, tmp_path):
     assert records["pat-5"]["refers_to"]["source"] == "pat-4-1"
     assert records["pat-5"]["refers_to"]["replaced"][0]["old"] == "iodomethane"
     assert not (tmp_path / "one.jsonl.references.partial").exists()
-    assert main([*base, "-o", str(plain)]) == 0
+    assert main([*base, "-o", str(plain), "--link-documents", "off"]) == 0
     unlinked = {r["doc_id"]: r for r in _lines(plain)}
     assert unlinked["pat-2"]["refers_to"]["reason"] == NOT_IN_DOCUMENT
+    # the default, auto: one patent's paragraphs (no label heads two of them) are linked
+    assert main([*base, "-o", str(auto), "--workers", "2"]) == 0
+    assert auto.read_bytes() == one.read_bytes()
 
 
-def test_link_documents_resumes_with_what_was_written(fixtures, tmp_path, monkeypatch):
+@pytest.mark.parametrize("flag", [["--link-documents", "on"], []], ids=["on", "auto"])
+def test_link_documents_resumes_with_what_was_written(fixtures, tmp_path, monkeypatch, flag):
     src = fixtures / "reactions" / "patent.jsonl"
     out, fresh = tmp_path / "out.jsonl", tmp_path / "fresh.jsonl"
-    argv = ["reactions", str(src), "--no-opsin", "-q", "--link-documents", "--workers", "1"]
+    argv = ["reactions", str(src), "--no-opsin", "-q", *flag, "--workers", "1"]
     assert main([*argv, "-o", str(fresh)]) == 0
     write = ResolvingSink.write
     calls = []
@@ -420,6 +439,105 @@ def test_link_documents_resumes_with_what_was_written(fixtures, tmp_path, monkey
     assert not journal.exists()
 
 
+# -- --link-documents auto: which inputs are linked ------------------------------------------
+
+ONE_PATENT = [("p1", "General Procedure D: reductive amination\nTo a solution of"),
+              ("p2", "4-Benzylmorpholine\nPrepared according to General Procedure D"),
+              ("p3", "Example 10: 1-Methylpyrazole\nIodomethane was added"),
+              ("p4", "Example 11\nPrepared as described in Example 10"),
+              ("p5", "Intermediate 10: 4-Bromoanisole\nMethyl iodide"),
+              ("p6", "General procedure\nA mixture"), ("p7", "General procedure\nTo a")]
+
+
+def test_auto_links_the_paragraphs_of_one_patent():
+    """Labels of different kinds ("Example 10", "Intermediate 10") and unlabelled general
+    procedures may repeat; nothing else does."""
+    assert one_source(ONE_PATENT) == Verdict()
+
+
+def test_auto_does_not_link_an_input_whose_label_heads_two_documents():
+    other = ("q1", "Example 10 (reference compound)\nA solution of")
+    verdict = one_source([*ONE_PATENT, other])
+    assert (verdict.linked, verdict.rule) == (False, "repeated_label")
+    assert verdict.detail == '"Example 10" heads documents p3 and q1'
+    assert one_source([*ONE_PATENT, ("q2", "General Method D. To")]).rule == "repeated_label"
+    # what its references say: left to other documents, then not linked, and why
+    example = _follows("p2-1", "procedure", "D", reactants=[("benzaldehyde", "reactant")])
+    link([[GP], [example]], verdict=verdict)
+    assert example.refers_to.source is None and example.reagents == []
+    assert example.refers_to.reason == (f"{NOT_IN_DOCUMENT}; {NOT_LINKED}: {verdict.detail} "
+                                        "(repeated_label)")
+
+
+def test_every_kind_of_document_label_is_a_linking_kind():
+    table = procedure_table()
+    for heading in ("Example 1", "Reference Example 1", "Comparative Example 1",
+                    "Intermediate 1", "Preparation 1", "General Procedure A", "Method A",
+                    "General synthetic method A"):
+        m = table.compiled["document_label"].match(heading + ": NAME")
+        assert table.kind(m.group("kind")) in table.linking.kinds, heading
+
+
+def _example_ten(doc: str, product: tuple[str, str, str]) -> Reaction:
+    return _reaction(f"{doc}-1", "Example 10", products=[product],
+                     reagents=[("caesium carbonate", "reagent", "[Cs+].[Cs+].[O-]C([O-])=O")])
+
+
+def test_auto_resolves_a_label_of_two_earlier_documents_to_neither():
+    """Two earlier records labelled "Example 10" (a section of a document, say): auto
+    resolves a reference to neither; on takes the latest."""
+    for verdict, source, reason in ((Verdict(), None, f"{SEVERAL} (unique_source)"),
+                                    (None, "p9-1", None)):
+        first = _example_ten("p8", ("1-methylpyrazole", "product", "Cn1cccn1"))
+        second = _example_ten("p9", ("1-ethylpyrazole", "product", "CCn1cccn1"))
+        user = _follows("p10-1", "example", "10", reactants=[("pyrazole", "reactant")])
+        named = _reaction("p11-1", None, reactants=[("Example 10", "reactant")])
+        link([[first], [second], [user], [named]], verdict=verdict)
+        assert (user.refers_to.source, user.refers_to.reason) == (source, reason)
+        assert named.reactants[0].structure.resolved is (verdict is None)
+
+
+@pytest.mark.parametrize("flag", [[], ["--link-documents", "on"]], ids=["auto", "on"])
+def test_auto_names_an_input_it_does_not_link(fixtures, tmp_path, capsys, flag):
+    src = tmp_path / "two_patents.jsonl"
+    patent = (fixtures / "reactions" / "patent.jsonl").read_text(encoding="utf-8")
+    other = {"id": "other-4", "title": "Example 10: 4-Nitro-1-propyl-1H-pyrazole",
+             "text": "1-Iodopropane (2.04 g, 12.0 mmol) was added to 4-nitro-1H-pyrazole "
+                     "(1.13 g, 10.0 mmol) in acetone (20 mL)."}
+    src.write_text(json.dumps(other) + "\n" + patent, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert main(["reactions", str(src), "--no-opsin", "-q", "-o", str(out), *flag]) == 0
+    err = capsys.readouterr().err
+    records = {r["doc_id"]: r for r in _lines(out)}
+    if flag:  # on: the latest "Example 10", this patent's
+        assert records["pat-5"]["refers_to"]["source"] == "pat-4-1"
+        assert "not linked" not in err
+        return
+    assert err.count("not linked") == 1
+    assert f"{src}: its documents are not linked" in err
+    assert '"Example 10: 4-Nitro-1-propyl-1H-pyrazole"' not in err  # the label, not the title
+    assert ('"Example 10" heads documents other-4 and pat-4, as in several patents '
+            "(repeated_label)") in err
+    for doc in ("pat-2", "pat-5"):
+        ref = records[doc]["refers_to"]
+        assert "source" not in ref and ref["reason"].startswith(f"{NOT_IN_DOCUMENT}; {NOT_LINKED}")
+
+
+@pytest.mark.corpus
+def test_auto_does_not_link_the_chemu_snippets_nor_anything_in_uspto(corpus):
+    """ChEMU-Ref train gathers snippets of many patents: auto does not link it, on the
+    evidence of its documents 0-599 (the first label seen twice is there). The USPTO
+    paragraphs have no labelled heading: nothing says several, nothing can be linked."""
+    from chemie.commands.reactions import input_texts
+
+    chemu = corpus("chemu-ref/train.jsonl")
+    first600 = list(input_texts(chemu, None))[:600]
+    verdict = one_source(input_texts(chemu, None))
+    assert verdict.rule == "repeated_label"
+    assert one_source(first600) == verdict
+    assert one_source(input_texts(corpus("uspto-reactions/dev.jsonl"), None)).linked
+
+
 # -- the hand-written paragraphs --------------------------------------------------------------
 
 
@@ -437,7 +555,9 @@ def test_hand_written_paragraphs_floor(nlp, fixtures):
     for path in sorted((fixtures / "reactions").glob("*.jsonl")):
         gold = {row["id"]: row["gold"] for row in _lines(path)}
         docs = [(d.id, written(annotate(nlp, d))) for d in iter_uspto(path)]
-        link((records for _, records in docs), has_group=has_group)
+        verdict = one_source((d.id, d.text) for d in iter_uspto(path))
+        assert verdict.linked  # each file the paragraphs of one patent: auto links them
+        link((records for _, records in docs), has_group=has_group, verdict=verdict)
         for doc_id, records in docs:
             total += len(gold[doc_id])
             for g, r in zip(gold[doc_id], records, strict=False):

@@ -58,6 +58,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     "workup_antecedent": ("4-Chlorotoluene (2.0 g) was added to toluene (5 mL). Ethyl acetate "
                           "(10 mL) was added and the organic layer was separated.",
                           "Ethyl acetate", "OTHER_COMPOUND"),
+    "reagent_by_class": ("4-Bromoaniline (1.0 g) and 4-methylmorpholine (0.7 g) were stirred "
+                         "in THF (5 mL).", "4-methylmorpholine", "REAGENT_CATALYST"),
     "coreferent_product": ("Example 5 4-Chlorobenzoic acid 4-Chlorotoluene (2.0 g) was heated "
                            "in water (5 mL) for 2 h. 4-Chlorobenzoic acid (1.5 g) was dissolved "
                            "in ethanol.", "4-Chlorobenzoic acid", "REACTION_PRODUCT"),

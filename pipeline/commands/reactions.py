@@ -13,17 +13,24 @@ reactions, components and steps: ``-o PREFIX`` or ``-o FOLDER/``). An output nam
 in ``.jsonl``, ``.rsmi``, ``.csv`` or ``.parquet`` implies its format; without ``-o`` the
 records are printed.
 
-With ``--link-documents`` each INPUT (a file of paragraphs, a folder of texts) is taken
-for one source, the examples of one patent in order, and paragraphs that refer to each
-other ("prepared according to General Procedure D", "as described in Example 10, using X
-instead of Y", "Intermediate 3" as a reactant) are resolved: the workers process documents
+References between the documents of an INPUT (a file of paragraphs, a folder of texts)
+are resolved when it is taken for one source, the examples of one patent in order
+(``--link-documents``): paragraphs that refer to each other ("prepared according to
+General Procedure D", "as described in Example 10, using X instead of Y", "Intermediate 3"
+as a reactant) inherit from the earlier one they name. The workers process documents
 independently, and this process, which writes the records in input order, gives each
 document's references what the earlier documents of its input have
-(:mod:`chemie.reactions.inputs`). With ``--resume`` the labelled records of the documents
-already written are read back from ``OUT.references.partial``, kept beside the output until
-the run completes. Without it (the default: a file may gather unrelated patents, whose
-"Example 3" are different examples) a reference that the document itself does not resolve
-stays unresolved in ``refers_to``.
+(:mod:`chemie.reactions.inputs`). ``auto`` (the default) first reads each input's texts
+and links it unless it looks like several patents: a label that heads two of its documents
+("Example 3" twice: rule ``repeated_label`` of ``rules/procedures.yaml``); an input not
+linked is named once on stderr, with the reason, and its references stay unresolved
+saying why (``refers_to.reason``); in a linked input a reference resolves only to the one
+earlier document with its label (``unique_source``). ``on`` links every
+input (a label of several earlier documents: the latest); ``off``
+links none (a reference the document itself does not resolve stays unresolved, "not in
+this document"). With ``--resume`` the labelled records of the documents already written
+are read back from ``OUT.references.partial``, kept beside the output until the run
+completes.
 
 Structures need Java 8 or later for OPSIN (one JVM per worker process, started before its
 first document; a batch of names that takes longer than half of ``--timeout`` is given up
@@ -43,10 +50,11 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from chemie.characters import normalise
 from chemie.cliutil import add_max_chars
 from chemie.commands.run import (
     OutputPath,
@@ -64,15 +72,16 @@ from chemie.scale import outputs
 from chemie.scale.outcome import Outcome
 from chemie.scale.outputs import FOLDER, PREFIX, OutputFormat
 from chemie.scale.sinks import Sink, errors_path
-from chemie.scale.sources import Item, input_kind, iter_items
+from chemie.scale.sources import Item, input_kind, iter_items, read_item
 from chemie.scale.worker import Job
 
 if TYPE_CHECKING:  # the resolver imports the reaction rules (spaCy): only when run
-    from chemie.reactions.inputs import Resolver
+    from chemie.reactions.inputs import Resolver, Verdict
 
 # what the workers send back: each document's records, formatted here after the references
 # between documents are resolved
 RECORDS = "chemie.formats.reaction_records:reactions_document"
+LINK_MODES = ("auto", "on", "off")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -97,10 +106,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="no name-to-structure (no Java needed; fastest)")
     p.add_argument("--no-opsin", action="store_true",
                    help="structures from the compound dictionary only")
-    p.add_argument("--link-documents", action="store_true",
-                   help="each INPUT is one source (the examples of one patent, in order): a "
-                   "paragraph that follows another (General Procedure B, Example 3) or names "
-                   "its product (Intermediate 5) inherits from it")
+    p.add_argument("--link-documents", choices=LINK_MODES, default="auto",
+                   help="resolve references between the documents of an INPUT (the examples "
+                   "of one patent, in order): a paragraph that follows another (General "
+                   "Procedure B, Example 3) or names its product (Intermediate 5) inherits "
+                   "from it. auto (the default): every INPUT that does not look like several "
+                   "patents (a label such as 'Example 3' heading two documents; stderr names "
+                   "the INPUTs not linked); on: every INPUT; off: none")
     add_max_chars(p)
     add_scale_options(p)
     p.set_defaults(func=run)
@@ -217,6 +229,32 @@ class ResolvingSink(Sink):
             self.journal.unlink(missing_ok=True)
 
 
+def input_texts(path: Path, max_chars: int | None) -> Iterator[tuple[str, str]]:
+    """``(id, text)`` of each document of one input, as the pipeline reads it (normalised
+    characters); a document that cannot be read is left out (the run reports it)."""
+    for item in iter_items([path], max_chars=max_chars):
+        try:
+            doc = read_item(item, max_chars)
+        except InputError:
+            continue
+        yield doc.id, normalise(doc.text)
+
+
+def unlinked_inputs(inputs: list[Path], max_chars: int | None) -> dict[str, Verdict]:
+    """The inputs ``--link-documents auto`` does not link, each named on stderr with why."""
+    from chemie.reactions.inputs import one_source  # noqa: PLC0415  (spaCy, only when run)
+
+    out = {}
+    for path in inputs:
+        verdict = one_source(input_texts(path, max_chars))
+        if not verdict.linked:
+            out[str(path)] = verdict
+            print(f"chemie: {path}: its documents are not linked (--link-documents auto): "
+                  f"{verdict.detail}, as in several patents ({verdict.rule}); "
+                  "--link-documents on links them", file=sys.stderr)
+    return out
+
+
 def journal_path(out: Path) -> Path:
     """Where a run writing ``out`` keeps its labelled records while unfinished."""
     errors = errors_path(out)
@@ -236,15 +274,17 @@ def run(args: argparse.Namespace) -> int:
         check_opsin()
     options = (("structures", structures), ("opsin", opsin), ("warn_no_java", False))
     items = iter_items(inputs, keys=args.resume, max_chars=args.max_chars)
-    if not args.link_documents:
+    if args.link_documents == "off":
         return execute(args, Job("reactions", fmt.key, options), inputs,
                        fmt.open(args.output), items)
+    auto = args.link_documents == "auto"
+    unlinked = unlinked_inputs(inputs, args.max_chars) if auto else {}
     has_group = None
     if structures:
         from chemie.structures.chem import has_group  # noqa: PLC0415  (RDKit)
     journal = journal_path(args.output) if args.output is not None else None
     from chemie.reactions.inputs import Resolver  # noqa: PLC0415  (spaCy, only when run)
 
-    sink = ResolvingSink(fmt.open(args.output), fmt.formatter, Resolver(has_group=has_group),
-                         inputs, journal)
+    resolver = Resolver(has_group=has_group, unique=auto, unlinked=unlinked)
+    sink = ResolvingSink(fmt.open(args.output), fmt.formatter, resolver, inputs, journal)
     return execute(args, Job("reactions", RECORDS, options), inputs, sink, items)

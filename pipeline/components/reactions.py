@@ -3,7 +3,12 @@ structures, amounts, yield, conditions and steps, after ``chemie_roles``.
 
 Writes :class:`chemie.reactions.model.Reaction` objects to ``doc._.reactions``, one per
 step that makes a product (see :mod:`chemie.reactions.records`). Roles follow the USPTO
-convention and name their rule (``rules/reactions.yaml``). Structures come from the
+convention and name their rule (``rules/reactions.yaml``): the reactant-or-reagent decision
+of :mod:`chemie.reactions.decision`, by text, then, with structures, by the atom accounting
+of each reaction, whose decisions the ChEMU 2020 labels of ``doc._.roles`` then follow
+(:mod:`chemie.reactions.labels`). A record states the checks it failed (``problems``: a
+name without a structure, product atoms no species gives, an accounting that ran out of
+time …). Structures come from the
 compound dictionary and OPSIN (one batch per document, through
 :class:`chemie.structures.resolve.Resolver`); with ``structures=False`` nothing is resolved
 (no JVM, RDKit is not even imported: components have ``structure`` None, the structure
@@ -33,6 +38,8 @@ from chemie.extensions import (
 )
 from chemie.reactions.assemble import DocView, candidates
 from chemie.reactions.implied import implied_species
+from chemie.reactions.labels import follow
+from chemie.reactions.model import Problem
 from chemie.reactions.procedures_table import procedure_table
 from chemie.reactions.records import records
 from chemie.reactions.roles import text_roles
@@ -73,20 +80,31 @@ class ReactionAssembler(SavesTables):
         view = doc_view(doc)
         sections = plan(view, self.steps)
         found = candidates(view, self.table, sections.kept)
-        check = has_group = None
-        if self.structures:
-            from chemie.reactions.structure_roles import structure_roles  # noqa: PLC0415
-            from chemie.structures.chem import has_group  # noqa: PLC0415
-
-            if found:
-                found = self.resolver.resolve(view, found)
-            check = functools.partial(structure_roles, table=self.table)
-        text_roles(found, self.table)
         implied = functools.partial(implied_species, table=self.table,
                                     structures=self.structures)
-        reactions_of(doc).extend(records(view, self.table, found, check, implied,
-                                         sections=sections, steps_table=self.steps,
-                                         has_group=has_group))
+        if not self.structures:
+            text_roles(found, self.table)
+            reactions_of(doc).extend(records(view, self.table, found, None, implied,
+                                             sections=sections, steps_table=self.steps))
+            return doc
+        from chemie.reactions.structure_roles import structure_roles, unresolved  # noqa: PLC0415
+        from chemie.structures.chem import has_group  # noqa: PLC0415
+
+        if found:
+            found = self.resolver.resolve(view, found)
+        decided = text_roles(found, self.table)
+
+        def check(members: list) -> list[Problem]:
+            outcome = structure_roles(members, self.table)
+            decided.extend(outcome.decisions)
+            return outcome.problems
+
+        reactions = records(view, self.table, found, check, implied, sections=sections,
+                            steps_table=self.steps, has_group=has_group)
+        for reaction in reactions:
+            reaction.problems[:0] = unresolved(reaction)
+        follow(doc, decided)  # the ChEMU 2020 labels follow the decisions
+        reactions_of(doc).extend(reactions)
         return doc
 
 
@@ -106,7 +124,7 @@ def doc_view(doc: Doc) -> DocView:
     default_config={"rules": "reactions.yaml", "procedures": "procedures.yaml",
                     "structures": True, "opsin": True},
     requires=["doc._.mentions", "doc._.actions", "doc._.relations", "doc._.roles"],
-    assigns=["doc._.reactions"],
+    assigns=["doc._.reactions", "doc._.roles", "doc.spans"],
 )
 def make_reaction_assembler(nlp: Language, name: str, rules: str, procedures: str,
                             structures: bool, opsin: bool) -> ReactionAssembler:

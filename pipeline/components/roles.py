@@ -21,6 +21,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from chemie.extensions import ROLE_SPANS, roles_of
 from chemie.model import Role
+from chemie.reactions.decision import TextTier
 from chemie.resources import lexicon_path
 from chemie.roles.anchors import Anchors
 from chemie.roles.compounds import (
@@ -74,8 +75,9 @@ class RoleLabeller(SavesTables):
         self.lexicon = lexicon
         self.find_compounds = CompoundFinder(table)
         self.rules = RuleBook(table.compounds)
-        # the reactant-or-reagent stage: (context, compound) -> (label, rule) | None
-        self.stage = ReactantOrReagent(table)
+        # the reactant-or-reagent stage: (context, compound) -> (label, rule) | None; its
+        # answer goes through the text tier of the decision the reaction records share
+        self.stage = TextTier(ReactantOrReagent(table))
         self.index = FeatureIndex(table.words, [*table.compounds, *table.reactant_or_reagent])
         self.patterns = Patterns(table.compiled, table.words["skipped_before"])
         self.triggers = rules_by_class(table)

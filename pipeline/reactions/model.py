@@ -315,10 +315,11 @@ class Step:
 class Problem:
     """Why a record is not to be trusted as complete: ``check`` names the check that failed
     (``unresolved_component``: OPSIN and the dictionary gave no structure;
-    ``atoms_unexplained``: product heavy atoms that no species with a structure gives;
-    ``mapping_timeout``: the atom accounting ran out of time; ``product_is_reactant``: the
-    product has the structure of a reactant an earlier step made), ``component`` the name of
-    the component it concerns (None: the whole reaction), ``detail`` what failed."""
+    ``atoms_unexplained``: heavy atoms of the product that no species with a structure
+    gives; ``mapping_timeout``: the atom accounting ran out of time; ``product_is_reactant``:
+    the product has the structure of a reactant an earlier step made), ``component`` the
+    name of the component it concerns (the product whose atoms do not add up; None: the
+    whole reaction), ``detail`` what failed."""
 
     check: str
     component: str | None = None

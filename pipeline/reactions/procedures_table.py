@@ -71,6 +71,16 @@ class InputRule:
 
 
 @dataclass(frozen=True)
+class LinkingRules:
+    """When ``--link-documents auto`` links the documents of an input: the kinds of label a
+    patent gives to one paragraph only, and the rules (written in code) that decide."""
+
+    kinds: tuple[str, ...]
+    repeated_label: NamedRule
+    unique_source: NamedRule
+
+
+@dataclass(frozen=True)
 class ProcedureTable:
     """``rules/procedures.yaml``."""
 
@@ -86,6 +96,7 @@ class ProcedureTable:
     reference_cues: tuple[str, ...]
     procedure_references: tuple[ProcedureReference, ...]
     replacements: tuple[ReplacementRule, ...]
+    linking: LinkingRules
     step_references: tuple[PatternRule, ...]
     label_references: PatternRule
     label_definition: PatternRule
@@ -103,6 +114,7 @@ class ProcedureTable:
                                  self.heading_label, self.title_gap,
                                  self.document_label,
                                  *self.procedure_references, *self.replacements,
+                                 self.linking.repeated_label, self.linking.unique_source,
                                  *self.step_references, self.label_references,
                                  self.label_definition,
                                  self.class_references, self.product_references,

@@ -1,198 +1,165 @@
-"""USPTO roles of the candidates by structure (``rules/reactions.yaml``: ``structure``), after
-the roles by text (:mod:`chemie.reactions.roles`).
+"""The structure tier of the reactant-or-reagent decision over the candidates of one
+reaction (``rules/reactions.yaml``: ``accounting``, ``structure``, ``spectator_ions``,
+``same_as_reactant``).
 
-:func:`structure_roles` applies the RDKit checks in table order: a reagent that is a whole
-fragment of a product (the acid of a salt) becomes a reactant, and a reactant that shares no
-substantial substructure with any product (maximum common substructure of elements and
-connectivity, with a timeout) becomes a reagent. Every candidate's ``rule`` names the last
-rule that decided its role. Imported only when structures are resolved (RDKit).
+:func:`structure_roles` runs the atom accounting (:mod:`chemie.reactions.accounting`) of the
+reaction once, over its species with structures and its product, and lets
+:func:`chemie.reactions.decision.structure_decision` decide each species from what it gives;
+a reactant salt whose other ions give nothing is split (``spectator_ions``), and a
+solvent or reagent with a reactant's structure is that reactant (``same_as_reactant``). What the
+accounting could not explain, or a budget it ran out of, is returned as the record's
+problems (``atoms_unexplained``, ``mapping_timeout``). Imported only when structures are
+resolved (RDKit).
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
-from rdkit import Chem
-from rdkit.Chem import rdFMCS
-
+from chemie.reactions.accounting import Accounting, Species, account
 from chemie.reactions.assemble import Candidate
-from chemie.reactions.model import Structure
-from chemie.reactions.table import ReactionTable, StructureRule
+from chemie.reactions.decision import (
+    ACCOUNTED,
+    STRUCTURE,
+    Decision,
+    Evidence,
+    structure_decision,
+)
+from chemie.reactions.model import Problem, Reaction, Structure
+from chemie.reactions.table import ReactionTable
 from chemie.structures import chem
+from chemie.structures.resolve import SERVICE_FAILURES
 
-# non-metal atoms other than halogens and hydrogen: B C N O Si P S As Se Te
-_NON_METALS = frozenset({5, 6, 7, 8, 14, 15, 16, 33, 34, 52})
-_HALOGENS = frozenset({9, 17, 35, 53})
-_NOT_METALS = _NON_METALS | _HALOGENS | {1, 2, 10, 18, 36, 54}  # and H, noble gases
+UNEXPLAINED, TIMEOUT, UNRESOLVED = "atoms_unexplained", "mapping_timeout", "unresolved_component"
+# why a name has no structure, when it is a name (references, compound labels and generic
+# phrases are no names: the record's steps and references answer for those)
+NAME_FAILURES = frozenset({"parse failure", "molecular formula", *SERVICE_FAILURES})
 
 
-def structure_roles(found: list[Candidate], table: ReactionTable) -> None:
-    """The structure rules, in table order, over the candidates of one reaction (in place;
-    a salt split by ``spectator_fragments`` adds a candidate). Each candidate is moved by
-    at most one rule."""
-    products = [c.structure.smiles for c in found
-                if c.role == "product" and c.structure is not None and c.structure.smiles]
-    if not products:
+@dataclass
+class Outcome:
+    """What the structure tier did to one reaction: the decisions it took (each candidate
+    with its decision; a split salt's spectators too) and the problems it found."""
+
+    decisions: list[tuple[Candidate, Decision]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def structure_roles(found: list[Candidate], table: ReactionTable) -> Outcome:
+    """The structure tier over the candidates of one reaction (in place; a salt split by
+    ``spectator_ions`` adds a candidate to ``found``)."""
+    out = Outcome()
+    products = list(dict.fromkeys(c.structure.smiles for c in found
+                                  if c.role == "product" and _smiles(c)))
+    species = [c for c in found if c.role in ACCOUNTED and _smiles(c)]
+    if not products or not species:
+        return out
+    rule = table.accounting
+    product = ".".join(products)
+    accounting = account([Species(c.structure.smiles, c.role) for c in species], product,
+                         min_atoms=rule.min_atoms, mcs_timeout=rule.mcs_timeout,
+                         budget=rule.budget)
+    named = next(c.name for c in found if c.role == "product" and _smiles(c))
+    out.problems = _problems(accounting, rule.budget, named)
+    if not accounting.complete:  # the text roles stand
+        return out
+    organic = _organic(product)
+    sound = not accounting.unexplained and not any(
+        c.role in ("reactant", "reagent") and not _smiles(c) and _molecule(c) for c in found)
+    for c, given in zip(species, accounting.given, strict=True):
+        d = structure_decision(Decision(c.role, c.rule), Evidence(given, organic, sound),
+                               table)
+        if d.tier != STRUCTURE:
+            continue
+        c.role, c.rule = d.role, d.rule
+        out.decisions.append((c, d))
+        if d.role == "reactant":
+            part = _spectators(c, given.fragments, table)
+            if part is not None:
+                found.append(part)
+                out.decisions.append((part, Decision(part.role, part.rule, STRUCTURE)))
+    _same_as_reactants(found, out, table)
+    return out
+
+
+def _same_as_reactants(found: list[Candidate], out: Outcome, table: ReactionTable) -> None:
+    """A solvent or reagent with the structure of a reactant that gives atoms is that
+    reactant (``same_as_reactant``; it takes that reactant's decision)."""
+    given = {c.structure.inchikey: d for c, d in out.decisions
+             if d.role == "reactant" and c.structure.inchikey}
+    if not given:
         return
-    moved: set[int] = set()
-    for rule in table.structure:
-        for c in list(found):
-            if c.role not in rule.from_roles or c.structure is None or not c.structure.smiles:
-                continue
-            if rule.kind == "spectator_fragments":  # a split, not a move: after any move
-                part = _split_spectators(rule, c, products)
-                if part is not None:
-                    found.append(part)
-                    moved.update((id(c), id(part)))
-                continue
-            if id(c) in moved:
-                continue
-            if rule.kind == "substantial_common_substructure":
-                if c.cls not in rule.unless_classes and any(
-                        _shares_most(c.structure.smiles, p, rule) for p in products):
-                    c.role, c.rule = rule.role, rule.name
-                    moved.add(id(c))
-            elif c.cls not in rule.unless_classes and _fires(rule, c.structure.smiles, products):
-                c.role, c.rule = rule.role, rule.name
-                moved.add(id(c))
+    for c in found:
+        d = given.get(c.structure.inchikey) if c.structure is not None else None
+        if d is not None and c.role in ("solvent", "reagent"):
+            c.role, c.rule = "reactant", table.same_as_reactant.name
+            out.decisions.append((c, Decision("reactant", c.rule, STRUCTURE, d.carbon)))
 
 
-def _split_spectators(rule: StructureRule, c: Candidate, products: list[str]
-                      ) -> Candidate | None:
-    """The spectator ions of a salt as a new candidate (the rest stays in ``c``), or None."""
-    frags = chem.fragments(c.structure.smiles)
-    if len(frags) < 2:
+def _smiles(c: Candidate) -> bool:
+    return c.structure is not None and bool(c.structure.smiles)
+
+
+def _molecule(c: Candidate) -> bool:
+    """Whether a candidate names a molecule (not a material such as Celite or brine)."""
+    return c.structure is None or c.structure.kind != "material"
+
+
+@functools.lru_cache(maxsize=4096)
+def _organic(smiles: str) -> bool:
+    mol = chem.parse(smiles, sanitize=False)
+    return mol is not None and any(a.GetAtomicNum() == 6 for a in mol.GetAtoms())
+
+
+def _spectators(c: Candidate, giving: set[int], table: ReactionTable) -> Candidate | None:
+    """The ions of a reactant salt that give nothing as a new reagent candidate (the others
+    stay in ``c``), or None."""
+    frags = _fragments(c.structure.smiles)
+    if len(frags) < 2 or not giving:
         return None
-    product_keys = {k for p in products for k in (chem.skeleton_keys(p) or ())}
-    whole = {f for f in frags if not set(chem.skeleton_keys(f) or ()) - product_keys}
-    contributing = {f for f in frags if any(contributes(f, p, rule) for p in products)}
-    # a halide that shares less with a product than another ion of the salt is its
-    # counter-ion ("hydroxylamine hydrochloride" giving an oxadiazole that has its chlorine
-    # from chloroacetyl chloride: the chloride is a spectator)
-    most = max((_shared(f, products, rule) for f in contributing - whole), default=0)
-    spectators = [f for f in frags if f not in whole and (
-        f not in contributing or _halide(f) and _shared(f, products, rule) < most)]
-    if len(spectators) == len(frags) and c.cls in rule.unless_classes:
-        # an oxidant gives its oxygen: its largest ion stays ("KMnO4": MnO4- and K+)
-        largest = max(frags, key=lambda f: _mol(f).GetNumHeavyAtoms() if _mol(f) else 0)
-        spectators = [f for f in frags if f != largest]
-    kept = [f for f in frags if f not in spectators]
-    if not spectators or not kept:
+    kept = [f for i, f in enumerate(frags) if i in giving]
+    rest = [f for i, f in enumerate(frags) if i not in giving]
+    if not rest or not kept:
         return None
     c.structure = _part(c.structure, kept)
-    return replace(c, role=rule.role, rule=rule.name, structure=_part(c.structure, spectators))
-
-
-def _halide(smiles: str) -> bool:
-    """Whether a fragment is one halogen atom (Cl-, HBr …)."""
-    mol = _mol(smiles)
-    return mol is not None and mol.GetNumHeavyAtoms() == 1 \
-        and mol.GetAtomWithIdx(0).GetAtomicNum() in _HALOGENS
-
-
-def _shared(smiles: str, products: list[str], rule: StructureRule) -> int:
-    """The most heavy atoms a fragment shares with one of the products."""
-    return max(shared_atoms(smiles, p, rule.timeout) for p in products)
+    return replace(c, role="reagent", rule=table.spectator_ions.name,
+                   structure=_part(c.structure, rest))
 
 
 def _part(structure: Structure, fragments: list[str]) -> Structure:
     smiles = ".".join(fragments)
-    return replace(structure, smiles=smiles, inchikey=chem.inchikey(smiles))
-
-
-def _fires(rule: StructureRule, smiles: str, products: list[str]) -> bool:
-    if rule.kind == "fragment_of_product":
-        keys = chem.skeleton_keys(smiles)
-        product_keys = {k for p in products for k in (chem.skeleton_keys(p) or ())}
-        return bool(keys) and set(keys) <= product_keys
-    return not any(contributes(smiles, p, rule) for p in products)
-
-
-def _shares_most(smiles: str, product: str, rule: StructureRule) -> bool:
-    """Whether the candidate's largest fragment shares at least ``min_shared`` heavy atoms,
-    and ``min_fraction`` of its own, with the product; for an organometallic compound (a
-    carbon bound to a metal: a Grignard reagent), of its atoms other than metals and
-    halogens, which leave (methylmagnesium iodide gives its one carbon)."""
-    mol = _mol(smiles)
-    if mol is None or not mol.GetNumHeavyAtoms():
-        return False
-    shared = shared_atoms(smiles, product, rule.timeout)
-    if _organometallic(mol):
-        kept = sum(1 for a in mol.GetAtoms() if a.GetAtomicNum() in _NON_METALS)
-        return shared >= needed(smiles, rule.min_shared) and shared >= rule.min_fraction * kept
-    return shared >= rule.min_shared and shared >= rule.min_fraction * mol.GetNumHeavyAtoms()
-
-
-def _organometallic(mol: Chem.Mol) -> bool:
-    """Whether a carbon is bound to a metal (Li, Mg, Zn, Cu …)."""
-    for bond in mol.GetBonds():
-        pair = sorted((bond.GetBeginAtom().GetAtomicNum(), bond.GetEndAtom().GetAtomicNum()))
-        if 6 in pair and not set(pair) <= _NOT_METALS:
-            return True
-    return False
-
-
-def contributes(smiles: str, product: str, rule: StructureRule) -> bool:
-    """Whether a candidate shares a substantial substructure with a product: at least
-    :func:`needed` heavy atoms, or, for a halogen donor (a halogen bound to a non-metal
-    other than hydrogen: POCl3, SOCl2, NBS, Br2), one of its halogens."""
-    if shared_atoms(smiles, product, rule.timeout) >= needed(smiles, rule.min_shared):
-        return True
-    donated = _donated_halogens(smiles)
-    return bool(donated) and any(a.GetAtomicNum() in donated
-                                 for a in (_mol(product, largest=False) or Chem.Mol()).GetAtoms())
+    return replace(structure, smiles=smiles, inchikey=_inchikey(smiles))
 
 
 @functools.lru_cache(maxsize=4096)
-def _donated_halogens(smiles: str) -> frozenset[int]:
-    """The halogens a molecule can give (bound to a non-metal other than hydrogen)."""
-    mol = _mol(smiles)
-    if mol is None:
-        return frozenset()
-    return frozenset(
-        a.GetAtomicNum() for a in mol.GetAtoms() if a.GetAtomicNum() in _HALOGENS
-        and any(n.GetAtomicNum() in _NON_METALS or n.GetAtomicNum() in _HALOGENS
-                for n in a.GetNeighbors())
-    )
+def _fragments(smiles: str) -> tuple[str, ...]:
+    return tuple(chem.fragments(smiles))
 
 
 @functools.lru_cache(maxsize=4096)
-def _mol(smiles: str, largest: bool = True) -> Chem.Mol | None:
-    """The molecule of ``smiles`` (its largest fragment with ``largest``); None when RDKit
-    cannot read it."""
-    mol = chem.parse(smiles)
-    if mol is None or not largest:
-        return mol
-    frags = Chem.GetMolFrags(mol, asMols=True)
-    return max(frags, key=lambda m: m.GetNumHeavyAtoms()) if frags else None
+def _inchikey(smiles: str) -> str | None:
+    return chem.inchikey(smiles)
 
 
-def needed(smiles: str, min_shared: int) -> int:
-    """How many heavy atoms a candidate must share with a product to contribute atoms:
-    ``min_shared``, or fewer for a small molecule (its non-metal atoms other than halogens,
-    which leave: methyl iodide and methylmagnesium bromide contribute their one carbon)."""
-    mol = _mol(smiles)
-    if mol is None:
-        return min_shared
-    kept = sum(1 for a in mol.GetAtoms() if a.GetAtomicNum() in _NON_METALS)
-    return max(1, min(min_shared, kept))
+def _problems(accounting: Accounting, budget: float, product: str) -> list[Problem]:
+    """The problems of an accounting; ``product``: the name of the product whose atoms do
+    not add up."""
+    out = []
+    if accounting.unexplained:
+        atoms = ", ".join(f"{n} {e}" for e, n in sorted(accounting.unexplained.items()))
+        out.append(Problem(UNEXPLAINED, product,
+                           f"product atoms that no species with a structure gives: {atoms}"))
+    if not accounting.complete:
+        out.append(Problem(TIMEOUT, None, f"the atom accounting gave up after {budget:g} s; "
+                           "the species it had not reached keep their text roles"))
+    return out
 
 
-@functools.lru_cache(maxsize=16384)
-def shared_atoms(smiles: str, product: str, timeout: float) -> int:
-    """Heavy atoms of the maximum common substructure of the candidate's largest fragment and
-    the product (any of its fragments: the acid of a salt counts), elements and connectivity
-    (bond orders and rings ignored), found within ``timeout`` seconds (the best found so far
-    when it runs out); 0 when either cannot be read."""
-    a, b = _mol(smiles), _mol(product, largest=False)
-    if a is None or b is None:
-        return 0
-    params = rdFMCS.MCSParameters()
-    params.AtomTyper = rdFMCS.AtomCompare.CompareElements
-    params.BondTyper = rdFMCS.BondCompare.CompareAny
-    params.BondCompareParameters.RingMatchesRingOnly = False
-    params.BondCompareParameters.CompleteRingsOnly = False
-    params.Timeout = max(1, int(round(timeout)))
-    result = rdFMCS.FindMCS([a, b], params)
-    return int(result.numAtoms)
+def unresolved(reaction: Reaction) -> list[Problem]:
+    """A problem ``unresolved_component`` for each component of a record whose name OPSIN and
+    the dictionary could not resolve (:data:`NAME_FAILURES`: OPSIN could not parse it, a
+    molecular formula, or OPSIN could not run: no Java …)."""
+    return [Problem(UNRESOLVED, c.name, f"no structure ({c.structure.reason})")
+            for c in reaction.components()
+            if c.structure is not None and c.structure.reason in NAME_FAILURES]

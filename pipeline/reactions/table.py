@@ -51,22 +51,31 @@ class ClassRule:
     role: Role
     from_roles: frozenset[str] = frozenset()
     unless_amount: frozenset[str] = frozenset()  # not when the text gives one of these
+    carbon: bool | None = None  # a reactant that gives no carbon (a ChEMU reagent): False
 
 
 @dataclass(frozen=True)
 class StructureRule:
-    """An RDKit check that moves a candidate from a role in ``from_roles`` to ``role``."""
+    """The structure tier of the reactant-or-reagent decision (:mod:`chemie.reactions.decision`):
+    a species whose text role is in ``from_roles`` and whose atom accounting ``gives`` atoms
+    by that step (or ``nothing``) takes ``role``."""
 
     name: str
     comment: str
-    kind: Literal["fragment_of_product", "spectator_fragments", "no_common_substructure",
-                  "substantial_common_substructure"]
+    gives: Literal["whole_fragment", "donated_atom", "common_substructure", "nothing"]
     role: Role
     from_roles: frozenset[str] = frozenset()
-    min_shared: int = 2
-    min_fraction: float = 0.0  # of the candidate's heavy atoms (substantial_common_substructure)
-    timeout: float = 1.0
-    unless_classes: frozenset[str] = frozenset()  # dictionary classes it never moves
+    min_fraction: float = 0.0  # of the atoms its giving fragments offer
+    needs_sound: bool = False  # only when every reactant and reagent has a structure
+
+
+@dataclass(frozen=True)
+class AccountingParams:
+    """How the atom accounting of a reaction runs (:mod:`chemie.reactions.accounting`)."""
+
+    min_atoms: int = 2  # of a common substructure
+    mcs_timeout: float = 1.0  # seconds, each MCS search
+    budget: float = 5.0  # seconds, the whole accounting of one reaction
 
 
 @dataclass(frozen=True)
@@ -123,6 +132,9 @@ class ReactionTable:
     labels: tuple[LabelRule, ...]
     classes: tuple[ClassRule, ...]
     structure: tuple[StructureRule, ...]
+    accounting: AccountingParams
+    spectator_ions: NamedRule
+    same_as_reactant: NamedRule
     heading_rules: frozenset[str]  # chemie_roles rules that label the heading's compound
     products: tuple[NamedRule, ...]
     names: tuple[NamedRule, ...]
@@ -138,7 +150,8 @@ class ReactionTable:
     def rule_names(self) -> list[str]:
         """Every rule of the table, in order."""
         return [r.name for r in (*self.labels, self.reagent_names, self.title_salt, *self.classes,
-                                 *self.structure, self.after_reaction, *self.products,
+                                 *self.structure, self.spectator_ions, self.same_as_reactant,
+                                 self.after_reaction, *self.products,
                                  *self.names, self.atmosphere, self.pressure, *self.implied)]
 
 

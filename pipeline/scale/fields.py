@@ -159,6 +159,12 @@ REACTIONS_JSONL: Fields = (
     ("steps[]", "`{action, text, phase, rule, start, end, objects}`: an action of the "
                 "reaction or its work-up (`phase`), `objects` its arguments `{role, text, "
                 "mention}`"),
+    ("problems[]", "`{check, component, detail}`: a check the record failed (left out when "
+                   "none did): `unresolved_component` (a name OPSIN and the dictionary "
+                   "could not resolve; `detail` the reason), `atoms_unexplained` (heavy "
+                   "atoms of the product `component` that no species with a structure "
+                   "gives, by element), `mapping_timeout` (the atom accounting ran out of "
+                   "time: the roles are the text's)"),
 )
 
 RSMI: Fields = (

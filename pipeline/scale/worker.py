@@ -105,8 +105,9 @@ def _reactions(
     limit, so a JVM that hangs is killed (its names unresolved, reason ``timeout``) before
     the document would time out. ``warn_no_java=False``: the caller has reported a missing
     java already. A document some of whose names OPSIN failed on (its JVM died, hung, could
-    not start) gets a warning naming them (:data:`PROCESS_WARNINGS`). With structures, the
-    reactions with a component that has none are counted for the summary line
+    not start) gets a warning naming them, and one whose atom accounting of a reaction ran
+    out of time a warning naming that reaction (:data:`PROCESS_WARNINGS`). With structures,
+    the reactions with a component that has none are counted for the summary line
     (:data:`PROCESS_COUNTS`: rsmi names such components in a column of their own).
     """
     from chemie.formats.reaction_records import reactions_of, unresolved
@@ -126,15 +127,26 @@ def _reactions(
 
     def process(doc: Document) -> Document:
         out = annotate(nlp, doc)
-        warning = structure_failures(out) if structures else None  # no RDKit without
-        if warning:
-            out.meta[PROCESS_WARNINGS] = [warning]
-        if structures:
+        if structures:  # no RDKit without
+            warnings = [w for w in (structure_failures(out), mapping_timeouts(out)) if w]
+            if warnings:
+                out.meta[PROCESS_WARNINGS] = warnings
             out.meta[PROCESS_COUNTS] = {
                 INCOMPLETE: sum(bool(unresolved(r)) for r in reactions_of(out))}
         return out
 
     return process
+
+
+def mapping_timeouts(doc: Document) -> str | None:
+    """A warning naming the reactions of ``doc`` whose atom accounting ran out of time
+    (problem ``mapping_timeout``: the species it had not reached keep their text roles),
+    or None."""
+    ids = [r.id for r in doc.meta.get("reactions") or []  # type: ignore[attr-defined]
+           if any(p.check == "mapping_timeout" for p in r.problems)]
+    if not ids:
+        return None
+    return f"atom mapping gave up on reaction {', '.join(ids)} (roles by text there)"
 
 
 def structure_failures(doc: Document, shown: int = 3) -> str | None:
