@@ -797,6 +797,9 @@ def test_eluents_run_one_after_the_other_are_one(nlp, sentence, eluent, rule):
 def test_eluent_additive(nlp):
     got = mentions(nlp, "It was eluted with methanol containing 1% ammonium hydroxide .")
     assert got["methanol containing 1% ammonium hydroxide"][0] == "eluent_additive"
+    # a column packing takes no additive: the eluent after it is its own mention
+    got = mentions(nlp, "It was purified on silica gel with 0-15% ethyl acetate / hexane .")
+    assert "silica gel" in got
     # no eluent before the percentage: a reagent added with the catalyst stays apart
     got = mentions(nlp, "The mixture was treated with 10% Pd / C ( 50 mg ) .")
     assert "The mixture" in got and "10% Pd / C ( 50 mg )" in got

@@ -455,11 +455,12 @@ def eluent_additive(x: DocContext, found: list[Candidate]) -> list[Candidate]:
     ("methanol containing 1% ammonium hydroxide", "acetonitrile-H2O with 0.1% TFA",
     "acetonitrile / water gradient with addition of 0.1% TFA", "DCM : MeOH = 50 : 1 , 0.1%
     aqueous ammonia"): the words between them are one of the rule's ``joiners`` (after an
-    eluent with a ratio also one of ``ratio_joiners``)."""
+    eluent with a ratio also one of ``ratio_joiners``); the additive starts with its
+    percentage; a column packing (``packings``) takes none."""
     cs, low, words = x.cs, x.low, x.words
     table = x.tables.words["eluent_additive"]
     joiners, ratio_joiners = table["joiners"], table["ratio_joiners"]
-    eluents = table["eluents"]
+    eluents, packings = table["eluents"], table["packings"]
     out: list[Candidate] = []
     for b in sorted(found, key=_RANGES):
         b0 = b.first
@@ -471,6 +472,8 @@ def eluent_additive(x: DocContext, found: list[Candidate]) -> list[Candidate]:
                 and a.rule in eluents and b.rule in ("chemical_np", "np_quantity")
                 and len(a.ranges) == len(b.ranges) == 1 and a.kind == "chemical"
                 and b.kind == "chemical"
+                # "silica gel with 0-15% EtOAc": the packing takes no additive
+                and packings.isdisjoint(low[a.first : a1 + 1])
             ):
                 between = " ".join(low[a1 + 1 : b0])
                 if between in joiners or (a.rule == "eluent_ratio" and between in ratio_joiners):
