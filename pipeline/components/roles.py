@@ -178,26 +178,35 @@ class _LabelIds:
 _LABEL_IDS = _LabelIds()
 
 
+_NAMES: list[str] = []  # "T1", "T2" …: the role ids, made once
+
+
+def _names(n: int) -> list[str]:
+    """The first ``n`` role ids."""
+    if len(_NAMES) < n:
+        _NAMES.extend(f"T{k}" for k in range(len(_NAMES) + 1, 2 * n + 1))
+    return _NAMES[:n]
+
+
 def _write(doc: Doc, ctx: RoleContext, found: list[Found]) -> None:
     """``doc._.roles`` (ids T1, T2 … in text order) and ``doc.spans["roles"]`` (the roles
     whose both ends are token boundaries)."""
     text, idx, ends = ctx.text, ctx.tokens.idx, ctx.ends
-    names = [f"T{n}" for n in range(1, len(found) + 1)]
+    names = _names(len(found))
     ids = None
-    roles = roles_of(doc)
-    append = roles.append
+    append = roles_of(doc).append
     spans = []
+    add_span = spans.append
     bisect_left = bisect.bisect_left
     labels = _LABEL_IDS.of(doc)
     n_tokens = len(idx)
     for f, name in zip(found, names, strict=True):
         start, end, label = f.start, f.end, f.label
+        args = []
         if f.args:
             if ids is None:
                 ids = dict(zip(map(id, found), names, strict=True))
             args = [ids[id(a)] for a in f.args if id(a) in ids]
-        else:
-            args = []
         append(Role(name, start, end, label, text[start:end], f.rule, args))
         i = bisect_left(idx, start)
         if i < n_tokens and idx[i] == start:
@@ -206,7 +215,7 @@ def _write(doc: Doc, ctx: RoleContext, found: list[Found]) -> None:
                 label_id = labels.get(label)
                 if label_id is None:
                     label_id = labels[label] = doc.vocab.strings.add(label)
-                spans.append(Span(doc, i, j + 1, label=label_id))
+                add_span(Span(doc, i, j + 1, label=label_id))
     doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
 
 

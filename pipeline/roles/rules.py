@@ -99,9 +99,9 @@ class ArgumentRule(CompoundRule):
 
 @dataclass(frozen=True, kw_only=True)
 class TextRule(CompoundRule):
-    # words one of which the document holds wherever the rule's pattern matches: without
-    # any, the rule is not tried on the document (a quick test, never a condition of its own)
-    cues: frozenset[str] = frozenset()
+    # words one of which the (lowercased) text the pattern reads holds wherever it matches:
+    # without any, the pattern is not tried (a quick test, never a condition of its own)
+    cues: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -197,8 +197,19 @@ def _before_gate(f: Features, p: BeforeRule) -> bool:
             and (p.not_words is None or p.not_words not in f.lists))
 
 
+def _cued(cues: tuple[str, ...], window: str) -> bool:
+    """Whether ``window`` holds one of ``cues`` (no cues: always)."""
+    if not cues:
+        return True
+    for cue in cues:
+        if cue in window:
+            return True
+    return False
+
+
 def _before(c: RoleContext, p: BeforeRule, x: Compound) -> bool:
-    return _before_gate(x.f, p) and c.pattern(p.before).search(x.before) is not None
+    return (_before_gate(x.f, p) and _cued(p.cues, x.before_lower)
+            and c.pattern(p.before).search(x.before) is not None)
 
 
 text_rule("step_heading_product", params=BeforeRule, gate=_before_gate)(_before)
@@ -214,7 +225,8 @@ def _next_gate(f: Features, p: NextRule) -> bool:
 
 
 def _next(c: RoleContext, p: NextRule, x: Compound) -> bool:
-    return _next_gate(x.f, p) and c.pattern(p.next).match(x.next) is not None
+    return (_next_gate(x.f, p) and _cued(p.cues, x.next_lower)
+            and c.pattern(p.next).match(x.next) is not None)
 
 
 text_rule("source_reference", params=NextRule, gate=_next_gate)(_next)
@@ -231,7 +243,8 @@ def _name_gate(f: Features, p: NamePatternRule) -> bool:
 
 
 def _name_pattern(c: RoleContext, p: NamePatternRule, x: Compound) -> bool:
-    return _name_gate(x.f, p) and c.name_matches(p.pattern, x.raw if p.cased else x.text)
+    return (_name_gate(x.f, p) and _cued(p.cues, x.text)
+            and c.name_matches(p.pattern, x.raw if p.cased else x.text))
 
 
 text_rule("following_reference", params=NamePatternRule, gate=_name_gate)(_name_pattern)
@@ -339,7 +352,7 @@ def reactant(p: CompoundRule, f: Features) -> bool:
     return True
 
 
-Step = tuple[RuleSpec, CompoundRule, frozenset[str]]  # (function, entry, cues)
+Step = tuple[RuleSpec, CompoundRule]
 Decision = tuple[str, str]  # (label, rule name)
 
 
@@ -348,8 +361,7 @@ class RuleBook:
     or None. The feature rules are decided once per distinct :class:`Features`."""
 
     def __init__(self, rules: Iterable[CompoundRule]):
-        self.steps: list[Step] = [(RULES[r.name], r, getattr(r, "cues", frozenset()))
-                                  for r in rules]
+        self.steps: list[Step] = [(RULES[r.name], r) for r in rules]
         self._plans: dict[Features, tuple[list[Step], Decision | None]] = {}
 
     def plan(self, f: Features) -> tuple[list[Step], Decision | None]:
@@ -360,7 +372,7 @@ class RuleBook:
             tries: list[Step] = []
             decided = None
             for step in self.steps:
-                spec, entry, _ = step
+                spec, entry = step
                 if not spec.reads_text:
                     if spec.fn(entry, f):
                         decided = (entry.label, entry.name)
@@ -373,16 +385,14 @@ class RuleBook:
     def decide(self, c: RoleContext, x: Compound) -> Decision | None:
         """The label and rule of the first rule that holds for ``x``."""
         tries, decided = self.plan(x.f)
-        for spec, entry, cues in tries:
-            if cues and not c.holds_any(entry.name, cues):
-                continue
+        for spec, entry in tries:
             if spec.fn(c, entry, x):
                 return entry.label, entry.name
         return decided
 
     def named(self) -> Iterable[tuple[str, CompoundRule]]:
         """(name, entry) of each rule, in order."""
-        return ((e.name, e) for _, e, _ in self.steps)
+        return ((e.name, e) for _, e in self.steps)
 
 
 def entry_fields(rule: CompoundRule) -> dict[str, object]:
