@@ -44,7 +44,7 @@ from chemie.roles.participants import ReactantOrReagent
 from chemie.roles.phases import assign_phases
 from chemie.roles.rules import RuleBook
 from chemie.roles.table import RoleTable, role_table
-from chemie.roles.triggers import find_triggers, modifiers, rules_by_class
+from chemie.roles.triggers import TriggerFinder, modifiers
 from chemie.roles.yields import YieldFinder
 from chemie.saving import SavesTables, table_sources
 
@@ -78,7 +78,7 @@ class RoleLabeller(SavesTables):
         self.stage = ReactantOrReagent(table)
         self.index = FeatureIndex(table.words, [*table.compounds, *table.reactant_or_reagent])
         self.patterns = Patterns(table.compiled, table.words["skipped_before"])
-        self.triggers = rules_by_class(table)
+        self.find_triggers = TriggerFinder(table)
         self.extra_words = frozenset(table.extra_actions)
         self.anchor_words = table.anchor_words
         self.ending = table.words["ending_classes"]
@@ -129,7 +129,7 @@ class RoleLabeller(SavesTables):
         accept(finder.amount_percents(accepted.spans))
         accept(finder.yield_neighbours(accepted.spans))
         accept(conditions)
-        accept(find_triggers(ctx, table, accepted.spans, self.triggers))
+        accept(self.find_triggers(ctx, accepted.spans))
         _write(doc, ctx, accepted.spans)
         return doc
 

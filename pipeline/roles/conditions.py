@@ -39,7 +39,8 @@ _SUB_LABEL = regex.compile(r"(?<=[)\]]\s)(\d{1,4}\.\d{1,2})(?=:)|\((\d{1,4}-\d{1
 _ORDINALS = frozenset(("first", "second", "third", "fourth", "fifth", "sixth"))
 # heading words whose label counts only where the text opens ("Intermediate 5:", "Core 39")
 _OPENING_ONLY = frozenset(("intermediate", "core", "preparation"))
-_OPEN = regex.compile(r"\s*(\(?)\s*")
+# what may stand between a name and its quantity: "X (", "X solution (", "X suspension ("
+_OPEN = regex.compile(r"(?:\s+(?i:solution|suspension))?\s*(\(?)\s*")
 _LABEL_OPEN = regex.compile(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*")
 # "70.0 mg (0.2 mmol) of X": an amount followed by "of"
 OF_AFTER = regex.compile(r"\s*(?:\([^()]*\)\s*)?of\b")
@@ -145,6 +146,8 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             return start
         if low in stops and i > 0 and _stops_heading(tokens.text, i, words, named):
             return start
+        if i == 0 and low in table.words["procedure_openers"] and word[:1].isupper():
+            return 0  # "Under argon, X was added": no heading at all
         if low in words or _LABEL.match(word):
             titled = titled or low in titles
             continue
@@ -213,8 +216,11 @@ def _quantity_after(ctx: RoleContext, end: int) -> bool:
         q = QUANTITY.match(rest, m.end()) if m else None
     if q is None:
         return False
-    # "NAME 70.0 mg of X": the amount of the next sentence's compound, not of the name
-    return bool(m and m.group(1)) or not OF_AFTER.match(rest, q.end())
+    if m and m.group(1):
+        return True  # in brackets: "X (1.0 g"
+    # "NAME 70.0 mg of X", "NAME 4N HCl in dioxane": the amount or concentration of the
+    # next sentence's compound, not of the name
+    return not OF_AFTER.match(rest, q.end()) and not q.group().endswith(("M", "N"))
 
 
 def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:
