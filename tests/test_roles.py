@@ -575,3 +575,19 @@ def test_a_yield_after_an_apposition_or_a_label_makes_a_product(nlp, text):
     found = roles(nlp, text)
     assert {(t.lower(), rule) for t, label, rule in found if label == "REACTION_PRODUCT"} >= {
         ("4-bromoaniline", "quantified_product")}
+
+
+@pytest.mark.parametrize(("text", "span", "label"), [
+    ("The mixture was stirred for 16\u00a0h.", "16\u00a0h", "TIME"),
+    ("The mixture was stirred at \u221220\u00a0°C for 1 h.", "\u221220\u00a0°C", "TEMPERATURE"),
+])
+def test_a_no_break_space_before_a_unit_keeps_the_condition(nlp, text, span, label):
+    assert (span, label) in {(t, lab) for t, lab, _ in roles(nlp, text)}
+
+
+def test_a_negative_temperature_keeps_its_sign_in_a_reaction_record():
+    nlp = chemie.load(reactions=True, reactions_config={"structures": False})
+    doc = nlp("4-Bromoaniline (1.0 g) in THF (10 mL) was stirred at \u221278 °C for 2 h to give "
+              "4-bromophenol (0.5 g, 50%).")
+    (record,) = doc._.reactions
+    assert [c.value.value for c in record.conditions.temperature] == [-78.0]

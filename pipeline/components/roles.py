@@ -92,9 +92,10 @@ class RoleLabeller(SavesTables):
         anchors = Anchors(ctx, self.anchor_words)
         conditions = find_conditions(ctx, table, anchors)
         ctx.modifiers = modifiers(ctx, table)
+        compounds = self.find_compounds(ctx)
+        ctx.names = [(f.start, f.end) for f in compounds if f.kind == "compound"]
         phases = assign_phases(ctx, table, conditions)
         ctx.phase_of = {id(a): p for a, p in zip(ctx.actions, phases, strict=True)}
-        compounds = self.find_compounds(ctx)
         heading = heading_end(ctx, table, compounds)
         compounds = merge_heading_names(ctx.text, compounds, heading, table.words["names"])
         finder = YieldFinder(ctx, find_amounts(ctx, anchors), find_percents(ctx, anchors))

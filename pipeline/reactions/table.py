@@ -113,6 +113,7 @@ class ReactionTable:
     title_salt: PatternRule
     atmosphere: PatternRule
     pressure: PatternRule
+    time_words: PatternRule
     # compiled patterns and lookups, made once
     compiled: dict[str, Any] = field(default_factory=dict, compare=False)
 
@@ -120,7 +121,7 @@ class ReactionTable:
         """Every rule of the table, in order."""
         return [r.name for r in (*self.labels, self.reagent_names, self.title_salt, *self.classes,
                                  *self.structure, self.after_reaction, *self.products,
-                                 *self.names, self.atmosphere, self.pressure)]
+                                 *self.names, self.atmosphere, self.pressure, self.time_words)]
 
 
 @functools.cache
@@ -153,7 +154,8 @@ def check_table(table: ReactionTable, name: str) -> ReactionTable:
         missing = set(names) - {r.name for r in getattr(table, key)}
         if missing:
             raise TableError(name, key, f"missing rule(s) {', '.join(sorted(missing))}")
-    for key in ("reagent_names", "title_salt", "atmosphere", "pressure", "after_reaction"):
+    for key in ("reagent_names", "title_salt", "atmosphere", "pressure", "time_words",
+                "after_reaction"):
         rule = getattr(table, key)
         try:
             table.compiled[key] = regex.compile(getattr(rule, "pattern", None)

@@ -58,7 +58,11 @@ class Anchors:
         for i in compress(range(n), map(_SIGNS.__contains__, firsts)):
             w = text[i]
             if len(w) > 1 and w[1] in _DIGITS:  # "−78" as one token
-                unit = _glued_unit(lower[i]) or (lower[i + 1] if i + 1 < n else "")
+                unit = _glued_unit(lower[i])
+                j = i + 1
+                while not unit and j < n:
+                    unit = lower[j] if not lower[j].isspace() else ""
+                    j += 1
                 self.by_unit[unit].append(idx[i])
         self.by_word: dict[str, list[int]] = defaultdict(list)
         for i in compress(range(n), map(words.__contains__, lower)):
@@ -67,7 +71,8 @@ class Anchors:
     def _number(self, text: list[str], lower: list[str], idx: list[int], firsts: list[str],
                 i: int) -> None:
         """File the number token ``i`` under its unit: the rest of its token ("16h"), else
-        the token after it, or after a range ("2 - 3 h", "0 to 5 °C")."""
+        the token after it (a no-break space skipped), or after a range ("2 - 3 h", "0 to
+        5 °C")."""
         start = idx[i]
         if i and text[i - 1] in _SIGNS and idx[i - 1] + 1 == start:
             start = idx[i - 1]  # "−", "78": a sign of its own
@@ -75,6 +80,9 @@ class Anchors:
         j, n = i, len(text)
         while not unit and j + 1 < n:
             nxt = lower[j + 1]
+            if nxt.isspace():  # "16\u00a0h": a no-break space is a token of its own
+                j += 1
+                continue
             if nxt in _RANGE and j + 2 < n and firsts[j + 2] in _DIGITS:
                 j += 2
                 unit = _glued_unit(lower[j])

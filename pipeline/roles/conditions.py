@@ -146,8 +146,9 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             return start
         if low in stops and i > 0 and _stops_heading(tokens.text, i, words, named):
             return start
-        if i == 0 and low in table.words["procedure_openers"] and word[:1].isupper():
-            return 0  # "Under argon, X was added": no heading at all
+        if (i == 0 and low in table.words["procedure_openers"] and word[:1].isupper()
+                and "\n" not in text[:first_action]):
+            return 0  # "Under argon, X was added": no heading (a line of its own is one)
         if low in words or _LABEL.match(word):
             titled = titled or low in titles
             continue

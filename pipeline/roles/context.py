@@ -88,6 +88,7 @@ class RoleContext:
     phase_of: dict[int, str] = field(default_factory=dict)
     sentence_ranges: list[tuple[int, int]] = field(default_factory=list)  # characters
     patterns: Patterns | None = None  # the rule table's patterns (set by the labeller)
+    names: list[tuple[int, int]] = field(default_factory=list)  # the compound spans
     yields: YieldsLike | None = None  # the yields of the document (set by the labeller)
 
     def pattern(self, name: str) -> regex.Pattern:

@@ -21,15 +21,13 @@ from chemie.roles.table import RoleTable
 REACTION, WORKUP = "reaction", "workup"
 
 
-
-
 def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
                prefixes: frozenset[str]) -> list[str]:
-    """The lowercased names of the NER chemicals inside the mentions an action names in
-    ``roles``; a name up to three words after a work-up prefix ("saturated aqueous NaHCO3",
-    "an aqueous solution of X") comes as ``"aqueous"``."""
+    """The lowercased names (the compound spans, else the NER chemicals) inside the mentions
+    an action names in ``roles``; a name up to three words after a work-up prefix
+    ("saturated aqueous NaHCO3", "an aqueous solution of X") comes as ``"aqueous"``."""
     out: list[str] = []
-    chemicals, low = ctx.chemicals, ctx.lower_text
+    chemicals, low = ctx.names or ctx.chemicals, ctx.lower_text
     for role in roles:
         for mid in action.args.get(role, ()):
             m = ctx.mention_by_id.get(mid)
@@ -40,7 +38,8 @@ def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
                 a, b = chemicals[k]
                 k += 1
                 if b <= m.end:
-                    before = low[m.start : a].split()[-3:]  # "aqueous solution of"
+                    # "an aqueous solution of X", "10% aqueous X" (a span of its own)
+                    before = [*low[m.start : a].split()[-3:], low[a:b].split(" ", 1)[0]]
                     out.append("aqueous" if prefixes.intersection(before) else low[a:b])
     return out
 
