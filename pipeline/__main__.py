@@ -1,7 +1,5 @@
 """``python -m chemie``."""
 
-import sys
+from chemie.cli import entry
 
-from chemie.cli import main
-
-sys.exit(main())
+entry()

@@ -9,7 +9,7 @@ import os
 import pkgutil
 import sys
 
-from chemie import __version__, commands
+from chemie import __version__, commands, startup
 from chemie.errors import InputError, OutputError
 
 
@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    startup.parsed()
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
@@ -74,6 +75,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def entry() -> None:
+    """The console script ``chemie`` and ``python -m chemie``: :func:`main`, started and
+    ended quickly (:mod:`chemie.startup`), then the process ends with its status."""
+    startup.begin()
+    startup.finish(main())
+
+
 def _silence_stdout() -> None:
     """Point stdout at the null device, so flushing it at exit cannot fail again."""
     with contextlib.suppress(OSError, ValueError):
@@ -83,4 +91,4 @@ def _silence_stdout() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

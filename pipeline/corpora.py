@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -18,3 +19,10 @@ def data_dir() -> Path:
         if candidate.is_dir():
             return candidate
     return _REPO.parent / "shared" / "data"
+
+
+def uspto_part(paragraph_id: str) -> str:
+    """The part of a USPTO paragraph (``uspto-reactions/dev.jsonl``) by its id: ``"U"`` when
+    the SHA-1 of the id is odd (figures only: its text, outputs and errors are not read while
+    writing rules), else ``"R"`` (may be read)."""
+    return "U" if int(hashlib.sha1(paragraph_id.encode()).hexdigest(), 16) % 2 == 1 else "R"

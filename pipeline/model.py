@@ -261,8 +261,10 @@ class Role:
     quantity, an example label, or the trigger word of a reaction or work-up step.
 
     ``start``/``end`` are character offsets (end exclusive); ``rule`` names the rule that
-    labelled it; for a trigger, ``args`` holds the ids of the roles it acts on (when the
-    action parser knows them).
+    labelled it; for a trigger, ``args`` holds the ids of the roles it acts on (its event
+    arguments: ARG1 for a compound, ARGM for a condition or yield, by the argument's label)
+    and ``arg_rules`` the name of the rule that linked each (``chemie_events``; empty when
+    the links come from elsewhere).
     """
 
     id: str
@@ -272,3 +274,4 @@ class Role:
     text: str
     rule: str
     args: list[str] = field(default_factory=list)
+    arg_rules: list[str] = field(default_factory=list)

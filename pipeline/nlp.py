@@ -3,7 +3,8 @@
 ``load()`` builds the chemie pipeline: the chemical tokenizer and sentence segmenter, then
 ``chemie_ner`` → ``chemie_mentions`` → ``chemie_actions`` → ``chemie_coref`` →
 ``chemie_bridging`` (components that are not installed are skipped); ``chemie_roles`` and
-``chemie_reactions`` are added on request (``roles=True``, ``reactions=True``).
+``chemie_reactions`` are added on request (``roles=True``, which adds ``chemie_events`` too,
+``reactions=True``).
 ``annotate()`` runs it on a :class:`~chemie.model.Document` and returns a Document with
 predicted mentions and relations (and roles), each carrying the name of the rule that
 produced it.
@@ -28,6 +29,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie import components
+from chemie.characters import normalise, normalised_document, restore
 from chemie.components.mentions.document import describe_mention, doc_text
 from chemie.components.words import WordTables
 from chemie.errors import InputError
@@ -57,7 +59,7 @@ PIPELINE: tuple[str, ...] = (
 )
 # Components added on request only (``load(roles=True)``, ``load(reactions=True)``, which
 # needs the roles): they cost time, and the anaphora output does not use them
-OPTIONAL: tuple[str, ...] = ("chemie_roles", "chemie_reactions")
+OPTIONAL: tuple[str, ...] = ("chemie_roles", "chemie_events", "chemie_reactions")
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
 _TEXT = attrgetter("text")
@@ -68,10 +70,15 @@ _TABLES = WordTables()
 ANNOTATION_META = frozenset({"dropped_pairs", "actions", "reactions"})
 
 
-def _register_components() -> None:
-    """Import every module of ``chemie.components`` so their factories are registered."""
-    for info in pkgutil.iter_modules(components.__path__):
-        importlib.import_module(f"chemie.components.{info.name}")
+def _register_components(names: Iterable[str]) -> None:
+    """Import the modules of ``chemie.components`` that make the components ``names``
+    (``chemie_X`` is made in ``chemie.components.X``), so their factories are registered;
+    the others are not imported (the roles and reactions cost a tenth of a second)."""
+    present = {info.name for info in pkgutil.iter_modules(components.__path__)}
+    for name in names:
+        module = name.removeprefix("chemie_")
+        if module in present:
+            importlib.import_module(f"chemie.components.{module}")
 
 
 def _blank() -> Language:
@@ -93,7 +100,8 @@ def load(*, coref: str = "surface", ner: bool = True, roles: bool | dict = False
     (each anaphor → the first mention of its chain). ``ner=False`` leaves out the chemical
     NER (mentions then come from the mention patterns alone). ``roles=True`` (or a config
     dict, e.g. ``roles={"lexicon": ...}``) adds ``chemie_roles`` (``doc._.roles``: ChEMU
-    2020 labels). ``reactions=True`` adds ``chemie_roles`` and ``chemie_reactions`` at the
+    2020 labels) and ``chemie_events`` (the triggers' event arguments in their ``args``).
+    ``reactions=True`` adds ``chemie_roles`` and ``chemie_reactions`` at the
     end (``doc._.reactions``; configured by ``reactions_config={"structures": False}`` and
     the like). Other keyword arguments are per-component configs keyed by short name, e.g.
     ``mentions={...}``, ``bridging={...}``.
@@ -105,7 +113,7 @@ def load(*, coref: str = "surface", ner: bool = True, roles: bool | dict = False
     unknown = sorted(set(config) - set(short))
     if unknown:
         raise TypeError(f"unknown component config: {', '.join(unknown)}")
-    _register_components()
+    _register_components([*PIPELINE, *(OPTIONAL if roles is not False or reactions else ())])
     nlp = _blank()
     for name in PIPELINE:
         if name == "chemie_ner" and not ner:
@@ -118,6 +126,8 @@ def load(*, coref: str = "surface", ner: bool = True, roles: bool | dict = False
         nlp.add_pipe(name, config=cfg)
     if (roles is not False or reactions) and Language.has_factory("chemie_roles"):
         nlp.add_pipe("chemie_roles", config=dict(roles) if isinstance(roles, dict) else {})
+        if roles is not False and Language.has_factory("chemie_events"):
+            nlp.add_pipe("chemie_events")
     if reactions:
         nlp.add_pipe("chemie_reactions", config=reactions_config)
     return nlp
@@ -258,7 +268,8 @@ def _mapped_roles(roles: list[Role], text: str, mapper: _CharMap | None) -> list
     out = []
     for r in roles:
         ((a, b),) = mapper.from_doc([(r.start, r.end)])
-        out.append(Role(r.id, a, b, r.label, text[a:b], r.rule, list(r.args)))
+        out.append(Role(r.id, a, b, r.label, text[a:b], r.rule, list(r.args),
+                        list(r.arg_rules)))
     return out
 
 
@@ -268,8 +279,19 @@ def annotate(nlp: Language, document: Document, *, gold_mentions: bool = False) 
     Pre-tokenized documents (non-empty ``tokens``, e.g. ChEMU-Ref jsonl) keep their tokens;
     otherwise the text goes through the tokenizer. Id, text, tokens, sentences and meta are
     preserved (token/sentence lists are filled in for raw text). ``gold_mentions=True`` runs
-    the relation rules over the document's own mentions (needs tokens).
+    the relation rules over the document's own mentions (needs tokens). The pipeline reads
+    the text with the characters of ``rules/characters.yaml`` normalised, one for one
+    (:mod:`chemie.characters`); the Document returned quotes the original.
     """
+    text = normalise(document.text)
+    if text is not document.text:
+        out = _annotate(nlp, normalised_document(document, text), gold_mentions)
+        return restore(out, document)
+    return _annotate(nlp, document, gold_mentions)
+
+
+def _annotate(nlp: Language, document: Document, gold_mentions: bool) -> Document:
+    """:func:`annotate` of a document whose text is read as it is."""
     if document.tokens:
         doc = doc_from_document(nlp, document, gold_mentions=gold_mentions)
         # the input's own sentence boundaries are kept (ChEMU-Ref separates the heading)

@@ -61,7 +61,7 @@ def decode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
     if cls is Action:
         value.args = {k: list(v) for k, v in value.args.items()}
     elif cls is Role:
-        value.args = list(value.args)
+        value.args, value.arg_rules = list(value.args), list(value.arg_rules)
     return value
 
 

@@ -118,6 +118,21 @@ CASES = {
         ["The product precipitated as a yellow solid .", "The solid was dried ."],
         ("The solid", "a yellow solid"),
     ),
+    "the_catalyst": (
+        ["A mixture of 4-nitrobenzoic acid ( 2.0 g ) and 10% palladium on carbon ( 0.2 g ) in"
+         " methanol ( 20 mL ) was stirred under hydrogen for 3 h .",
+         "The catalyst was filtered off ."],
+        ("The catalyst", "10% palladium on carbon ( 0.2 g )"),
+    ),
+    "described_product": (
+        ["The precipitate was collected to give the hydrochloride salt ( 2.5 g , 91% ) .",
+         "This salt was suspended in dichloromethane ( 30 mL ) ."],
+        ("This salt", "the hydrochloride salt ( 2.5 g , 91% )"),
+    ),
+    "filter_pad": (
+        ["The mixture was filtered through a pad of Celite and the pad was rinsed with ethanol ."],
+        ("the pad", "a pad of Celite"),
+    ),
 }
 
 
@@ -578,3 +593,48 @@ def test_the_class_letters_coref_reads_are_the_letters_the_tagger_gives(nlp):
     assert coref._AMOUNT_START == letters("5 g and 7.13g were added .", "5", "7.13g") | {
         new_number}
     assert coref._NEW_NAME == new_name
+
+
+def test_described_product_needs_a_product_named_just_before(nlp):
+    """"The crude amine" after a concentration names no product: no link; "to give the free
+    base" is a product named, no anaphor."""
+    found = links(nlp, ["The filtrate was concentrated .", "The crude amine was dissolved in"
+                        " ethanol ."])
+    assert not [f for f in found if f[2] == "described_product"]
+    found = links(nlp, ["It gave 4-bromoaniline hydrochloride ( 2.0 g , 90% ) .",
+                        "It was washed with sodium bicarbonate to give the free base as an oil ."])
+    assert not [f for f in found if f[0] == "the free base"]
+    found = links(nlp, ["It was concentrated to afford a film .", "This material was purified"
+                        " by chromatography ."])
+    assert ("This material", "a film", "described_product") in found
+
+
+def test_crystal_habit_is_the_product_it_describes(nlp):
+    found = links(nlp, [HEADING, "Recrystallisation from hexane gave the title compound as"
+                        " colourless needles ( 1.6 g , 78% ) ."])
+    assert ("colourless needles", "the title compound ( 1.6 g , 78% )", "as_physical_state") in (
+        found)
+
+
+def test_the_solvent_skips_a_solvent_removed_and_covers_each_solvent(nlp):
+    found = links(nlp, [
+        "4-Bromophenol ( 1.5 g ) was dissolved in acetone ( 30 mL ) .",
+        "The acetone was removed and the residue was taken up in ethyl acetate ( 50 mL ) and"
+        " toluene ( 10 mL ) .",
+        "The organic solvents were washed with brine and the solvent was evaporated ."])
+    plural = {ant for ana, ant, rule in found if ana == "The organic solvents"}
+    assert plural == {"ethyl acetate ( 50 mL )", "toluene ( 10 mL )"}
+    assert not [f for f in found if f[0] == "the solvent" and "acetone" in f[1]]
+
+
+def test_a_final_salt_is_the_heading_compound(nlp):
+    """A product named by its class with its yield, or a form after "as", is the product."""
+    heading = "Step 4 : 4-(4-Fluorophenyl)piperidine hydrochloride"
+    found = links(nlp, [heading, "The residue was triturated with ether to give the"
+                        " hydrochloride salt ( 1.4 g , 90% ) ."])
+    assert ("the hydrochloride salt ( 1.4 g , 90% )", "4-(4-Fluorophenyl)piperidine"
+            " hydrochloride", "final_product") in found
+    found = links(nlp, [heading, "The precipitate was collected to give the title compound as"
+                        " its hydrochloride salt ( 1.4 g , 90% ) ."])
+    assert ("its hydrochloride salt ( 1.4 g , 90% )", "the title compound",
+            "as_physical_state") in found

@@ -93,6 +93,19 @@ def test_eval_chemu2020_scores_entities_and_triggers(tmp_path, capsys):
     assert "2 gold documents" in " ".join(report["notes"])
 
 
+def test_eval_chemu2020_scores_events_when_the_gold_has_r_lines(tmp_path, capsys):
+    gold = _chemu2020_folder(tmp_path)
+    assert main(["eval", "chemu2020", str(gold), "--json"]) == 0
+    assert "events exact" not in json.loads(capsys.readouterr().out)["tables"]
+    with (gold / "b.ann").open("a", encoding="utf-8") as fh:
+        fh.write("R1\tARG1 Arg1:T2 Arg2:T1\nR2\tARG1 Arg1:T2 Arg2:T3\n")
+    assert main(["eval", "chemu2020", str(gold), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tables"]["entities exact"]["SOLVENT"]["tp"] == 1
+    assert report["tables"]["events exact"]["ARG1"]["tp"] == 2  # dissolved: both compounds
+    assert "events_exact_f1" in report["figures"]
+
+
 def test_eval_chemu2020_documents_by_name_or_by_a_jsonl_order(tmp_path, capsys):
     gold = _chemu2020_folder(tmp_path)
     assert main(["eval", "chemu2020", str(gold), "--docs", "0:1", "--json"]) == 0

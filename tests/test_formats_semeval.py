@@ -81,6 +81,7 @@ def test_malformed_xml_names_file_and_line(tmp_path, body, line, message):
         ("USAGE(A-1.1;A-1.2)\n", "expected LABEL"),
         ("USAGE(A-1.2,A-1.1)\n", "out of text order"),
         ("USAGE(A-1.1,A-1.2)\nRESULT(A-1.1,A-1.2,REVERSE)\n", "repeats line 1"),
+        ("USAGE(A-1.1,A-1.2)\nUSAGE(A-1.1,A-1.2,REVERSE)\n", "another label or direction"),
     ],
 )
 def test_bad_relation_lines(tmp_path, text, message):
@@ -88,6 +89,13 @@ def test_bad_relation_lines(tmp_path, text, message):
     path.write_text(text)
     with pytest.raises(InputError, match=message):
         semeval.read_relations(path)
+
+
+def test_a_verbatim_repeated_relation_is_read_again(tmp_path):
+    path = tmp_path / "rel.txt"
+    path.write_text("USAGE(A-1.1,A-1.2)\nUSAGE(A-1.1,A-1.2)\n")
+    assert [(p.head, p.label, p.line) for p in semeval.read_relations(path)] == [
+        ("A-1.1", "USAGE", 1), ("A-1.1", "USAGE", 2)]
 
 
 @pytest.mark.corpus

@@ -24,7 +24,7 @@ def test_title_becomes_the_heading(tmp_path):
 
 
 @pytest.mark.parametrize("line, message", [
-    ("{not json", "not valid JSON"),
+    ("{not json", "malformed JSON"),
     ("[1, 2]", "expected a JSON object"),
     ('{"text": "x"}', "'id' must be a non-empty string"),
     ('{"id": "a", "text": 3}', "'text' must be a string"),

@@ -288,15 +288,38 @@ def test_score_cdi_refuses_a_cem_prediction_file(tmp_path, capsys):
     assert read_cem(pred)[0].key == ("A", 0, 11)
 
 
-@pytest.mark.parametrize("second", ["T1.1\tT1.2\tUSAGE", "T1.2\tT1.1"])
-def test_rc_refuses_a_repeated_pair(tmp_path, capsys, second):
+RC_TOKENS = "T1\t0\t0\tparsers\tT1.1\nT1\t0\t1\tuse\tNO-ENTITY\nT1\t0\t2\tgrammars\tT1.2\n"
+
+
+@pytest.mark.parametrize("second", ["T1.1\tT1.2\tRESULT", "T1.2\tT1.1\tUSAGE", "T1.2\tT1.1"])
+def test_rc_refuses_a_pair_repeated_with_another_label_or_direction(tmp_path, capsys, second):
     tokens, pairs = tmp_path / "tokens.txt", tmp_path / "pairs.txt"
-    tokens.write_text("T1\t0\t0\tparsers\tT1.1\nT1\t0\t1\tuse\tNO-ENTITY\nT1\t0\t2\tgrammars\tT1.2\n")
+    tokens.write_text(RC_TOKENS)
     pairs.write_text(f"T1.1\tT1.2\tUSAGE\n{second}\n")
     out = tmp_path / "pred.txt"
     assert main(["rc", str(tokens), str(pairs), "-o", str(out)]) == 2
     assert f"{pairs}:2: pair " in (err := _one_error(capsys)) and "repeats line 1" in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("label", ["\tUSAGE", ""])
+def test_rc_classifies_a_verbatim_repeated_pair_once_per_line_with_a_warning(
+        tmp_path, capsys, label):
+    tokens, pairs = tmp_path / "tokens.txt", tmp_path / "pairs.txt"
+    tokens.write_text(RC_TOKENS)
+    pairs.write_text(f"T1.1\tT1.2{label}\nT1.1\tT1.2{label}\n")  # as public test files do
+    out = tmp_path / "pred.txt"
+    assert main(["rc", str(tokens), str(pairs), "-o", str(out)]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"chemie: warning: {pairs}:2: pair T1.1,T1.2 repeats line 1: classified "
+                   "again"]
+    lines = out.read_text().splitlines()
+    assert len(lines) == 2 and lines[0] == lines[1] and lines[0].startswith("T1.1\tT1.2\t")
+    # the predictions score against the file with its repeat (counted once)
+    gold = tmp_path / "gold.txt"
+    gold.write_text("T1.1\tT1.2\tUSAGE\nT1.1\tT1.2\tUSAGE\n")
+    assert main(["score", "rc", str(gold), str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["figures"]["pairs"] == 1
 
 
 XML = '<doc>\n<text id="X1"><title>{} <entity id="X1.1">parsers</entity></title></text>\n</doc>\n'

@@ -80,6 +80,12 @@ def mentions(nlp, sentence: str) -> dict[str, tuple[str, Mention]]:
          "chemical"),
         ("Then saturated salt water(10 mL ) was added .", "saturated salt water(10 mL )",
          "np_fused_quantity", "chemical"),
+        ("To a solution of 4-bromophenol ( 1.0 g ) in a mixed solvent of THF ( 10 mL ) and water"
+         " ( 2 mL ) was added LiOH ( 0.2 g ) .", "a solution of 4-bromophenol ( 1.0 g ) in a "
+         "mixed solvent of THF ( 10 mL ) and water ( 2 mL )", "solution_in_mixture", "generic"),
+        ("A mixture of 4-nitrophenol ( 1.0 g ) , potassium carbonate ( 2.0 g ) and 10% Pd / C "
+         "( 0.1 g ) in ethanol ( 5 mL ) was stirred .", "10% Pd / C ( 0.1 g )",
+         "catalyst_component", "chemical"),
     ],
 )
 def test_mention_rules(nlp, sentence, mention, rule, kind):
@@ -112,8 +118,12 @@ def test_heading_name_ends_before_a_locant_name(nlp):
 
 
 def test_trimmed_head(nlp):
-    found = mentions(nlp, "The filtrate was passed through silica gel pad twice .")
+    found = mentions(nlp, "The filtrate was spotted on silica gel plate twice .")
     assert found["silica gel"][0] == "np_trimmed"
+    # a pad (plug) of filter aid is one mention with its head ("the pad" names it again)
+    found = mentions(nlp, "The filtrate was passed through silica gel pad and the pad was "
+                          "washed .")
+    assert found["silica gel pad"][0] == "generic_np" and found["the pad"][0] == "generic_np"
 
 
 def test_bracketed_abbreviation_makes_discontinuous_name(nlp):
@@ -214,7 +224,7 @@ RULE_SENTENCES = [
     "To a solution of phenol ( 1 g ) , pyridine ( 2 g ) and water ( 3 g ) in THF was added .",
     "Then 398.4 mg of the compound 1 was added to a flask .",
     "The combined organic layers were dried over anhydrous sodium sulfate .",
-    "It was filtered through silica gel pad and eluted with DCM / MeOH = 20 / 1 .",
+    "It was spotted on silica gel plate and eluted with DCM / MeOH = 20 / 1 .",
     "It was eluted with 0 to 25% EtOAc in heptane to give Intermediate 4a .",
     "Compound 11 ( 8.52 g ) : yield 81% was obtained .",
     "Then 114 mg of 4-bromophenol was obtained with a yield of about 99.1% .",
@@ -242,6 +252,8 @@ RULE_SENTENCES = [
     "It was acidified with 2 N hydrochloric acid ( HCl ) solution .",
     "Compound A ( 10 g ) was used . ( 92% ) MS = 725",
     "It was put on an Isolute column ( 2g , silica ) .",
+    "A mixture of phenol ( 1 g ) and 10% Pd / C ( 0.1 g ) in ethanol ( 5 mL ) was stirred .",
+    "To a solution of phenol ( 1 g ) in a mixture of THF ( 5 mL ) and water ( 1 mL ) was added .",
 ]
 
 
@@ -848,3 +860,45 @@ def test_amount_with_moles_right_before_a_name(nlp):
 def test_amount_each_of(nlp):
     got = mentions(nlp, "It was washed with 300 ml each of saturated aqueous sodium chloride .")
     assert got["300 ml each of saturated aqueous sodium chloride"][0] == "amount_of_np"
+
+
+@pytest.mark.parametrize(
+    "vessel",
+    ["an oven - dried 100 mL round - bottom flask", "a flame - dried flask", "a pressure tube",
+     "a sealed pressure vessel"],
+)
+def test_vessel_description_keeps_its_stop_words(nlp, vessel):
+    got = mentions(nlp, f"Phenol ( 1 g ) and THF ( 5 mL ) were placed in {vessel} .")
+    assert got[vessel][0] == "equipment_np"
+
+
+@pytest.mark.parametrize(
+    "catalyst",
+    ["10% palladium on carbon ( 0.5 g )", "20% palladium hydroxide on carbon ( 0.2 g )",
+     "Pd on C ( 10% , 0.1 g )", "5% rhodium on alumina ( 50 mg )"],
+)
+def test_supported_catalyst_is_one_name(nlp, catalyst):
+    got = mentions(nlp, f"To a solution of 4-nitrophenol ( 1 g ) in ethanol was added {catalyst} .")
+    assert got[catalyst][0] == "np_quantity"
+    # the catalyst of a mixture is a mention inside the mixture's
+    got = mentions(nlp, f"A mixture of 4-nitrophenol ( 1 g ) and {catalyst} in ethanol ( 5 mL ) "
+                        "was stirred under hydrogen .")
+    assert got[catalyst][0] == "catalyst_component"
+    # "on" joins only a metal to its support
+    got = mentions(nlp, "The residue was adsorbed on carbon and poured on ice .")
+    assert "carbon" in got and "ice" in got
+
+
+def test_a_solution_in_several_solvents_is_one_mention(nlp):
+    got = mentions(nlp, "A suspension of 4-bromophenol ( 1.0 g ) and LiOH ( 0.4 g ) in THF "
+                        "( 10 mL ) and water ( 2.5 mL ) was stirred .")
+    assert got["A suspension of 4-bromophenol ( 1.0 g ) and LiOH ( 0.4 g ) in THF ( 10 mL ) and "
+               "water ( 2.5 mL )"][0] == "solution_of_list"
+    got = mentions(nlp, "To a solution of 4-bromophenol ( 1.0 g ) in a 1 : 1 mixture of THF and "
+                        "water ( 10 mL ) was added LiOH .")
+    assert got["a solution of 4-bromophenol ( 1.0 g ) in a 1 : 1 mixture of THF and water "
+               "( 10 mL )"][0] == "solution_in_mixture"
+    # a dissolution names its solvents apart (the training data's convention)
+    got = mentions(nlp, "4-Bromophenol ( 1.0 g ) was dissolved in THF ( 10 mL ) and water "
+                        "( 2.5 mL ) .")
+    assert "THF ( 10 mL )" in got and "water ( 2.5 mL )" in got

@@ -60,9 +60,10 @@ def test_load_options():
 
 def test_roles_and_reactions_only_on_request():
     """The anaphora pipeline does not pay for the roles or the reactions it does not use."""
-    assert not {"chemie_roles", "chemie_reactions"} & set(load().pipe_names)
-    assert load(roles=True).pipe_names[-1] == "chemie_roles"
-    assert load(roles={"lexicon": "chemu2020_roles.tsv"}).pipe_names[-1] == "chemie_roles"
+    assert not {"chemie_roles", "chemie_events", "chemie_reactions"} & set(load().pipe_names)
+    assert load(roles=True).pipe_names[-2:] == ["chemie_roles", "chemie_events"]
+    assert load(roles={"lexicon": "chemu2020_roles.tsv"}).pipe_names[-2:] == [
+        "chemie_roles", "chemie_events"]
     assert load(reactions=True, reactions_config={"structures": False}).pipe_names[-2:] == [
         "chemie_roles", "chemie_reactions"]
 

@@ -8,13 +8,16 @@ import copy
 from collections.abc import Callable, Iterable
 
 import pytest
+from test_reactions_implied import IMPLIED_CASES
 
 from chemie.model import Mention, Role
 from chemie.reactions import assemble
 from chemie.reactions.amounts import amount_near
-from chemie.reactions.assemble import Candidate, DocView, candidates, conditions, records
+from chemie.reactions.assemble import Candidate, DocView, candidates, conditions
 from chemie.reactions.model import Amount, Quantity, Reaction, Structure
+from chemie.reactions.records import inputs_like_product, records
 from chemie.reactions.roles import text_roles
+from chemie.reactions.sections import Plan, Section
 from chemie.reactions.structure_roles import structure_roles
 from chemie.reactions.structures import StructureResolver
 from chemie.reactions.table import (
@@ -202,8 +205,12 @@ def test_a_grignard_reagent_gives_its_carbon():
 
 
 def _products(found: list[Candidate], heading: bool) -> list[Candidate]:
+    """The roles after the products of one reaction are chosen: the heading's compound as
+    the title when ``heading`` (the last reaction of its document)."""
     text_roles(found, reaction_table())
-    assemble._choose_products(found, heading)
+    title = next((c for c in found if c.heading), None) if heading else None
+    chosen = assemble.choose_products(found, title)
+    inputs_like_product(Plan([Section(0, 1000)]), found, chosen, [])
     return found
 
 
@@ -382,7 +389,7 @@ def test_every_rule_has_a_comment():
     table = reaction_table()
     rules = [*table.labels, table.reagent_names, table.title_salt, *table.classes,
              *table.structure, table.after_reaction, *table.products, *table.names,
-             table.atmosphere, table.pressure, table.time_words]
+             table.atmosphere, table.pressure, table.time_words, *table.implied]
     assert [r.name for r in rules] == table.rule_names()
     assert all(r.comment.strip() and "\n" not in r.comment for r in rules)
 
@@ -729,6 +736,7 @@ CASES: dict[str, Callable[[], Iterable[object]]] = {
     "atmosphere": _conditions_case,
     "pressure": _conditions_case,
     "time_words": _time_words_case,
+    **IMPLIED_CASES,  # the implied species, tests/test_reactions_implied.py
 }
 
 

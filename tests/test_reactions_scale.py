@@ -150,13 +150,51 @@ def test_rsmi_lines_by_document_the_last_makes_the_final_product(fake_java, docs
     assert scored.reactions["two"].products == (canonical(SMILES["benzyl 4-nitrobenzoate"]),)
 
 
+def test_rsmi_names_components_without_a_structure_and_the_summary_counts_them(
+        fake_java, tmp_path, capsys):
+    # "Intermediate 7" is a compound label: no structure; the line must not look complete
+    src = tmp_path / "label.txt"
+    src.write_text(ONE.replace("benzyl bromide", "Intermediate 7"), encoding="utf-8")
+    out = tmp_path / "out.rsmi"
+    assert main(["reactions", str(src), "-o", str(out)]) == 0
+    [line] = out.read_text(encoding="utf-8").splitlines()
+    doc_id, rsmi, missing = line.split("\t")
+    assert doc_id == "label" and missing == "reactant=Intermediate 7"
+    assert canonical(SMILES["benzoic acid"]) in rsmi.split(">")[0].split(".")
+    assert "1 reaction with a component without a structure" in capsys.readouterr().err
+    # chemie score reactions reads the column and scores the SMILES as they are
+    scored = read_reactions(out).reactions["label"]
+    assert scored.unresolved == ("reactant=Intermediate 7",)
+    assert scored.reactants == (canonical(SMILES["benzoic acid"]),)
+    # a complete reaction keeps two columns and is not counted
+    (tmp_path / "one.txt").write_text(ONE, encoding="utf-8")
+    assert main(["reactions", str(tmp_path / "one.txt"), "-o", str(tmp_path / "one.rsmi")]) == 0
+    assert (tmp_path / "one.rsmi").read_text(encoding="utf-8").count("\t") == 1
+    assert "without a structure" not in capsys.readouterr().err
+
+
+def test_without_java_rsmi_lines_name_what_is_missing(fresh_opsin, tmp_path, monkeypatch,
+                                                       capsys):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no java here
+    src = tmp_path / "one.txt"
+    src.write_text(ONE, encoding="utf-8")
+    out = tmp_path / "out.rsmi"
+    assert main(["reactions", str(src), "-o", str(out)]) == 0
+    [line] = out.read_text(encoding="utf-8").splitlines()
+    missing = line.split("\t")[2].split("; ")
+    assert "product=Benzyl benzoate" in missing and "reactant=Benzoic acid" in missing
+    assert not any(m.endswith("=DMF") for m in missing)  # the dictionary needs no JVM
+    assert "1 reaction with a component without a structure" in capsys.readouterr().err
+
+
 def test_jsonl_is_the_default_and_matches_the_python_api(fake_java, docs, tmp_path):
     out = tmp_path / "out.jsonl"
     assert main(["reactions", str(docs / "two.txt"), "-o", str(out), "-q"]) == 0
     records = _records(out)
     assert [r.id for r in records] == ["two-1", "two-2"]
-    product = records[-1].products[0]
-    assert product.structure.how == "coreference"  # "the title compound"
+    [product] = records[-1].products
+    # the title is the last step's product, with the amount of "the title compound (1.3 g)"
+    assert product.name == "Benzyl 4-nitrobenzoate" and product.amount.mass.value == 1.3
     assert product.smiles == canonical(SMILES["benzyl 4-nitrobenzoate"])
     rsmi = tmp_path / "out.rsmi"
     assert main(["reactions", str(docs / "two.txt"), "-o", str(rsmi), "-q"]) == 0
@@ -180,7 +218,7 @@ def test_tables_of_reactions_components_and_steps(fake_java, docs, tmp_path, fmt
     assert len(steps) == sum(len(r.steps) for r in records)
     last = components[components["reaction_id"] == "two-2"]
     product = last[last["role"] == "product"].iloc[0]
-    assert product["how"] == "coreference" and product["mass"] == 1.3
+    assert product["name"] == "Benzyl 4-nitrobenzoate" and product["mass"] == 1.3
     assert product["mass_unit"] == "g"
     assert set(steps["reaction_id"]) <= set(reactions["reaction_id"])
     assert (tmp_path / f"t.reactions.{fmt}").exists()

@@ -7,6 +7,7 @@ import copy
 
 import pytest
 
+from chemie.characters import CharacterTable
 from chemie.components.actions import ActionTable
 from chemie.components.bridging import BridgingTable
 from chemie.components.coref_rules import CorefTable
@@ -16,21 +17,26 @@ from chemie.components.sentences import SentenceTable
 from chemie.language import TokenizerTable
 from chemie.rc.labels import LabelTable
 from chemie.rc.rules import RcTable
+from chemie.reactions.procedures_table import ProcedureTable
 from chemie.reactions.table import ReactionTable
 from chemie.resources import load_rules, rules_path
+from chemie.roles.events import EventTable
 from chemie.roles.table import RoleTable
 from chemie.structures.grounding import GroundingTable
 from chemie.tables import TableError, load_table, parse_table
 
 SCHEMAS = {
     "actions.yaml": ActionTable,
+    "characters.yaml": CharacterTable,
     "bridging.yaml": BridgingTable,
     "coref.yaml": CorefTable,
+    "events.yaml": EventTable,
     "grounding.yaml": GroundingTable,
     "mentions.yaml": MentionTable,
     "ner.yaml": NerTable,
     "rc.yaml": RcTable,
     "rc_labels.yaml": LabelTable,
+    "procedures.yaml": ProcedureTable,
     "reactions.yaml": ReactionTable,
     "roles.yaml": RoleTable,
     "tokenizer.yaml": TokenizerTable,
@@ -50,6 +56,8 @@ def _rename(record: dict, old: str, new: str) -> None:
 
 # (table, change to its parsed YAML, the one line it must fail with)
 CASES = [
+    ("characters.yaml", lambda t: _rename(_item(t["rules"], "minus"), "becomes", "become"),
+     "rules/characters.yaml: rules.minus.become: unknown key (did you mean 'becomes'?)"),
     ("actions.yaml", lambda t: _rename(t["classes"]["Add"], "pattern", "patern"),
      "rules/actions.yaml: classes.Add.patern: unknown key (did you mean 'pattern'?)"),
     ("bridging.yaml", lambda t: _rename(t, "state_heads", "state_haeds"),
@@ -64,6 +72,8 @@ CASES = [
      "rules/coref.yaml: rules.repeated_name.removed: missing key"),
     ("coref.yaml", lambda t: _item(t["rules"], "repeated_name").update(min_length="eight"),
      "rules/coref.yaml: rules.repeated_name.min_length: expected int, got str 'eight'"),
+    ("events.yaml", lambda t: _rename(_item(t["rules"], "inert_gas"), "words", "word"),
+     "rules/events.yaml: rules.inert_gas.word: unknown key (did you mean 'words'?)"),
     ("grounding.yaml", lambda t: _rename(_item(t["splits"], "mixture_slash"), "guard", "gaurd"),
      "rules/grounding.yaml: splits.mixture_slash.gaurd: unknown key (did you mean 'guard'?)"),
     ("mentions.yaml", lambda t: _rename(_item(t["rules"], "chemical_np"), "comment", "coment"),
@@ -74,6 +84,9 @@ CASES = [
      "rules/rc.yaml: rules.compare_correlation.befor: unknown key (did you mean 'before'?)"),
     ("rc_labels.yaml", lambda t: _rename(t["scierc"]["USED-FOR"], "swap", "swp"),
      "rules/rc_labels.yaml: scierc.USED-FOR.swp: unknown key (did you mean 'swap'?)"),
+    ("procedures.yaml", lambda t: _rename(t["replacements"][0], "new_first", "new_frist"),
+     "rules/procedures.yaml: replacements.instead_of.new_frist: unknown key (did you mean "
+     "'new_first'?)"),
     ("reactions.yaml", lambda t: _rename(t["after_reaction"], "min_hours", "min_hour"),
      "rules/reactions.yaml: after_reaction.min_hour: unknown key (did you mean 'min_hours'?)"),
     ("roles.yaml", lambda t: _rename(_item(t["compounds"], "solvent_after_in"), "after", "afer"),

@@ -189,7 +189,7 @@ def test_a_component_saves_the_tables_it_was_built_from(saved, component, source
 )
 def test_chemie_roles_saves_the_tables_it_was_built_from(saved_roles, source):
     config = spacy.util.load_config(saved_roles / "config.cfg")
-    assert config["nlp"]["pipeline"] == [*FACTORIES, "chemie_roles"]
+    assert config["nlp"]["pipeline"] == [*FACTORIES, "chemie_roles", "chemie_events"]
     copy = saved_roles / "chemie_roles" / source.name
     assert copy.read_bytes() == source.read_bytes()
 
@@ -197,8 +197,9 @@ def test_chemie_roles_saves_the_tables_it_was_built_from(saved_roles, source):
 def test_chemie_reactions_saves_its_rule_table_and_reads_the_copy_back(tmp_path):
     nlp = chemie.load(reactions=True, reactions_config={"structures": False})
     nlp.to_disk(tmp_path / "chemie")
-    copy = tmp_path / "chemie" / "chemie_reactions" / "reactions.yaml"
-    assert copy.read_bytes() == rules_path("reactions.yaml").read_bytes()
+    for table in ("reactions.yaml", "procedures.yaml"):
+        copy = tmp_path / "chemie" / "chemie_reactions" / table
+        assert copy.read_bytes() == rules_path(table).read_bytes()
     text = ("4-Bromoaniline (1.0 g) was dissolved in THF (10 mL) and acetic anhydride (1.2 mL) "
             "was added. The mixture was stirred for 2 h to give N-(4-bromophenyl)acetamide "
             "(1.1 g, 90%).")
@@ -255,6 +256,20 @@ def test_a_loaded_pipeline_labels_roles_by_its_saved_table(saved_roles, tmp_path
     assert "TEMPERATURE" not in [r.label for r in after._.roles]
     acetone = [x for x in before if x[0] == "Acetone"]
     assert acetone and [(r.text, r.label) for r in after._.roles if r.text == "Acetone"] == acetone
+
+
+def test_chemie_events_saves_its_table_and_links_by_the_saved_copy(saved_roles, tmp_path):
+    copy = saved_roles / "chemie_events" / "events.yaml"
+    assert copy.read_bytes() == rules_path("events.yaml").read_bytes()
+    text = "Acetone was added to the flask. The mixture was stirred for 2 h."
+    stirred = [r for r in spacy.load(saved_roles)(text)._.roles if r.text == "stirred"]
+    assert stirred and stirred[0].arg_rules == ["after_trigger"]
+    edited = tmp_path / "edited"
+    shutil.copytree(saved_roles, edited)
+    _edit_yaml(edited / "chemie_events" / "events.yaml", lambda t: t.update(
+        rules=[r for r in t["rules"] if r["name"] != "after_trigger"]))
+    after = [r for r in spacy.load(edited)(text)._.roles if r.text == "stirred"]
+    assert after and after[0].args == []
 
 
 def test_a_saved_pipeline_with_roles_gives_the_same_roles_in_a_fresh_process(saved_roles):

@@ -144,3 +144,19 @@ def test_cli_bad_ann_line_names_file_and_line(tmp_path, capsys, ann, message):
     assert code == 2
     assert f"{tmp_path / 'pred' / 's1.ann'}{message}" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("task, says, absent", [
+    ("entities", "Entity scoring for brat folders", "--resamples"),
+    ("cem", "bootstrap", "--rc-format"),
+    ("rc", "--rc-format", "--resamples"),
+])
+def test_a_task_help_is_its_own(capsys, task, says, absent):
+    with pytest.raises(SystemExit) as e:
+        main(["score", task, "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: chemie score {task} ") and says in out and absent not in out
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    assert "chemie score TASK" in capsys.readouterr().out

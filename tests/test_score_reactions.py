@@ -3,6 +3,7 @@ exact reactions with a Wilson interval; JSON lines and rsmi; bad input."""
 
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
@@ -11,6 +12,7 @@ from chemie.cli import main
 from chemie.errors import InputError
 from chemie.formats.reactions import read_reactions
 from chemie.scoring.reactions import score_files, wilson
+from chemie.structures.chem import skeleton_keys
 
 
 def _jsonl(tmp_path, name, records):
@@ -159,3 +161,90 @@ def test_uspto_text_mined_set_scores_as_the_data_readme_says(corpus):
     assert round(report.figures["products_f1"], 2) == 0.96
     assert round(report.figures["species_f1"], 2) == 0.88
     assert round(report.figures["exact_fraction"], 2) == 0.39
+
+
+# -- --bond-orders: the skeleton and single/double/triple/aromatic bonds ------------------
+
+BONDS = "fragments by heavy-atom skeleton and bond orders"
+SKELETON = "fragments by heavy-atom skeleton"
+
+
+def test_bond_order_keys_keep_bond_orders_and_ignore_charges_and_hydrogens():
+    from chemie.structures.chem import bond_order_keys
+
+    same = [("Cc1ccccc1", "CC1=CC=CC=C1"),  # Kekulé and aromatic forms of one ring
+            ("[NH3+]CCO.[Cl-]", "NCCO.Cl"),  # charges and hydrogens
+            ("O=C[O-]", "OC=O"),
+            ("O=N(=O)c1ccccc1", "[O-][N+](=O)c1ccccc1"),  # nitro, both ways of writing it
+            ("[2H]C([2H])([2H])O", "CO")]
+    for a, b in same:
+        assert bond_order_keys(a) == bond_order_keys(b), (a, b)
+    different = [("CC(=O)c1ccccc1", "CC(O)c1ccccc1"), ("c1ccccc1", "C1CCCCC1"),
+                 ("C#CC", "C=CC"), ("C=CC", "CCC")]
+    for a, b in different:
+        assert bond_order_keys(a) != bond_order_keys(b), (a, b)
+        assert skeleton_keys(a) == skeleton_keys(b), (a, b)
+    assert bond_order_keys("C1CC") is None  # RDKit cannot read it
+
+
+def test_a_reduction_predicted_as_its_starting_ketone_is_exact_only_by_skeleton(tmp_path):
+    # gold: acetophenone + NaBH4 in methanol -> 1-phenylethanol
+    gold = [_r("k", ["CC(=O)c1ccccc1"], ["[Na+].[BH4-]", "CO"], ["CC(O)c1ccccc1"])]
+    # predicted: the product is the starting ketone again
+    pred = [_r("k", ["CC(=O)c1ccccc1"], ["[Na+].[BH4-]", "CO"], ["CC(=O)c1ccccc1"])]
+    g, p = _jsonl(tmp_path, "g.jsonl", gold), _jsonl(tmp_path, "p.jsonl", pred)
+    skeleton = score_files(g, p)
+    t = skeleton.table(SKELETON)
+    assert tuple(t.loc["products", ["tp", "fp", "fn"]]) == (1, 0, 0)
+    assert skeleton.figures["exact"] == 1
+    bonds = score_files(g, p, argparse.Namespace(bond_orders=True))
+    t = bonds.table(BONDS)
+    assert tuple(t.loc["products", ["tp", "fp", "fn"]]) == (0, 1, 1)
+    assert tuple(t.loc["reactants", ["tp", "fp", "fn"]]) == (1, 0, 0)
+    # reagents: Na, BH4 and methanol, all found
+    assert tuple(t.loc["reagents", ["tp", "fp", "fn"]]) == (3, 0, 0)
+    assert bonds.figures["exact"] == 0 and bonds.figures["products_f1"] == 0.0
+
+
+def test_bond_orders_hand_computed_roles(tmp_path):
+    gold = [
+        # hydrogenation of styrene over Pd/C in ethanol -> ethylbenzene
+        _r("h", ["C=Cc1ccccc1", "[H][H]"], ["[Pd]", "CCO"], ["CCc1ccccc1"]),
+        # a Sonogashira coupling, written aromatic
+        _r("s", ["Ic1ccccc1", "C#CC"], ["[Cu]I", "CCN(CC)CC"], ["CC#Cc1ccccc1"]),
+    ]
+    pred = [
+        # written Kekulé, with charges: the same in both modes
+        _r("h", ["C=CC1=CC=CC=C1", "[H][H]"], ["[Pd]", "CC[OH]"], ["CCC1=CC=CC=C1"]),
+        # the alkyne read as an alkene, the product too; benzene as cyclohexane in a reagent
+        _r("s", ["Ic1ccccc1", "C=CC"], ["[Cu]I", "CCN(CC)CC", "C1CCCCC1"], ["CC=Cc1ccccc1"]),
+    ]
+    g, p = _jsonl(tmp_path, "g.jsonl", gold), _jsonl(tmp_path, "p.jsonl", pred)
+    t = score_files(g, p).table(SKELETON)
+    # by skeleton only the extra cyclohexane is wrong: reagents h {Pd, EtOH}, s {CuI, NEt3}
+    # (copper iodide written bonded is one fragment)
+    assert tuple(t.loc["products", ["tp", "fp", "fn"]]) == (2, 0, 0)
+    assert tuple(t.loc["reactants", ["tp", "fp", "fn"]]) == (4, 0, 0)
+    assert tuple(t.loc["reagents", ["tp", "fp", "fn"]]) == (4, 1, 0)
+    assert tuple(t.loc["species", ["tp", "fp", "fn"]]) == (8, 1, 0)
+    report = score_files(g, p, argparse.Namespace(bond_orders=True))
+    t = report.table(BONDS)
+    assert tuple(t.loc["products", ["tp", "fp", "fn"]]) == (1, 1, 1)
+    assert tuple(t.loc["reactants", ["tp", "fp", "fn"]]) == (3, 1, 1)
+    assert tuple(t.loc["reagents", ["tp", "fp", "fn"]]) == (4, 1, 0)
+    # species: h 4 of 4; s {PhI, propyne, CuI, NEt3} vs {PhI, propene, CuI, NEt3, C6H12}
+    assert tuple(t.loc["species", ["tp", "fp", "fn"]]) == (7, 2, 1)
+    assert report.figures["exact"] == 1
+    assert t.loc["reactants", "precision"] == pytest.approx(0.75)
+    assert t.loc["species", "recall"] == pytest.approx(7 / 8)
+
+
+def test_cli_bond_orders_option(tmp_path, capsys):
+    gold = _jsonl(tmp_path, "g.jsonl", [_r("k", ["CC(=O)C"], [], ["CC(O)C"])])
+    pred = _jsonl(tmp_path, "p.jsonl", [_r("k", ["CC(=O)C"], [], ["CC(=O)C"])])
+    assert main(["score", "reactions", str(gold), str(pred), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["figures"]["exact"] == 1
+    assert main(["score", "reactions", str(gold), str(pred), "--bond-orders", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["figures"]["exact"] == 0
+    assert out["tables"][BONDS]["products"]["fn"] == 1

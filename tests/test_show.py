@@ -179,6 +179,14 @@ def test_cli_selects_documents_and_writes_stdout(fixtures, capsys):
     assert 'data-doc="s1"' in page and 'data-doc="s2"' not in page
 
 
+def test_cli_names_a_doc_id_it_does_not_have(fixtures, capsys):
+    gold = fixtures / "show" / "gold.jsonl"
+    assert main(["show", str(gold), "--no-run", "--doc", "s2", "--doc", "s9"]) == 0
+    captured = capsys.readouterr()
+    assert 'data-doc="s2"' in captured.out
+    assert captured.err.strip() == f"chemie: warning: {gold}: no document with the id 's9'"
+
+
 def test_cli_runs_the_pipeline_on_raw_text(tmp_path):
     pytest.importorskip("chemie.nlp", reason="the chemie pipeline (chemie.nlp) is not installed")
     txt = tmp_path / "snippet.txt"
@@ -202,7 +210,7 @@ def test_cli_runs_the_pipeline_on_raw_text(tmp_path):
         (["show", "{tmp}/bad.jsonl", "--no-run", "-o", "{tmp}/out.html"], "bad.jsonl:2:"),
         (["show", "{tmp}/bad.jsonl", "--no-run", "--limit", "0"], "--limit"),
         (["show", "{tmp}/file.csv"], "unknown input type"),
-        (["show", "{gold}", "--no-run", "--doc", "nope"], "no documents"),
+        (["show", "{gold}", "--no-run", "--doc", "nope"], "no document with the id 'nope'"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(fixtures, tmp_path, capsys, argv, message):

@@ -445,3 +445,66 @@ def test_reaction_schemes_render_inside_their_panes(tmp_path, width):
     back = check["back"][0]
     assert back["arcsShown"] is True and back["rolesShown"] is False
     assert int(back["drawn"]) == len(pred.relations)
+
+
+# Run after page.js: the computed colours of the labelled mentions (mentions view) and of
+# the roles (roles view), and the outlines of the roles marked against gold.
+LABELS_JS = """<script>
+(function () {
+  function colours(selector) {
+    return Array.prototype.map.call(document.querySelectorAll(selector), function (el) {
+      var cs = getComputedStyle(el);
+      return [el.className, cs.backgroundColor, cs.outlineStyle, el.offsetParent !== null];
+    });
+  }
+  var out = { mentions: colours(".panel.gold .text[data-arcs] .m"),
+              legend: colours(".legend .lg-anaphora .m") };
+  document.querySelector('input[name="view"][value="roles"]').click();
+  out.roles = colours(".text.roles .r");
+  out.roleLegend = colours(".legend .lg-roles .r");
+  var pre = document.createElement("pre");
+  pre.id = "label-check";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+}());
+</script></body>"""
+
+
+def test_chemu2020_gold_labels_are_coloured_in_both_views(tmp_path):
+    browser = _browser()
+    text = ("Methyl benzoate\nBenzoic acid (1.2 g) was stirred in methanol (20 mL) at 65 °C "
+            "for 3 h to give the title compound (1.1 g, 80%).")
+    labels = [("REACTION_PRODUCT", "Methyl benzoate"), ("STARTING_MATERIAL", "Benzoic acid"),
+              ("SOLVENT", "methanol"), ("TEMPERATURE", "65 °C"), ("TIME", "3 h"),
+              ("YIELD_PERCENT", "80%"), ("REACTION_STEP", "stirred"), ("WORKUP", "give")]
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "one.txt").write_text(text, encoding="utf-8")
+    lines = []
+    for i, (label, word) in enumerate(labels, 1):
+        a = text.index(word)
+        lines.append(f"T{i}\t{label} {a} {a + len(word)}\t{word}\n")
+    (gold / "one.ann").write_text("".join(lines), encoding="utf-8")
+    page = tmp_path / "page.html"
+    argv = ["show", str(gold / "one.txt"), "--gold", str(gold), "--no-structures",
+            "-o", str(page)]
+    assert main(argv) == 0
+    page.write_text(page.read_text(encoding="utf-8").replace("</body>", LABELS_JS, 1),
+                    encoding="utf-8")
+    result = _chromium(browser, tmp_path / "profile", "--dump-dom", page.as_uri())
+    assert result.returncode == 0, result.stderr[-2000:]
+    found = re.search(r'<pre id="label-check">([^<]*)</pre>', result.stdout)
+    assert found, "the check script did not run"
+    check = json.loads(html.unescape(found.group(1)))
+    grey = "rgb(236, 239, 241)"  # the default colour of a mention nothing styles
+    assert len(check["mentions"]) == len(labels)
+    assert all(bg != grey for _, bg, _, _ in check["mentions"]), check["mentions"]
+    assert len({bg for _, bg, _, _ in check["mentions"]}) >= 6  # labels told apart
+    kinds = [item for item in check["legend"] if " k-" in item[0]]
+    assert kinds and all(visible and bg != grey for _, bg, _, visible in kinds)
+    shown = [r for r in check["roles"] if r[3]]
+    assert shown and all(bg not in (grey, "rgba(0, 0, 0, 0)") for _, bg, _, _ in shown)
+    marked = {cls.split()[-1]: outline for cls, _, outline, _ in shown if "st-f" in cls}
+    assert marked, "no role marked against gold"
+    assert all(outline in ("solid", "dashed") for outline in marked.values())
+    assert all(visible for _, _, _, visible in check["roleLegend"])

@@ -101,12 +101,49 @@ def test_a_scheme_draws_every_component_with_its_name_under_it():
 
 
 def test_depictions_are_inline_svg_without_xml_header_and_bad_smiles_are_none():
-    svg = depict("c1ccccc1O", 180, 140)
+    svg = depict("c1ccccc1O")
     assert svg.startswith("<svg") and svg.endswith("</svg>") and "<?xml" not in svg
-    assert "viewBox='0 0 180 140'" in svg and "class=" not in svg
-    assert depict("C1CC(", 180, 140) is None
+    assert "viewBox='0 0 " in svg and "class=" not in svg
+    assert depict("C1CC(") is None
     c = Component("mystery", "reactant", "r", structure=Structure("opsin", "C1CC("))
     assert 'class="nostruct"' in molecule(c)
+
+
+def _size(svg: str) -> tuple[int, int]:
+    w, h = re.search(r"width='(\d+)px' height='(\d+)px'", svg).groups()
+    return int(w), int(h)
+
+
+def test_every_species_is_drawn_at_one_scale():
+    water, benzoate = _size(depict("O")), _size(depict("O=C(OCc1ccccc1)c1ccccc1"))
+    assert water[0] < benzoate[0] / 4  # water small, the product large: as on paper
+    # one bond length: a chain twice as long is about twice as wide
+    short, long_ = _size(depict("CCCCCC")), _size(depict("CCCCCCCCCCC"))
+    assert 1.7 < long_[0] / short[0] < 2.3
+    # the same molecule is the same drawing over the arrow and beside it
+    dmf = _component("DMF", "solvent", "CN(C)C=O", "dictionary")
+    svg = lambda html_: re.search(r"<svg.*?</svg>", html_, re.S).group(0)  # noqa: E731
+    assert svg(molecule(dmf, small=True)) == svg(molecule(dmf))
+
+
+def test_a_catalyst_or_metal_complex_is_one_labelled_item_and_each_species_is_drawn_once():
+    pd = "[Pd].c1ccc(P(c2ccccc2)c2ccccc2)cc1.c1ccc(P(c2ccccc2)c2ccccc2)cc1." \
+         "c1ccc(P(c2ccccc2)c2ccccc2)cc1.c1ccc(P(c2ccccc2)c2ccccc2)cc1"
+    r = reaction()
+    r.reagents.append(Component("Pd(PPh3)4", "reagent", "r", structure=Structure(
+        "dictionary", pd)))
+    r.catalysts.append(Component("copper iodide", "catalyst", "r", structure=Structure(
+        "dictionary", "[Cu]I")))
+    r.solvents.append(_component("DMF", "solvent", "CN(C)C=O", "dictionary"))  # again
+    r.reagents.append(_component("benzyl bromide", "reagent", "BrCc1ccccc1"))  # a reactant
+    html_ = scheme(r)
+    figures = [a for t, a in HtmlParts(html_).tags if t == "figure" and "mol" in a["class"]]
+    boxed = [f for f in figures if "boxed" in f["class"].split()]
+    assert [f["data-role"] for f in boxed] == ["reagent", "catalyst"]
+    assert '<span class="item">reagent</span><figcaption>Pd(PPh3)4' in html_
+    assert sum(t == "svg" for t, _ in HtmlParts(html_).tags) == 5  # as before: no pieces
+    assert [f["data-role"] for f in figures].count("solvent") == 1
+    assert html_.count("<figcaption>benzyl bromide") == 1
 
 
 def test_roles_view_marks_each_role_and_what_a_trigger_acts_on():
@@ -178,6 +215,18 @@ def test_cli_draws_a_reactions_file_above_the_texts_it_came_from(tmp_path):
     assert 'class="r r-' in page  # the pipeline ran: roles
 
 
+def test_cli_warns_when_no_reaction_id_is_a_shown_document(tmp_path, capsys):
+    txt = tmp_path / "three.txt"
+    txt.write_text(TEXT, encoding="utf-8")
+    records = _records_file(tmp_path)
+    out = tmp_path / "page.html"
+    assert main(["show", str(txt), "--reactions", str(records), "-o", str(out)]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"chemie: warning: {records}: no shown document has the id of one of its "
+                   "reactions (one, two): no schemes drawn"]
+    assert '<figure class="scheme"' not in out.read_text(encoding="utf-8")
+
+
 def test_cli_runs_reactions_on_uspto_paragraphs(tmp_path):
     src = tmp_path / "p.jsonl"
     src.write_text(json.dumps({"id": "p1", "title": "Benzyl benzoate",
@@ -208,3 +257,31 @@ def test_cli_refuses_to_overwrite_the_reactions_file(tmp_path):
     before = records.read_bytes()
     assert main(["show", str(txt), "--reactions", str(records), "-o", str(records)]) == 2
     assert records.read_bytes() == before
+
+
+def test_chemu2020_gold_colours_every_label_and_compares_roles(tmp_path):
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "one.txt").write_text(TEXT, encoding="utf-8")
+    labels = [("REACTION_PRODUCT", "Benzyl benzoate"), ("STARTING_MATERIAL", "Benzoic acid"),
+              ("SOLVENT", "DMF"), ("TIME", "3 h"), ("REACTION_STEP", "stirred"),
+              ("WORKUP", "title")]  # the last one no system would find: a false negative
+    (gold / "one.ann").write_text("".join(
+        f"T{i}\t{label} {a} {b}\t{TEXT[a:b]}\n"
+        for i, (label, word) in enumerate(labels, 1) for a, b in [_at(word)]), encoding="utf-8")
+    out = tmp_path / "page.html"
+    assert main(["show", str(gold / "one.txt"), "--gold", str(gold), "--no-structures",
+                 "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    # every label has its colour (no grey): the mention view of the gold, and the legend
+    for r in ROLE_LABELS:
+        assert f".k-{slug(r.label)} {{ background: {r.background};" in page
+    assert re.search(r'class="m k-reaction-product[^"]*"[^>]*>Benzyl benzoate<', page)
+    assert '<span class="m k-starting-material">starting material</span>' in page
+    # the roles view of both panels, marked against each other, with the marks in the legend
+    assert re.search(r'class="r r-workup st-fn"[^>]*>title<', page)
+    assert re.search(r'class="r r-starting-material st-tp"[^>]*>Benzoic acid<', page)
+    assert '<span class="r st-fp">false positive</span>' in page
+    assert re.search(r"roles: <span class=\"st-tp\">\d+ correct</span>", page)
+    # the gold annotates roles alone: its mentions judge no predicted mention
+    assert 'class="m k-chemical st-fp' not in page

@@ -63,15 +63,27 @@ def test_dash_splits_only_between_known_names():
 
 
 def test_spellings_rejoin_tokenizer_spaces_but_keep_word_spaces():
-    assert candidates("2 - chloro - pyridine")[:2] == ("2 - chloro - pyridine", "2-chloro-pyridine")
+    assert candidates("2 - chloro - pyridine")[:2] == ("2-chloro-pyridine", "2 - chloro - pyridine")
     assert candidates("ethyl acetate") == ("ethyl acetate",)
     spaced = "tert-butyl ( 3-aminophenyl ) carbamate"
-    assert candidates(spaced) == (spaced, "tert-butyl (3-aminophenyl) carbamate",
-                                  "tert-butyl(3-aminophenyl)carbamate")
+    assert candidates(spaced) == ("tert-butyl(3-aminophenyl)carbamate",
+                                  "tert-butyl (3-aminophenyl) carbamate", spaced,
+                                  "tert-butyl (3-aminophenyl)carbamate")
+    # a space after a bracket inside one name is joined before the name as written is tried
+    broken = "3-[2-[4-(aminoiminomethyl)phenyl]-5-yl] -acetyl] amino-N-methyl-L-alanine"
+    assert candidates(broken)[0] == ("3-[2-[4-(aminoiminomethyl)phenyl]-5-yl]-acetyl]amino-"
+                                     "N-methyl-L-alanine")
     assert "Celite 545" in candidates("Celite ™ 545")
     assert "(r)-2-aminopropanoic acid hydrochloride" in candidates(
         "(R)-2-AMINOPROPANOIC ACID HYDROCHLORIDE")
     assert "methyl (2R)-2-aminopropanoate" in candidates("methyl (2R)-2-aminopropa - noate")
+
+
+def test_an_ester_written_as_one_word_is_also_spelt_with_its_alkyl_apart():
+    assert candidates("diethylmalonate")[-1] == "diethyl malonate"
+    assert candidates("ethyl4-bromobenzoate")[-1] == "ethyl 4-bromobenzoate"
+    assert candidates("tert-butylbromoacetate")[-1] == "tert-butyl bromoacetate"
+    assert candidates("ethylamine") == ("ethylamine",)
 
 
 def test_a_salt_written_as_a_formula_after_a_dot_is_spelt_as_words():
@@ -130,6 +142,7 @@ def test_solvent_named_in_a_quantity_bracket_is_a_name_too():
         ("the title compound ( 0.25 g , 77% )", "reference"),
         ("the residue", "generic phrase"),
         ("a yellow solid", "generic phrase"),
+        ("the dihydrobromide", "generic phrase"),  # a salt word cut from its compound
         ("LCMS", "not a chemical name"),
         ("C6H2BrClF3N4", "molecular formula"),
         ("400 mg", "no name"),

@@ -34,8 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="run the pipeline on a gold corpus and score it (chemu-ref, chemu2020)",
         description="Run the pipeline over a gold corpus and score it: chemu-ref (a ChEMU-Ref "
         "jsonl file, anaphora, against the file's own relations) or chemu2020 (a brat folder "
-        "of ChEMU 2020 roles and trigger words, entities and triggers apart); exact and "
-        "relaxed, per type.",
+        "of ChEMU 2020 roles and trigger words, entities and triggers apart, and the events "
+        "when the gold has ARG1/ARGM R lines); exact and relaxed, per type.",
     )
     p.add_argument("task", choices=TASKS)
     p.add_argument("file", type=Path, help="ChEMU-Ref .jsonl with gold relations (chemu-ref) "
@@ -82,13 +82,20 @@ def run(args: argparse.Namespace) -> int:
 
 def run_chemu2020(args: argparse.Namespace) -> int:
     from chemie.nlp import load
-    from chemie.roles.evaluate import evaluate, gold_documents, jsonl_order
+    from chemie.roles.evaluate import gold_documents, jsonl_order, predict
+    from chemie.scoring.entities import score_entities
+    from chemie.scoring.events import EVENT_ROLES, score_events
 
     start, end = args.docs
     order = jsonl_order(args.order) if args.order is not None else None
     gold = gold_documents(args.file, start, end, order)
     if not gold:
         raise InputError(args.file, None, f"no documents in range {start}:{end or ''}")
-    report = evaluate(load(coref=args.coref, roles=True), gold)
+    pred = list(predict(load(coref=args.coref, roles=True), gold))
+    report = score_entities(gold, pred)
+    if any(r.label in EVENT_ROLES for g in gold for r in g.relations):
+        events = score_events(gold, pred)  # the gold has trigger-argument R lines
+        report.tables += events.tables
+        report.figures.update(events.figures)
     sys.stdout.write(report.to_json() if args.json else report.to_text())
     return 0

@@ -31,9 +31,9 @@ import dataclasses
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from spacy.language import Language
-
+from chemie.characters import normalise
 from chemie.cliutil import add_max_chars, emit, refuse_overwrite
 from chemie.commands.run import (
     OutputPath,
@@ -43,7 +43,6 @@ from chemie.commands.run import (
     make_output_folder,
     requirements,
 )
-from chemie.components.ner import ChemicalNER, find_in_sentences, mention_records
 from chemie.errors import InputError
 from chemie.formats.iob import IOBSentence, format_iob, read_iob, spans_to_tags
 from chemie.limits import MAX_CHARS, check_chars, line_cap, line_too_long, read_lines
@@ -53,6 +52,11 @@ from chemie.scale.outputs import PREFIX, OutputFormat
 from chemie.scale.sinks import errors_path
 from chemie.scale.sources import Item, iter_txt_items
 from chemie.scale.worker import Job
+
+if TYPE_CHECKING:  # spaCy and the NER: imported when a command needs them, not for --help
+    from spacy.language import Language
+
+    from chemie.components.ner import ChemicalNER
 
 FORMATS = ("auto", "text", "chemdner", "iob")
 IOB_SUFFIXES = (".iob", ".bio", ".conll")
@@ -113,6 +117,7 @@ def build_nlp(
     abbreviation_window: int = 0, nonchemical_veto: str = "rules", max_chars: int = MAX_CHARS
 ) -> Language:
     """The chemie tokenizer, sentence segmenter and NER (``nlp.max_length``: ``max_chars``)."""
+    import chemie.components.ner  # noqa: F401  (registers the chemie_ner factory)
     from chemie.language import blank
 
     nlp = blank()
@@ -125,13 +130,23 @@ def build_nlp(
 
 
 def ner_document(nlp: Language, text: str) -> list[dict[str, object]]:
-    """Mention records (char offsets into ``text``) of one document."""
-    return mention_records(nlp(text))
+    """Mention records (char offsets into ``text``) of one document (read with its
+    characters normalised, :mod:`chemie.characters`; the records quote ``text``)."""
+    from chemie.components.ner import mention_records
+
+    norm = normalise(text)
+    records = mention_records(nlp(norm))
+    if norm is not text:
+        for r in records:
+            r["text"] = text[r["start"]:r["end"]]  # type: ignore[misc]
+    return records
 
 
 def tag_iob(ner: ChemicalNER, sentences: list[IOBSentence]) -> list[IOBSentence]:
     """The same sentences with predicted tags (the input tokenization is kept)."""
-    found = find_in_sentences(ner, [s.words for s in sentences])
+    from chemie.components.ner import find_in_sentences
+
+    found = find_in_sentences(ner, [[normalise(w) for w in s.words] for s in sentences])
     return [
         IOBSentence(
             s.words,
@@ -269,9 +284,10 @@ def input_format(path: Path, requested: str) -> str:
         return "text"
     head = _head(path)
     if path.suffix.lower() in (".jsonl", ".json") and head.lstrip("\ufeff \t\r\n")[:1] == "{":
-        raise InputError(path, None, "JSON lines (ChEMU-Ref?) are not an input of chemie ner: "
-                         "`chemie run FILE --format json` gives the mentions with their rules "
-                         "(--input-format text reads the file as plain text)")
+        raise InputError(path, None, "JSON lines (ChEMU-Ref, USPTO paragraphs) are not an "
+                         "input of chemie ner: `chemie run FILE --format json` gives the "
+                         "mentions with their rules (--input-format text reads the file as "
+                         "plain text)")
     return detect_format(path, head)
 
 

@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     refuse_overwrite([args.output], [args.input, args.pairs])
     task = tasks.load(args.input, args.pairs, args.format)
-    tasks.check_unique(task)
+    for warning in tasks.check_unique(task):
+        print(f"chemie: warning: {warning}", file=sys.stderr)
     clf = RuleClassifier(scheme=task.fmt)
     pred = [
         ex.pair(d.label, d.reverse, d.rule)

@@ -5,20 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
 from chemie.cliutil import emit, refuse_overwrite
 from chemie.corpora import data_dir
 from chemie.errors import InputError, read_text
-from chemie.rc.harness import (
-    TestSet,
-    default_testsets,
-    evaluate,
-    majority_label,
-    parse_testset,
-    to_text,
-)
+
+if TYPE_CHECKING:  # the harness imports pandas: only when the command runs
+    from chemie.rc.harness import TestSet
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,6 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _config(path: Path) -> tuple[list[TestSet], dict[str, dict[str, Path]]]:
+    from chemie.rc.harness import TestSet
+
     try:
         data = yaml.safe_load(read_text(path)) or {}
     except yaml.YAMLError as e:
@@ -81,6 +79,14 @@ def _system(spec: str) -> tuple[str, str, Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate every system on every test set; print or write the table."""
+    from chemie.rc.harness import (
+        default_testsets,
+        evaluate,
+        majority_label,
+        parse_testset,
+        to_text,
+    )
+
     testsets = [] if args.no_defaults else default_testsets()
     systems: dict[str, dict[str, Path]] = {}
     if args.config:

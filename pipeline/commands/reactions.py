@@ -13,6 +13,18 @@ reactions, components and steps: ``-o PREFIX`` or ``-o FOLDER/``). An output nam
 in ``.jsonl``, ``.rsmi``, ``.csv`` or ``.parquet`` implies its format; without ``-o`` the
 records are printed.
 
+With ``--link-documents`` each INPUT (a file of paragraphs, a folder of texts) is taken
+for one source, the examples of one patent in order, and paragraphs that refer to each
+other ("prepared according to General Procedure D", "as described in Example 10, using X
+instead of Y", "Intermediate 3" as a reactant) are resolved: the workers process documents
+independently, and this process, which writes the records in input order, gives each
+document's references what the earlier documents of its input have
+(:mod:`chemie.reactions.inputs`). With ``--resume`` the labelled records of the documents
+already written are read back from ``OUT.references.partial``, kept beside the output until
+the run completes. Without it (the default: a file may gather unrelated patents, whose
+"Example 3" are different examples) a reference that the document itself does not resolve
+stays unresolved in ``refers_to``.
+
 Structures need Java 8 or later for OPSIN (one JVM per worker process, started before its
 first document; a batch of names that takes longer than half of ``--timeout`` is given up
 and its JVM killed); without Java there is one warning and names the compound dictionary
@@ -28,7 +40,10 @@ no output overwrites an input. Exit statuses as ``chemie run``'s.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from chemie.cliutil import add_max_chars
@@ -42,10 +57,19 @@ from chemie.commands.run import (
     requirements,
 )
 from chemie.errors import InputError
+from chemie.formats.reaction_records import reactions_of
+from chemie.model import Document
+from chemie.reactions.inputs import Resolver
 from chemie.scale import outputs
+from chemie.scale.outcome import Outcome
 from chemie.scale.outputs import FOLDER, PREFIX, OutputFormat
-from chemie.scale.sources import input_kind, iter_items
+from chemie.scale.sinks import Sink, errors_path
+from chemie.scale.sources import Item, input_kind, iter_items
 from chemie.scale.worker import Job
+
+# what the workers send back: each document's records, formatted here after the references
+# between documents are resolved
+RECORDS = "chemie.formats.reaction_records:reactions_document"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,6 +94,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="no name-to-structure (no Java needed; fastest)")
     p.add_argument("--no-opsin", action="store_true",
                    help="structures from the compound dictionary only")
+    p.add_argument("--link-documents", action="store_true",
+                   help="each INPUT is one source (the examples of one patent, in order): a "
+                   "paragraph that follows another (General Procedure B, Example 3) or names "
+                   "its product (Intermediate 5) inherits from it")
     add_max_chars(p)
     add_scale_options(p)
     p.set_defaults(func=run)
@@ -103,6 +131,95 @@ def check_opsin() -> None:
               file=sys.stderr)
 
 
+class ResolvingSink(Sink):
+    """A sink of ``chemie reactions``: each document's records (a light Document, see
+    :func:`chemie.formats.reaction_records.reactions_document`) get their references to
+    earlier documents of their input resolved (:class:`chemie.reactions.inputs.Resolver`),
+    then are formatted (``formatter``) and written to ``inner``, in input order. ``journal``:
+    where the labelled records are kept while the run is unfinished (None: not kept)."""
+
+    def __init__(self, inner: Sink, formatter: Callable[[Document], object],
+                 resolver: Resolver, inputs: list[Path], journal: Path | None):
+        self.inner = inner
+        self.formatter = formatter
+        self.resolver = resolver
+        self.scopes = [(str(p), str(p).rstrip(os.sep) + os.sep) for p in inputs]
+        self.journal = journal
+        self.fh = None
+        self.fresh = False
+
+    @property
+    def resumable(self) -> bool:  # type: ignore[override]
+        return self.inner.resumable
+
+    def scope(self, path: str) -> str:
+        """The input (as given) that holds a document read from ``path``."""
+        return next((s for s, folder in self.scopes if path == s or path.startswith(folder)),
+                    path)
+
+    def open(self, resume: bool) -> None:
+        self.inner.open(resume)
+        if self.journal is None:
+            return
+        if resume and self.journal.exists():
+            for line in self.journal.read_text(encoding="utf-8").splitlines(keepends=True):
+                if line.endswith("\n"):  # a line cut by an interruption is left out
+                    entry = json.loads(line)
+                    self.resolver.restore(entry["input"], entry["records"])
+            self.fh = open(self.journal, "a", encoding="utf-8")
+        else:
+            self.fh = open(self.journal, "w", encoding="utf-8")
+            self.fresh = True
+
+    def done(self, item: Item) -> bool:
+        return self.inner.done(item)
+
+    def write(self, outcome: Outcome) -> None:
+        doc = outcome.payload
+        if isinstance(doc, Document):
+            scope = self.scope(outcome.path)
+            records = reactions_of(doc)
+            self.resolver.resolve(scope, records)
+            kept = self.resolver.add(scope, records)
+            if kept and self.fh is not None:
+                self.fh.write(json.dumps({"input": scope, "records": kept},
+                                         ensure_ascii=False) + "\n")
+            outcome.payload = self.formatter(doc)
+        self.inner.write(outcome)
+
+    def flush(self) -> None:
+        if self.fh is not None:
+            self.fh.flush()
+            os.fsync(self.fh.fileno())
+        self.inner.flush()
+
+    def close(self) -> None:
+        self.flush()
+        self.inner.close()
+        if self.fh is not None:
+            self.fh.close()
+            self.journal.unlink(missing_ok=True)
+
+    def abort(self) -> None:
+        if self.fh is not None and not self.fh.closed:
+            self.flush()
+            self.fh.close()
+        self.inner.abort()
+
+    def discard(self) -> None:
+        if self.fh is not None and not self.fh.closed:
+            self.fh.close()
+        self.inner.discard()
+        if self.fresh and self.journal is not None:
+            self.journal.unlink(missing_ok=True)
+
+
+def journal_path(out: Path) -> Path:
+    """Where a run writing ``out`` keeps its labelled records while unfinished."""
+    errors = errors_path(out)
+    return errors.with_name(errors.name.removesuffix(".errors.tsv") + ".references.partial")
+
+
 def run(args: argparse.Namespace) -> int:
     inputs = list(args.inputs)
     kinds = {input_kind(p) for p in inputs}
@@ -115,6 +232,14 @@ def run(args: argparse.Namespace) -> int:
     if structures and opsin:
         check_opsin()
     options = (("structures", structures), ("opsin", opsin), ("warn_no_java", False))
-    job = Job("reactions", fmt.key, options)
-    items = iter_items(inputs, keys=args.resume, max_chars=args.max_chars, paragraphs=True)
-    return execute(args, job, inputs, fmt.open(args.output), items)
+    items = iter_items(inputs, keys=args.resume, max_chars=args.max_chars)
+    if not args.link_documents:
+        return execute(args, Job("reactions", fmt.key, options), inputs,
+                       fmt.open(args.output), items)
+    has_group = None
+    if structures:
+        from chemie.structures.chem import has_group  # noqa: PLC0415  (RDKit)
+    journal = journal_path(args.output) if args.output is not None else None
+    sink = ResolvingSink(fmt.open(args.output), fmt.formatter, Resolver(has_group=has_group),
+                         inputs, journal)
+    return execute(args, Job("reactions", RECORDS, options), inputs, sink, items)

@@ -7,7 +7,7 @@ indices (ready for ``chemie score anaphora``). An output name ending in ``.jsonl
 ``.json``, ``.csv`` or ``.parquet`` implies its format; ``--format`` chooses: brat, chemu,
 json (everything with rule names, one document per line), csv/parquet (a mention table
 and a relation table) or chemu2020 (a brat folder of the reaction roles: ChEMU 2020 labels,
-trigger-argument E lines); the formats are declared in :mod:`chemie.scale.outputs`. Input
+trigger-argument R lines ARG1/ARGM); the formats are declared in :mod:`chemie.scale.outputs`. Input
 and output are streamed; bad documents are listed in ``OUT.errors.tsv`` and the run goes
 on. Documents read from folders are named by their path in the folder without suffix
 (``sub/a``), files given by name by their name (``a``); a second document with the same

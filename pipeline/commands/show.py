@@ -29,7 +29,8 @@ carry no text: given as INPUT they are shown as schemes and tables of components
 section per document; given with --reactions FILE beside a text INPUT they are drawn above
 the texts of the same document ids (no reactions are found then, no Java is needed). With
 --gold FILE the predictions are shown beside the gold, false positives and false negatives
-marked (exact match of label and spans).
+marked (exact match of label and spans); a ChEMU 2020 brat gold (every mention a ChEMU 2020
+label, no relations) is compared in the roles view, each label in its colour.
 
 Output: -o NAME.html writes one page (a table of contents first when there are several
 documents); -o FOLDER (any other name) writes FOLDER/index.html plus one page per
@@ -79,6 +80,13 @@ def _select(args: argparse.Namespace) -> list[Document]:
             raise InputError(None, None, "--limit must be at least 1")
         docs = itertools.islice(docs, args.limit)
     selected = list(docs)
+    shown = {d.id for d in selected}
+    unknown = ", ".join(repr(i) for i in dict.fromkeys(args.doc or ()) if i not in shown)
+    if unknown and not selected:
+        raise InputError(args.input, None, f"no document with the id {unknown}")
+    if unknown and args.limit is None:  # (with --limit, it may only be cut off)
+        print(f"chemie: warning: {args.input}: no document with the id {unknown}",
+              file=sys.stderr)
     if not selected:
         raise InputError(args.input, None, "no documents to show")
     return selected
@@ -86,11 +94,11 @@ def _select(args: argparse.Namespace) -> list[Document]:
 
 def _gold(path: Path, docs: list[Document]) -> dict[str, Document]:
     """The gold documents of the shown ones, coloured like them where the mentions agree."""
-    from chemie.show.inputs import borrow_kinds, read_inputs, with_kinds
+    from chemie.show.inputs import borrow_kinds, read_inputs, roles_from_labels, with_kinds
 
     pred = {d.id: d for d in docs}
     gold = [borrow_kinds(g, pred[g.id]) for g in read_inputs(path) if g.id in pred]
-    return {g.id: g for g in with_kinds(gold)}
+    return {g.id: roles_from_labels(g) for g in with_kinds(gold)}
 
 
 def _read_paths(path: Path | None) -> list[Path]:
@@ -117,16 +125,20 @@ def _predicted(args: argparse.Namespace, docs: list[Document]) -> list[Document]
         records = read_reactions_file(args.reactions)
         for d in docs:
             d.meta["reactions"] = records.get(d.id, [])
+        if records and not any(d.id in records for d in docs):
+            ids = ", ".join(list(records)[:3]) + (" …" if len(records) > 3 else "")
+            print(f"chemie: warning: {args.reactions}: no shown document has the id of one "
+                  f"of its reactions ({ids}): no schemes drawn", file=sys.stderr)
     return docs
 
 
 def run(args: argparse.Namespace) -> int:
-    from chemie.show.inputs import with_kinds
+    from chemie.show.inputs import roles_from_labels, with_kinds
     from chemie.show.render import render_page, render_site
 
     inputs = [*_read_paths(args.input), *_read_paths(args.gold), *_read_paths(args.reactions)]
     refuse_overwrite([args.output], inputs)
-    docs = with_kinds(_predicted(args, _select(args)))
+    docs = [roles_from_labels(d) for d in with_kinds(_predicted(args, _select(args)))]
     gold = _gold(args.gold, docs) if args.gold else {}
     if args.gold and not gold:
         raise InputError(args.gold, None, "none of the shown documents is in the gold file")

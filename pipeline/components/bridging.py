@@ -36,12 +36,13 @@ from chemie.components.actions import (
 )
 from chemie.components.coref import number_relations
 from chemie.components.mentions.document import doc_text
-from chemie.extensions import actions_of, relations_of
+from chemie.extensions import actions_of, mentions_of, relations_of
 from chemie.model import Action, Relation
 from chemie.saving import SavesTables, table_sources
 from chemie.tables import load_table
 
 STATE, INPUT, EQUIPMENT, SKIP = "state", "input", "equipment", "skip"
+QUENCHED = "quenched"  # "the reaction was quenched": a state after a mixture, else skipped
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,9 @@ class BridgingTable:
     event_heads: frozenset[str]
     event_before: frozenset[str]
     event_after: frozenset[str]
+    quench_predicates: frozenset[str]
+    product_classes: frozenset[str]
+    product_modifiers: frozenset[str]
     coreferent_heads: frozenset[str]
     solvent_layers: frozenset[str]
     material_heads: frozenset[str]
@@ -111,6 +115,14 @@ class BridgingTable:
     layer_sides: dict[str, frozenset[str]]
     discarded: frozenset[str]
     quench_words: frozenset[str]
+    reaction_gases: frozenset[str]
+    condition_actions: frozenset[str]
+    part_rules: frozenset[str]
+    filter_aid_heads: frozenset[str]
+    filter_aids: frozenset[str]
+    inert_gases: frozenset[str]
+    atmosphere_words: frozenset[str]
+    gas_frame: frozenset[str]
     event_venue_before: frozenset[str]
     reference_words: frozenset[str]
     workup_participles: frozenset[str]
@@ -154,7 +166,7 @@ class BridgingResolver(SavesTables):
             w: side for side, words in t.layer_sides.items() for w in words
         }
         # action classes whose object some rule reads (_Context skips the other actions)
-        self.object_actions = (t.target_actions | t.removing_actions
+        self.object_actions = (t.target_actions | t.removing_actions | t.condition_actions
                                | t.workup_subject_actions | t.extracting_actions)
         self.quantity = regex.compile(t.quantity, regex.IGNORECASE)
         self._amounts: dict[str, bool] = {}
@@ -168,6 +180,7 @@ class BridgingResolver(SavesTables):
                                   | t.bare_state_heads | t.bare_mixture_heads)
         # every word that a check of classify looks for in a mention
         self._rule_words = (self._early_words | self._early_heads | {"title"} | t.yield_words
+                            | t.product_modifiers
                             | t.state_pronouns | self._state_like_heads
                             | t.bare_state_qualifiers | t.physical_states)
         # the words around a mention near which a check of _early may fire
@@ -177,6 +190,10 @@ class BridgingResolver(SavesTables):
         # every suffix of a heading anaphor: the last word of one is among them
         self._anaphor_ends = frozenset(a[i:] for a in t.heading_anaphors for i in range(len(a)))
         # rule -> (relation label, confidence), read once per link
+        self._vessel_joins = frozenset(("of", "in", "with", "containing"))
+        self._gas_frame = t.gas_frame | t.atmosphere_words
+        self._gas_words = t.reaction_gases | t.inert_gases
+        self._gases: dict[tuple[str, ...], bool] = {}  # words -> is_gas (memo)
         self._made: dict[str, tuple[str, float | None]] = {
             name: (r.label, r.confidence) for name, r in t.rules.items()
         }
@@ -231,10 +248,12 @@ class BridgingResolver(SavesTables):
             return STATE
         if len(words) == 1 and words[0] in t.state_pronouns:
             return STATE  # "The mixture was stirred at reflux. It was cooled ...": the system
-        if head in self._state_like_heads:
+        if head in self._state_like_heads or self._vessel_tail(words):
             kind = self._state_head(m, ctx)
             if kind is not None:
                 return kind
+        if self._by_class(m):
+            return STATE  # "The crude amine was dissolved": the work-up output, by its class
         if words[0] in t.bare_state_qualifiers and not t.workup_heads.isdisjoint(words):
             return STATE  # "organic phase was separated", "Product containing fractions were ..."
         quantity = None  # has_quantity, computed only when a check needs it
@@ -278,10 +297,12 @@ class BridgingResolver(SavesTables):
         if role and head not in t.role_nouns:
             return INPUT  # "mobile phase": a role, not a layer
         after = low[m.last + 1] if m.last + 1 < len(low) else ""
-        if after in t.apparatus_after or (
+        if (after in t.apparatus_after or (
             after == "-" and m.last + 2 < len(low) and low[m.last + 2] in t.apparatus_after
-        ):
-            return SKIP  # "ice" in "an ice bath", "under ice - cooling": part of the apparatus
+        )) and not self.is_gas(words):
+            # "ice" in "an ice bath", "under ice - cooling": part of the apparatus (but the
+            # hydrogen of "a hydrogen balloon" is the gas the reaction runs under)
+            return SKIP
         if head in t.non_compounds:
             return SKIP  # "inert atmosphere", "a period of": no compound
         if head == "atmosphere" and t.empty_atmosphere.issuperset(words):
@@ -312,6 +333,8 @@ class BridgingResolver(SavesTables):
             before in t.event_before or self._event_predicate(low, m.last + 1)
         ):
             return SKIP  # "after completion of the reaction": the event, not the material
+        if head in t.event_heads and self._predicate_in(low, m.last + 1, t.quench_predicates):
+            return QUENCHED  # "the reaction was quenched with water"
         if " ".join(words) in t.heading_anaphors and ctx.before_first_action(
                 ctx.table.idx[first]):
             return SKIP  # "This compound was prepared from X": the heading compound (coreference)
@@ -324,7 +347,7 @@ class BridgingResolver(SavesTables):
         words, head, first = m.words, m.head, m.first
         if head in t.funnel_heads and t.holding_funnels.isdisjoint(words):
             return SKIP  # "a Büchner funnel": filtration apparatus holds no reaction system
-        if head in t.equipment_heads:
+        if head in t.equipment_heads or self._vessel_tail(words):
             around = ctx.around
             if (around[first + 1] == "in" and first > 1
                     and around[first] in t.event_venue_before):
@@ -352,6 +375,46 @@ class BridgingResolver(SavesTables):
                 head in t.bare_mixture_heads and "/" not in words and ":" not in words):
             return STATE
         return None
+
+    def _aid_renamed(self, m: MentionView, walk: _Walk) -> bool:
+        """Replace a pending filter aid of this or the previous sentence ("a pad of Celite",
+        "diatomite") by ``m``, its later name ("the pad", "the filter cake"); False when there
+        is none."""
+        aids = self.t.filter_aids
+        pending = walk.pending
+        for k in range(len(pending) - 1, -1, -1):
+            p = pending[k]
+            if p.sentence < m.sentence - 1:
+                return False
+            if p.head == m.head or not aids.isdisjoint(p.words):
+                pending[k] = m
+                if p.id in walk.workup_inputs:
+                    walk.workup_inputs.add(m.id)
+                return True
+        return False
+
+    def _parts(self, doc: Doc) -> frozenset[str]:
+        """The ids of the mentions that name a part of a longer mention (rules of
+        ``part_rules``: "10% Pd / C ( 0.5 g )" in "a mixture of X and 10% Pd / C ( 0.5 g ) in
+        MeOH"): the walk takes the longer one."""
+        rules = self.t.part_rules
+        return frozenset(m.id for m in mentions_of(doc) if m.rule in rules)
+
+    def _by_class(self, m: MentionView) -> bool:
+        """True for a product named by its class after "crude" or "free" ("the crude
+        amine")."""
+        t = self.t
+        return m.head in t.product_classes and not t.product_modifiers.isdisjoint(m.words[:2])
+
+    def _is_vessel(self, m: MentionView) -> bool:
+        """True for a vessel mention ("a sealed tube", "a dried 250 mL , 3-neck flask")."""
+        return m.head in self.t.equipment_heads or self._vessel_tail(m.words)
+
+    def _vessel_tail(self, words: tuple[str, ...]) -> bool:
+        """True for a vessel whose description hides its head from :func:`head_word` ("a
+        dried 250 mL , 3-neck flask": the comma): the last word is a vessel and no "of", "in"
+        or "with" makes it the complement of another noun."""
+        return words[-1] in self.t.equipment_heads and self._vessel_joins.isdisjoint(words)
 
     def _role(self, m: MentionView) -> bool:
         """True for a noun naming a compound by its role ("eluent", "the mobile phase")."""
@@ -385,11 +448,17 @@ class BridgingResolver(SavesTables):
 
     def _event_predicate(self, low: list[str], i: int) -> bool:
         """True for "(the reaction) was stopped / is complete / was monitored by TLC"."""
+        return self._predicate_in(low, i, self.t.event_after)
+
+    @staticmethod
+    def _predicate_in(low: list[str], i: int, words: frozenset[str]) -> bool:
+        """True when the predicate from token ``i`` ("was then quenched") is one of
+        ``words``."""
         if i < len(low) and low[i] in ("was", "is", "were", "had", "has"):
             i += 1
             if i < len(low) and low[i] in ("then", "been", "further"):
                 i += 1
-        return i < len(low) and low[i] in self.t.event_after
+        return i < len(low) and low[i] in words
 
     def _described(self, words: tuple[str, ...], head: str) -> bool:
         """True when only describing adjectives precede the head ("pale yellow solid")."""
@@ -448,7 +517,7 @@ class BridgingResolver(SavesTables):
         scanned, reuse, at_stop = 0, -1, False
         for m in views:
             if m.last <= reach:
-                if low[m.first - 1] != "," or m.last - m.first < 2:
+                if low[m.first - 1] != "," or m.last - m.first < 2 or m.id in self._parts(doc):
                     # "( 2a )" inside the range of a discontinuous mention: a label; but in
                     # "silica gel ( 120 g , 0-100% EtOAc in hexanes )" the eluent is used
                     continue
@@ -460,10 +529,17 @@ class BridgingResolver(SavesTables):
                     walk, step, reuse = _Walk(), m_step, -1
                     ctx.step_start = ctx.first_action.get(step)
             words = m.words
+            if words[0] == "the" and m.head in t.filter_aid_heads and self._aid_renamed(m, walk):
+                continue  # "the pad" names the pad of Celite again: the later name is used
             if self._rule_words.isdisjoint(words) and words[-1] not in self._anaphor_ends:
                 kind = self._classify_name(m, ctx)  # (half the mentions: one set test, not ten)
             else:
                 kind = self.classify(m, ctx)
+            changed = "transformed_condition_change"
+            if kind == QUENCHED:
+                if walk.state is None:
+                    continue  # no mixture named yet: the quench is an event
+                kind, changed = STATE, "transformed_quenched_reaction"
             if kind == SKIP:
                 continue
             if kind == INPUT:
@@ -489,7 +565,8 @@ class BridgingResolver(SavesTables):
                         reuse = end - 1  # no full stop before the end of the sentence
                     scanned = m.last
                     at_stop = ctx.workup_active(step, idx[end - 1] + 1, walk.since)
-                if at_stop:
+                if at_stop and not self.is_gas(m.words):
+                    # (a gas is a reaction input: "stirred under hydrogen for 16 h, filtered")
                     walk.workup_inputs.add(m.id)
                 continue
             if kind == EQUIPMENT:
@@ -501,15 +578,17 @@ class BridgingResolver(SavesTables):
                 or m.head in t.workup_heads
                 or not t.workup_participles.isdisjoint(m.words)
             )
-            product = m.id in ctx.products or m.head not in t.state_heads
+            product = m.id in ctx.products or (
+                m.head not in t.state_heads and m.head not in t.coreferent_heads
+                and not self._by_class(m))
             if m.id in ctx.thrown_away:
                 # "filtered to remove a solid", "the water layer was removed": linked, but the
                 # system goes on from the state before it
                 kept = walk.state, walk.parent, walk.inputs
-                self._state(ctx, m, walk, in_workup, product, out)
+                self._state(ctx, m, walk, in_workup, product, out, changed)
                 walk.state, walk.parent, walk.inputs = kept
                 continue
-            in_workup = self._state(ctx, m, walk, in_workup, product, out)
+            in_workup = self._state(ctx, m, walk, in_workup, product, out, changed)
             if product and in_workup and m.head not in t.state_heads:
                 walk, reuse = _Walk(since=idx[m.last]), -1  # a named product ends the procedure
         number_relations(out, first, "B")  # B1, B2 … in the order made (coreference: C1 …)
@@ -540,6 +619,11 @@ class BridgingResolver(SavesTables):
         state = walk.state
         if state is not None and state.last == m.first - 2:
             return  # "the solution in a flask": the vessel only locates the mixture
+        if m.id in ctx.processed or (state is not None and not walk.pending):
+            # "The sealed tube was heated", "The mixture was stirred in a sealed tube": the
+            # vessel holds the reaction system and stands for it as its state
+            walk.parent, walk.state, walk.pending, walk.inputs = state, m, [], []
+            return
         if sources or not walk.pending:
             walk.pending = [m]  # the vessel stands for what was put into it
 
@@ -551,9 +635,11 @@ class BridgingResolver(SavesTables):
         in_workup: bool,
         product: bool,
         out: list[Relation],
+        changed: str = "transformed_condition_change",
     ) -> bool:
-        """Link a state expression to the previous state and the pending compounds; True when
-        it is a work-up output."""
+        """Link a state expression to the previous state and the pending compounds (the rule
+        ``changed`` links it to the previous state when nothing was added); True when it is a
+        work-up output."""
         t = self.t
         before = ctx.around[m.first + 1]
         pending, deferred = walk.pending, []
@@ -599,7 +685,7 @@ class BridgingResolver(SavesTables):
                 and m.head in t.workup_heads):
             walk.state, walk.pending = m, deferred
             return in_workup  # "an amber residue. The residue was ...": the same (coreference)
-        if prev is not None and not pending and (
+        if prev is not None and not pending and not self._is_vessel(prev) and (
             (m.words[0] in t.restating
              and not ctx.actions_between(ctx.table.idx[prev.last], ctx.table.idx[m.first]))
             or (prev.last == m.first - 2 and before in t.apposition_marks)
@@ -608,7 +694,16 @@ class BridgingResolver(SavesTables):
             # "to produce Compound q : t-butyl ... ( 0.6 g )": the same product in apposition
             walk.state, walk.pending = m, deferred
             return in_workup
-        if in_workup:
+        if in_workup and prev is not None and self._after_gas(pending, walk.workup_inputs):
+            # "the reaction mixture was stirred under a hydrogen atmosphere . The mixture was
+            # filtered": the first mixture after a reaction run under a gas is its outcome
+            self._link(out, "ra_gas_atmosphere", m, prev)
+            for p in pending:
+                if p.id in walk.workup_inputs:
+                    self._link(out, "workup_used_compound", m, p)
+                else:
+                    self._link(out, "ra_gas_atmosphere", m, p)
+        elif in_workup:
             if prev:
                 self._link(out, "workup_previous_state", m, prev)
             for p in pending:
@@ -625,10 +720,36 @@ class BridgingResolver(SavesTables):
                 if not (product and m.words[: len(p.words)] == p.words):
                     self._link(out, rule, m, p)  # not "Compound 8 ( 26 mg )" -> "Compound 8"
         elif prev:
-            self._link(out, "transformed_condition_change", m, prev)
+            rule = "transformed_vessel_contents" if self._is_vessel(prev) else changed
+            self._link(out, rule, m, prev)
         walk.state, walk.pending, walk.parent, walk.inputs = m, deferred, prev, pending
         walk.sibling = None
         return in_workup
+
+    def is_gas(self, words: tuple[str, ...]) -> bool:
+        """True for a gas a reaction runs under: hydrogen in any form ("H2 ( 1 atm )", "a
+        hydrogen balloon"), an inert gas named as an atmosphere ("a nitrogen atmosphere")."""
+        hit = self._gases.get(words)
+        if hit is None:
+            t = self.t
+            core = [w.split("(")[0] for w in words
+                    if w not in self._gas_frame and not w[:1].isdigit()]
+            hit = bool(core) and self._gas_words.issuperset(core) and (
+                not t.reaction_gases.isdisjoint(core)
+                or not t.atmosphere_words.isdisjoint(words))
+            if len(self._gases) < 100_000:
+                self._gases[words] = hit
+        return hit
+
+    def _after_gas(self, pending: list[MentionView], workup_inputs: set[str]) -> bool:
+        """True when a gas is pending and every other pending compound came in a work-up."""
+        gas = False
+        for p in pending:
+            if self.is_gas(p.words):
+                gas = True
+            elif p.id not in workup_inputs:
+                return False
+        return gas
 
     def _quenched(self, prev: MentionView | None, pending: list[MentionView]) -> bool:
         """True when a quench or work-up liquid was among the compounds added to a mixture."""
@@ -699,6 +820,7 @@ class _Context:
         self.extracted: set[str] = set()  # objects of extractions ("the layer was extracted")
         self.thrown_away: set[str] = set()  # objects of "removed", "decanted" (not evaporated)
         self.workup_objects: set[str] = set()
+        self.processed: set[str] = set()  # objects of condition actions ("the tube was heated")
         special = resolver.object_actions
         for a in body:
             args = a.args
@@ -716,6 +838,8 @@ class _Context:
                 k = table.starting_at(a.start)
                 if k is not None and table.lower[k] in resolver.t.discarding_triggers:
                     self.thrown_away.update(args.get("object", ()))
+            if label in resolver.t.condition_actions:
+                self.processed.update(args.get("object", ()))
             if a.phase == "workup" and label in resolver.t.workup_subject_actions:
                 self.workup_objects.update(args.get("object", ()))
             if label in resolver.t.extracting_actions:

@@ -379,6 +379,7 @@ def as_eluent(c: Context, p: AsEluent, a: CorefMention) -> Found:
 class AsPhysicalState(CorefRule):
     skip_after: frozenset[str]  # an earlier mention after one of these is no antecedent
     subject_verbs: tuple[str, ...]  # "Compound 27 was synthesized from A … as a solid"
+    forms: frozenset[str]  # generic heads of a form: "as its hydrochloride salt"
 
     @cached_property
     def passive_yield(self) -> list[list[str]]:
@@ -386,9 +387,10 @@ class AsPhysicalState(CorefRule):
         return [[aux, v] for aux in ("was", "were", "is") for v in self.subject_verbs]
 
 
-@rule("as_physical_state", params=AsPhysicalState, kinds=("state",))
+@rule("as_physical_state", params=AsPhysicalState, kinds=("state", "generic"))
 def as_physical_state(c: Context, p: AsPhysicalState, a: CorefMention) -> Found:
-    if a.kind != "state" or a.first < 1:
+    # a state ("as a white solid") or a form by class ("as its hydrochloride salt")
+    if a.first < 1 or not (a.kind == "state" or (a.kind == "generic" and a.head in p.forms)):
         return None
     words, ms = c.words, c.ms
     if a.before != "as" and " ".join(words[max(0, a.first - 2) : a.first]) != "form of":
@@ -460,6 +462,42 @@ def this_product(c: Context, p: ThisProduct, a: CorefMention) -> Found:
         if x.sentence < a.sentence - 1:
             return None
         if "%" in x.m.text and x.kind in ("chemical", "reference", "state"):
+            return x
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class DescribedProduct(CorefRule):
+    heads: frozenset[str]  # "this salt", "this material", "the crude amine"
+    demonstratives: frozenset[str]  # "this", "these", "said"
+    modifiers: frozenset[str]  # after "the": "the crude amine", "the free base"
+    max_sentences: int  # how many sentences back the product may be named
+
+
+@rule("described_product", params=DescribedProduct,
+      kinds=("generic", "chemical", "state", "reference"),
+      gate=lambda f, p: f.head in p.heads and (f.det in p.demonstratives or f.det == "the"))
+def described_product(c: Context, p: DescribedProduct, a: CorefMention) -> Found:
+    # "to give the dihydrochloride salt ( 2.5 g , 91% ) . This salt was suspended",
+    # "to afford a foam . The crude amine was dissolved": the product just obtained
+    if a.head not in p.heads or a.m.quantity:
+        return None
+    if a.det not in p.demonstratives and not (
+        a.det == "the" and a.core.split()[0] in p.modifiers
+    ):
+        return None
+    words, verbs = c.words, c.table.yield_verbs
+    if not verbs.isdisjoint(words[max(0, a.first - 2) : a.first]):
+        return None  # "to give the free base": a product named, no anaphor
+    for x in reversed(c.ms[: a.i]):
+        if x.sentence < a.sentence - p.max_sentences:
+            return None
+        if x.bracketed or x.kind == "equipment":
+            continue
+        # a product: stated with its yield, or named right after a verb that gives it
+        if "%" in x.m.text and _CONCENTRATION.match(x.m.text) is None:
+            return x
+        if not verbs.isdisjoint(words[max(0, x.first - 3) : x.first]) and x.before != "as":
             return x
     return None
 
@@ -553,6 +591,9 @@ class TheSolvent(CorefRule):
     not_solvents: frozenset[str]  # words of aqueous wash and work-up solutions
     aqueous: frozenset[str]  # words of an aqueous work-up
     reagent_units: tuple[str, ...]  # case-sensitive, after a number
+    removal: frozenset[str]  # "to remove methanol": the word before a solvent removed
+    removed: frozenset[str]  # "the acetone was removed": the participle after was / were
+    plural: frozenset[str]  # "the organic solvents": every solvent, whatever the modifier
 
     @cached_property
     def reagent_amount(self) -> re.Pattern:
@@ -572,9 +613,12 @@ def the_solvent(c: Context, p: TheSolvent, a: CorefMention) -> Found:
     solvents, tails = c.table.solvents, c.table.solvent_tails
     found: list[CorefMention] = []
     washed = False
+    every = a.core in p.anaphors or a.head in p.plural
     for x in reversed(c.ms[: a.i]):
         if found and ((x.kind == "generic" and x.head in p.anaphors) or "%" in x.m.text):
             break  # the solvents before an earlier "the solvent" or a product are gone
+        if found and x.kind == "chemical" and _solvent_removed(c, p, x):
+            break  # "the acetone was removed": it and the solvents before it are gone
         words = x.core.split()
         if p.not_solvents.intersection(words):
             # an aqueous work-up: the solvents of the reaction before it went with the
@@ -590,11 +634,20 @@ def the_solvent(c: Context, p: TheSolvent, a: CorefMention) -> Found:
             if p.reagent_amount.search(x.m.text) is not None:
                 continue  # a molar amount: added as a reagent, not as the solvent
             found.append(x)
-            if a.core not in p.anaphors:
+            if not every:
                 break  # "the organic solvent", "the elution solvent": one antecedent
             # else every solvent of the mixture: "The solvent" after an extraction with
             # EtOAc of a reaction run in THF -> the EtOAc and the THF
     return found or None
+
+
+def _solvent_removed(c: Context, p: TheSolvent, x: CorefMention) -> bool:
+    """Whether ``x`` is named as removed: "to remove methanol", "the acetone was
+    evaporated"."""
+    if x.before in p.removal:
+        return True
+    words, i = c.words, x.last + 1
+    return i + 1 < len(words) and words[i] in ("was", "were") and words[i + 1] in p.removed
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -622,11 +675,18 @@ def starting_material(c: Context, p: StartingMaterial, a: CorefMention) -> Found
     return found or None
 
 
-@rule("final_product", kinds=("chemical", "reference", "state"),
+@dataclass(frozen=True, kw_only=True)
+class FinalProduct(CorefRule):
+    forms: frozenset[str]  # generic heads of a product by class: "the hydrochloride salt"
+
+
+@rule("final_product", params=FinalProduct, kinds=("chemical", "reference", "state", "generic"),
       gate=lambda f, p: f.after_title and f.yield_or_label)
-def final_product(c: Context, p: CorefRule, a: CorefMention) -> Found:
+def final_product(c: Context, p: FinalProduct, a: CorefMention) -> Found:
     title = c.title
-    if title is None or a.i <= title.i or a.kind not in ("chemical", "reference", "state"):
+    named = a.kind in ("chemical", "reference", "state") or (
+        a.kind == "generic" and a.head in p.forms)  # "the hydrochloride salt ( 1.4 g , 90% )"
+    if title is None or a.i <= title.i or not named:
         return None
     if "%" in a.m.text and a.i == c.last_product():
         return title
@@ -700,6 +760,62 @@ def drying_agent(c: Context, p: DryingAgent, a: CorefMention) -> Found:
             return None
         if x.kind == "chemical" and words[max(0, x.first - 2) : x.first] in p.over:
             return x
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TheCatalyst(CorefRule):
+    anaphors: frozenset[str]  # "the catalyst"
+    metals: frozenset[str]  # words of a catalyst's name ("pd", "palladium", "raney")
+    max_sentences: int  # how many sentences back the catalyst may be named
+
+
+@rule("the_catalyst", params=TheCatalyst, kinds=("generic",),
+      gate=lambda f, p: f.det in ("the", "this", "") and f.head in p.anaphors)
+def the_catalyst(c: Context, p: TheCatalyst, a: CorefMention) -> Found:
+    # "10% Pd / C ( 0.2 g ) was added ... The catalyst was filtered off": the catalyst named
+    if a.kind != "generic" or a.head not in p.anaphors or a.det not in ("the", "this", ""):
+        return None
+    if a.core.split()[0] not in p.anaphors:
+        return None  # "the catalyst" alone, not "the catalyst solution" or "a fresh catalyst"
+    for x in reversed(c.ms[: a.i]):
+        if x.sentence < a.sentence - p.max_sentences:
+            return None
+        if x.kind == "chemical" and _names_metal(x.name, p.metals):
+            return x
+    return None
+
+
+def _names_metal(name: str, metals: frozenset[str]) -> bool:
+    """Whether a word of ``name`` is a metal word or starts with one before a bracket
+    ("pd(oh)2", "pd(pph3)4")."""
+    for w in name.split():
+        if w in metals or w.split("(", 1)[0] in metals:
+            return True
+    return False
+
+
+@dataclass(frozen=True, kw_only=True)
+class FilterPad(CorefRule):
+    anaphors: frozenset[str]  # "the pad", "the plug", "the filter cake"
+    aids: frozenset[str]  # words of a filter aid's name ("celite", "silica")
+    max_sentences: int  # how many sentences back the filter aid may be named
+
+
+@rule("filter_pad", params=FilterPad, kinds=("generic",),
+      gate=lambda f, p: f.det == "the" and f.head in p.anaphors)
+def filter_pad(c: Context, p: FilterPad, a: CorefMention) -> Found:
+    # "filtered through a pad of Celite and the pad was washed": the pad of filter aid;
+    # "filtered through diatomite and the filter cake was washed": the filter aid itself
+    if a.kind != "generic" or a.det != "the" or a.head not in p.anaphors:
+        return None
+    for x in reversed(c.ms[: a.i]):
+        if x.sentence < a.sentence - p.max_sentences:
+            return None
+        if x.head == a.head and x.det in ("a", "an", ""):
+            return x  # "a pad of Celite", "a Celite pad"
+        if x.kind == "chemical" and not p.aids.isdisjoint(x.name.split()):
+            return x  # "through diatomite", "through Celite"
     return None
 
 

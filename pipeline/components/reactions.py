@@ -2,14 +2,16 @@
 structures, amounts, yield, conditions and steps, after ``chemie_roles``.
 
 Writes :class:`chemie.reactions.model.Reaction` objects to ``doc._.reactions``, one per
-step that makes a product (see :mod:`chemie.reactions.assemble`). Roles follow the USPTO
+step that makes a product (see :mod:`chemie.reactions.records`). Roles follow the USPTO
 convention and name their rule (``rules/reactions.yaml``). Structures come from the
 compound dictionary and OPSIN (one batch per document, through
 :class:`chemie.structures.resolve.Resolver`); with ``structures=False`` nothing is resolved
-(no JVM, RDKit is not even imported: components have ``structure`` None and the structure
-rules do not run); with ``opsin=False`` only the dictionary is used. ``nlp.to_disk`` saves
-the rule table with the pipeline (the grounding rules and the compound dictionary are read
-from the installed package).
+(no JVM, RDKit is not even imported: components have ``structure`` None, the structure
+rules do not run, and a reference by class of compound, "the imidate", takes the previous
+product); with ``opsin=False`` only the dictionary is used. Steps, references to earlier
+products and general procedures follow ``rules/procedures.yaml``
+(:mod:`chemie.reactions.records`). ``nlp.to_disk`` saves both rule tables with the pipeline
+(the grounding rules and the compound dictionary are read from the installed package).
 """
 
 from __future__ import annotations
@@ -29,26 +31,34 @@ from chemie.extensions import (
     relations_of,
     roles_of,
 )
-from chemie.reactions.assemble import DocView, candidates, records
+from chemie.reactions.assemble import DocView, candidates
+from chemie.reactions.implied import implied_species
+from chemie.reactions.procedures_table import procedure_table
+from chemie.reactions.records import records
 from chemie.reactions.roles import text_roles
+from chemie.reactions.sections import plan
 from chemie.reactions.table import reaction_table
-from chemie.saving import SavesTables, rule_table, table_sources
+from chemie.saving import SavesTables, table_sources
 
 
 class ReactionAssembler(SavesTables):
     """Builds the reaction records of a Doc (``to_disk`` saves its rule table, ``from_disk``
     reads it back)."""
 
-    def __init__(self, rules: str | Path, structures: bool, opsin: bool):
+    def __init__(self, rules: str | Path, procedures: str | Path, structures: bool,
+                 opsin: bool):
         self.table = reaction_table(rules)
-        self.table_files = table_sources(rules)
+        self.steps = procedure_table(procedures)
+        self.table_files = table_sources(rules, procedures)
+        self.names = (Path(rules).name, Path(procedures).name)
         self.structures = structures
         self.opsin = opsin
         self._resolver = None
 
     def load_tables(self, files: dict[str, Path]) -> None:
-        """Use the rule table in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
-        self.__init__(rule_table(files), self.structures, self.opsin)
+        """Use the rule tables in ``files`` (see :class:`~chemie.saving.SavesTables`)."""
+        rules, procedures = self.names
+        self.__init__(files[rules], files[procedures], self.structures, self.opsin)
 
     @property
     def resolver(self):  # noqa: ANN201  (imported on first use: RDKit and the JVM)
@@ -61,36 +71,44 @@ class ReactionAssembler(SavesTables):
 
     def __call__(self, doc: Doc) -> Doc:
         view = doc_view(doc)
-        found = candidates(view, self.table)
-        check = None
+        sections = plan(view, self.steps)
+        found = candidates(view, self.table, sections.kept)
+        check = has_group = None
         if self.structures:
             from chemie.reactions.structure_roles import structure_roles  # noqa: PLC0415
+            from chemie.structures.chem import has_group  # noqa: PLC0415
 
             if found:
                 found = self.resolver.resolve(view, found)
             check = functools.partial(structure_roles, table=self.table)
         text_roles(found, self.table)
-        reactions_of(doc).extend(records(view, self.table, found, check))
+        implied = functools.partial(implied_species, table=self.table,
+                                    structures=self.structures)
+        reactions_of(doc).extend(records(view, self.table, found, check, implied,
+                                         sections=sections, steps_table=self.steps,
+                                         has_group=has_group))
         return doc
 
 
 def doc_view(doc: Doc) -> DocView:
     """What assembly reads from a Doc that went through ``chemie_roles``."""
-    coreference: dict[str, list[str]] = {}
+    links: dict[str, dict[str, list[str]]] = {"COREFERENCE": {}, "TRANSFORMED": {}}
     for r in relations_of(doc):
-        if r.label == "COREFERENCE":
-            coreference.setdefault(r.head, []).append(r.tail)
+        if r.label in links:
+            links[r.label].setdefault(r.head, []).append(r.tail)
     return DocView(str(doc_id_of(doc) or ""), doc_text(doc), list(roles_of(doc)),
-                   list(mentions_of(doc)), list(actions_of(doc)), coreference)
+                   list(mentions_of(doc)), list(actions_of(doc)), links["COREFERENCE"],
+                   links["TRANSFORMED"])
 
 
 @Language.factory(
     "chemie_reactions",
-    default_config={"rules": "reactions.yaml", "structures": True, "opsin": True},
+    default_config={"rules": "reactions.yaml", "procedures": "procedures.yaml",
+                    "structures": True, "opsin": True},
     requires=["doc._.mentions", "doc._.actions", "doc._.relations", "doc._.roles"],
     assigns=["doc._.reactions"],
 )
-def make_reaction_assembler(nlp: Language, name: str, rules: str, structures: bool,
-                            opsin: bool) -> ReactionAssembler:
-    """The reaction assembler configured from a rule table in ``rules/``."""
-    return ReactionAssembler(rules, structures, opsin)
+def make_reaction_assembler(nlp: Language, name: str, rules: str, procedures: str,
+                            structures: bool, opsin: bool) -> ReactionAssembler:
+    """The reaction assembler configured from the rule tables in ``rules/``."""
+    return ReactionAssembler(rules, procedures, structures, opsin)

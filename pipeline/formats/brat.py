@@ -2,8 +2,10 @@
 
 Read: text-bound annotations ``T3<TAB>LABEL 10 20;25 30<TAB>text`` (several ranges =
 discontinuous), relations ``R1<TAB>LABEL Arg1:T5 Arg2:T2`` (Arg1 = anaphor, Arg2 =
-antecedent) and notes ``#1<TAB>AnnotatorNotes T3<TAB>note``. A note ``rule=NAME`` sets the
-``rule`` of its mention or relation, ``rule=NAME confidence=0.83`` (or ``confidence=0.83``
+antecedent; in ChEMU 2020 events ``ARG1``/``ARGM`` with Arg1 = trigger, Arg2 = argument;
+each argument must be a T id of the document) and notes
+``#1<TAB>AnnotatorNotes T3<TAB>note``. A note ``rule=NAME`` sets the ``rule`` of its
+mention or relation, ``rule=NAME confidence=0.83`` (or ``confidence=0.83``
 alone) its ``confidence`` too (the writer writes both for mentions and relations); other notes
 on mentions go to their ``notes``.
 E, A, N, M and ``*`` lines are tolerated and ignored. Tokens are the whitespace-separated
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from chemie.errors import InputError, atomic_write, read_text
@@ -81,20 +83,37 @@ def _new_doc(doc_id: str, text: str, path: Path, txt: Path) -> Document:
     return doc
 
 
-def read_brat_pair(txt: PathLike, ann: PathLike) -> Document:
-    """One document from a ``.txt`` file and its ``.ann`` standoff file."""
+def _lines(files: Iterable[Path]) -> Iterator[tuple[tuple[Path, int], str]]:
+    """The non-blank lines of the standoff ``files``, each with its file and line number."""
+    for path in files:
+        for lineno, raw in enumerate(read_text(path).split("\n"), 1):
+            line = raw.rstrip("\r")
+            if line.strip():
+                yield (path, lineno), line
+
+
+def _relation(ann_id: str, annotation: str, where: tuple[Path, int]) -> Relation:
+    """The relation of an ``R`` line's annotation ``LABEL Arg1:ID Arg2:ID``."""
+    label, *args = annotation.split()
+    roles = dict(a.split(":", 1) for a in args if ":" in a)
+    if len(args) != 2 or set(roles) != {"Arg1", "Arg2"} or not all(roles.values()):
+        raise InputError(*where, f"{ann_id}: expected 'LABEL Arg1:ID Arg2:ID', got "
+                         f"{annotation!r}")
+    return Relation(label, roles["Arg1"], roles["Arg2"], id=ann_id)
+
+
+def read_brat_pair(txt: PathLike, ann: PathLike, *more: PathLike) -> Document:
+    """One document from a ``.txt`` file and its ``.ann`` standoff file; ``more``: further
+    standoff files read as if appended to the ``.ann`` (e.g. ``R`` lines kept apart from
+    a corpus's own ``.ann``), each error naming its own file and line."""
     txt, ann = Path(txt), Path(ann)
     text = read_text(txt, bom_as_space=True)
     doc = _new_doc(ann.stem, text, ann, txt)
     mentions: dict[str, Mention] = {}
     relations: dict[str, Relation] = {}
-    pending: list[tuple[int, str]] = []  # line, relation id
-    notes: list[tuple[int, str, str]] = []  # line, target id, note
-    for lineno, raw in enumerate(read_text(ann).split("\n"), 1):
-        line = raw.rstrip("\r")
-        if not line.strip():
-            continue
-        where = (ann, lineno)
+    pending: list[tuple[tuple[Path, int], str]] = []  # where, relation id
+    notes: list[tuple[tuple[Path, int], str, str]] = []  # where, target id, note
+    for where, line in _lines([ann, *map(Path, more)]):
         fields = line.split("\t", 2)
         ann_id = fields[0]
         if ann_id.startswith(IGNORED_PREFIXES):
@@ -115,32 +134,26 @@ def read_brat_pair(txt: PathLike, ann: PathLike) -> Document:
                 )
             mentions[ann_id] = Mention(ann_id, spans, label=label, text=actual)
         elif ann_id.startswith("R"):
-            label, *args = fields[1].split()
-            roles = dict(a.split(":", 1) for a in args if ":" in a)
-            if len(args) != 2 or set(roles) != {"Arg1", "Arg2"}:
-                raise InputError(
-                    *where, f"{ann_id}: expected 'LABEL Arg1:ID Arg2:ID', got {fields[1]!r}"
-                )
-            relations[ann_id] = Relation(label, roles["Arg1"], roles["Arg2"], id=ann_id)
-            pending.append((lineno, ann_id))
+            relations[ann_id] = _relation(ann_id, fields[1], where)
+            pending.append((where, ann_id))
         elif ann_id.startswith("#"):
             parts = fields[1].split()
             if len(parts) != 2:
                 raise InputError(*where, f"{ann_id}: expected 'AnnotatorNotes ID<TAB>note'")
-            notes.append((lineno, parts[1], fields[2] if len(fields) > 2 else ""))
+            notes.append((where, parts[1], fields[2] if len(fields) > 2 else ""))
         else:
             raise InputError(*where, f"unknown annotation {ann_id!r}")
-    for lineno, rid in pending:
+    for where, rid in pending:
         for arg in (relations[rid].head, relations[rid].tail):
             if arg not in mentions:
-                raise InputError(ann, lineno, f"{rid}: argument {arg} is not a defined T id")
-    for lineno, target, note in notes:
+                raise InputError(*where, f"{rid}: argument {arg} is not a defined T id")
+    for where, target, note in notes:
         item: Mention | Relation | None = mentions.get(target, relations.get(target))
         if item is None:
             if target.startswith(("T", "R")):
-                raise InputError(ann, lineno, f"note on {target}, which is not defined")
+                raise InputError(*where, f"note on {target}, which is not defined")
             continue
-        parsed = _rule_note(note, (ann, lineno), target)
+        parsed = _rule_note(note, where, target)
         if parsed is not None:
             rule, conf = parsed
             item.rule = item.rule if rule is None else rule

@@ -68,7 +68,7 @@ def _lines(path: PathLike, allow_empty: bool = False) -> Iterable[tuple[int, lis
     text = read_text(path)
     if not text.strip() and not allow_empty:
         raise InputError(path, None, "empty file")
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(text.split("\n"), start=1):  # "\n" only (not U+2028 …)
         line = line.rstrip("\r")
         if not line.strip():
             continue

@@ -24,6 +24,7 @@ from operator import add
 from pathlib import Path
 
 from chemie.errors import InputError, atomic_write
+from chemie.formats.shapes import PARAGRAPHS
 from chemie.limits import check_chars
 from chemie.model import (
     ANAPHORA_LABELS,
@@ -148,7 +149,8 @@ def _document(
     for key in ("doc_key", "sentences"):
         if key not in obj:
             hint = " (this is `chemie run --format json` output; ChEMU-Ref jsonl is " \
-                "`--format chemu`)" if "mentions" in obj and "text" in obj else ""
+                "`--format chemu`)" if "mentions" in obj and "text" in obj else \
+                f" (these are {PARAGRAPHS})" if "text" in obj and "title" in obj else ""
             raise InputError(path, lineno, f"missing key {key!r}{hint}")
     doc_key = obj["doc_key"]
     if not isinstance(doc_key, str | int) or isinstance(doc_key, bool):

@@ -30,7 +30,7 @@ def parse_iob(text: str, path: str | os.PathLike[str] | None = None) -> list[IOB
     """Parse IOB TSV text; InputError (FILE:LINE) for lines without a tab or bad tags."""
     sentences: list[IOBSentence] = []
     cur = IOBSentence([], [])
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(text.split("\n"), start=1):  # "\n" only (not U+2028 …)
         line = raw.rstrip("\r")
         if not line.strip():
             if cur.words:

@@ -1,12 +1,14 @@
 """Writers of ``chemie reactions``' results: a document's reaction records
 (``doc.meta["reactions"]``, :class:`chemie.reactions.model.Reaction`) as JSON lines, reaction
-SMILES lines or the rows of three tables.
+SMILES lines or the rows of three tables. The templates of general procedures (rule
+``general_procedure``: no reaction of their own) are not written (:func:`written`).
 
 - JSON lines: one line per reaction, :meth:`~chemie.reactions.model.Reaction.to_dict`.
 - rsmi: one line per reaction, ``ID<TAB>reactants>reagents>products`` (the document's id,
-  as the USPTO sets are distributed and ``chemie score reactions`` reads them). A document's
+  as the USPTO sets are distributed and ``chemie score reactions`` reads them); a reaction
+  with a component that has no structure gets a third column naming such components. A document's
   reactions come in text order, so its last line is the reaction that makes its final
-  product (the title's compound belongs to the last reaction: :mod:`chemie.reactions.assemble`).
+  product (the title's compound belongs to the last reaction: :mod:`chemie.reactions.records`).
 - Tables (:data:`TABLES`): ``reactions`` (one row per reaction: its rule, reaction SMILES,
   yield and conditions), ``components`` (one row per component: role and rule, name,
   offsets, mention, amount, structure and how it was resolved) and ``steps`` (one row per
@@ -20,15 +22,22 @@ import json
 
 from chemie.formats.tabular import Table
 from chemie.model import Document
-from chemie.reactions.model import CONDITION_KINDS, Component, Quantity, Reaction
+from chemie.reactions.model import CONDITION_KINDS, TEMPLATE, Component, Quantity, Reaction
 
 MEASURES = ("mass", "volume", "moles", "equivalents", "concentration")
 ROLE_LISTS = ("products", "reactants", "reagents", "catalysts", "solvents")
 
 
 def reactions_of(doc: Document) -> list[Reaction]:
-    """The reaction records of an annotated document (none when it has no reactions)."""
+    """The reaction records of an annotated document (none when it has no reactions), the
+    templates of its general procedures included."""
     return doc.meta.get("reactions") or []  # type: ignore[return-value]
+
+
+def written(doc: Document) -> list[Reaction]:
+    """The records that are written: reactions, not the templates of general procedures
+    (rule ``general_procedure``, :mod:`chemie.reactions.records`)."""
+    return [r for r in reactions_of(doc) if r.rule != TEMPLATE]
 
 
 def reactions_document(doc: Document) -> Document:
@@ -40,7 +49,7 @@ def reactions_document(doc: Document) -> Document:
 def jsonl_block(doc: Document) -> str:
     """One JSON line per reaction of ``doc``."""
     return "".join(
-        json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in reactions_of(doc)
+        json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in written(doc)
     )
 
 
@@ -49,11 +58,25 @@ def rsmi_id(doc_id: str) -> str:
     return " ".join(doc_id.replace("\t", " ").splitlines()) or "-"
 
 
+def unresolved(r: Reaction) -> list[Component]:
+    """The components of ``r`` that should have a structure and have none (a name OPSIN
+    cannot parse, a compound label, no Java …; not a material such as brine, and nothing
+    when structures were not resolved at all)."""
+    return [c for c in r.components() if c.structure is not None and not c.structure.smiles
+            and c.structure.how == "unresolved"]
+
+
 def rsmi_block(doc: Document) -> str:
     """One ``ID<TAB>reactants>reagents>products`` line per reaction of ``doc``, in text order
-    (the last makes the document's final product)."""
+    (the last makes the document's final product). A reaction with :func:`unresolved`
+    components gets a third column naming them, ``role=name; role=name``: its SMILES lacks
+    them, so the line must not look complete."""
     name = rsmi_id(doc.id)
-    return "".join(f"{name}\t{r.rsmi()}\n" for r in reactions_of(doc))
+    lines = []
+    for r in written(doc):
+        missing = "; ".join(f"{c.role}={rsmi_id(c.name)}" for c in unresolved(r))
+        lines.append(f"{name}\t{r.rsmi()}\t{missing}\n" if missing else f"{name}\t{r.rsmi()}\n")
+    return "".join(lines)
 
 
 def _texts(items: list) -> str | None:
@@ -69,7 +92,7 @@ def reaction_rows(doc: Document) -> list[dict]:
     """One row per reaction (columns of :data:`REACTIONS`; ``rsmi`` empty when structures
     were not resolved)."""
     rows = []
-    for r in reactions_of(doc):
+    for r in written(doc):
         y = r.yield_
         row = {
             "doc_id": doc.id, "reaction_id": r.id, "rule": r.rule,
@@ -113,7 +136,7 @@ def component_rows(doc: Document) -> list[dict]:
     within the reaction: products, reactants, reagents, catalysts, solvents."""
     return [
         _component_row(doc, r, n, c)
-        for r in reactions_of(doc)
+        for r in written(doc)
         for n, c in enumerate(r.components(), 1)
     ]
 
@@ -127,7 +150,7 @@ def step_rows(doc: Document) -> list[dict]:
             "text": s.text, "phase": s.phase, "rule": s.rule, "start": s.start, "end": s.end,
             "objects": "; ".join(f"{o.role}={o.text}" for o in s.objects) or None,
         }
-        for r in reactions_of(doc)
+        for r in written(doc)
         for n, s in enumerate(r.steps, 1)
     ]
 

@@ -6,6 +6,9 @@
 * rsmi: ``ID<TAB>reactants>reagents>products`` per line, species separated by ``.`` (as the
   USPTO sets are distributed, with our document id in front). A trailing ChemAxon extension
   (`` |f:1.2|``, which groups fragments into salts) is dropped: scoring counts fragments.
+  A third column (``chemie reactions`` writes it for a reaction with components that have
+  no structure: ``role=name; …``) is kept in :attr:`Reaction.unresolved`; the SMILES are
+  scored as they are.
 
 The format is told by the first non-blank line (``{`` starts JSON lines). Blank lines are
 skipped. Several records with one id: the **last** one is the document's reaction (the
@@ -36,6 +39,7 @@ class Reaction:
     reagents: tuple[str, ...]
     products: tuple[str, ...]
     line: int = 0
+    unresolved: tuple[str, ...] = ()  # rsmi: the components named without a structure
 
     def role(self, name: str) -> tuple[str, ...]:
         """The SMILES of role ``name`` (one of :data:`ROLES`)."""
@@ -52,7 +56,7 @@ class ReactionFile:
 
 def read_reactions(path: str | os.PathLike[str]) -> ReactionFile:
     """Read a JSON-lines or rsmi reaction file (see the module docstring)."""
-    lines = read_text(path).splitlines()
+    lines = read_text(path).split("\n")  # "\n" only: U+2028 may stand inside a string
     first = next((ln.lstrip() for ln in lines if ln.strip()), "")
     parse = _json_line if first.startswith("{") else _rsmi_line
     out = ReactionFile()
@@ -92,10 +96,10 @@ def _json_line(text: str, path: str | os.PathLike[str], line: int) -> Reaction:
 
 def _rsmi_line(text: str, path: str | os.PathLike[str], line: int) -> Reaction:
     fields = text.rstrip("\r").split("\t")
-    if len(fields) != 2:
+    if len(fields) not in (2, 3):
         raise InputError(
-            path, line, f"expected ID<TAB>reactants>reagents>products, got {len(fields)} "
-            "tab-separated fields",
+            path, line, "expected ID<TAB>reactants>reagents>products[<TAB>unresolved "
+            f"components], got {len(fields)} tab-separated fields",
         )
     rid, rsmi = fields[0].strip(), _CXSMILES.sub("", fields[1].strip())
     if not rid:
@@ -112,4 +116,6 @@ def _rsmi_line(text: str, path: str | os.PathLike[str], line: int) -> Reaction:
         if any(not s for s in species):
             raise InputError(path, line, f"{role}: empty species (a stray '.')")
         roles.append(tuple(species))
-    return Reaction(rid, *roles, line=line)
+    unresolved = tuple(n.strip() for n in fields[2].split(";") if n.strip()) \
+        if len(fields) == 3 else ()
+    return Reaction(rid, *roles, line=line, unresolved=unresolved)

@@ -86,7 +86,7 @@ def iter_documents(path: str | Path) -> Iterator[tuple[RCDocument, list[Pair]]]:
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as e:
-            raise InputError(path, lineno, f"bad JSON: {e.msg}") from None
+            raise InputError(path, lineno, f"bad JSON: {e.msg} (column {e.colno})") from None
         doc, pairs = _document(obj, path, lineno)
         if doc.id in seen:
             raise InputError(path, lineno, f"duplicate doc_key {doc.id}")

@@ -245,16 +245,19 @@ def parse_relation(line: str, path: Path, lineno: int) -> Pair:
 
 
 def iter_relations(path: str | Path) -> Iterator[Pair]:
-    """Pairs of a relation file (a duplicated pair of entities is an error)."""
+    """Pairs of a relation file. A pair of entities given again with another label or
+    direction is an error; a verbatim repeat is read again (``chemie rc`` warns and
+    classifies each line; ``chemie score rc`` counts a repeated gold pair once)."""
     path = Path(path)
-    seen: dict[tuple[str, str], int] = {}
+    seen: dict[tuple[str, str], Pair] = {}
     for lineno, raw in enumerate(read_text(path).split("\n"), start=1):
         if not raw.strip():
             continue
         pair = parse_relation(raw, path, lineno)
-        if pair.key() in seen:
-            raise InputError(path, lineno, f"pair {pair.key()} repeats line {seen[pair.key()]}")
-        seen[pair.key()] = lineno
+        first = seen.setdefault(pair.key(), pair)
+        if (first.head, first.label) != (pair.head, pair.label):
+            raise InputError(path, lineno, f"pair {pair.key()} repeats line {first.line} "
+                             "with another label or direction")
         yield pair
 
 

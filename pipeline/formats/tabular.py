@@ -199,7 +199,8 @@ def role_rows(doc: Document) -> list[dict]:
     """One dict per ChEMU 2020 role of ``doc`` (columns of :data:`ROLES`)."""
     return [
         {"doc_id": doc.id, "role_id": r.id, "start": r.start, "end": r.end, "text": r.text,
-         "label": r.label, "rule": r.rule, "args": ";".join(r.args) or None}
+         "label": r.label, "rule": r.rule, "args": ";".join(r.args) or None,
+         "arg_rules": ";".join(r.arg_rules) or None}
         for r in doc.roles
     ]
 
@@ -207,7 +208,7 @@ def role_rows(doc: Document) -> list[dict]:
 ROLES = Table(
     "roles",
     (("doc_id", "str"), ("role_id", "str"), ("start", "int"), ("end", "int"), ("text", "str"),
-     ("label", "str"), ("rule", "str"), ("args", "str")),
+     ("label", "str"), ("rule", "str"), ("args", "str"), ("arg_rules", "str")),
     role_rows,
 )
 TABLES = (MENTIONS, RELATIONS, ROLES)  # the tables of ``chemie run --format csv|parquet``

@@ -29,11 +29,12 @@ def is_uspto_object(obj: object) -> bool:
 
 def parse_uspto_line(line: str, path: str | os.PathLike[str] | None, number: int | None,
                      max_chars: int | None = None) -> Document:
-    """One line as a Document (see the module docstring)."""
+    """One line as a Document (see the module docstring); an InputError names the
+    paragraph's ``id`` when it can be read."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as e:
-        raise InputError(path, number, f"not valid JSON ({e.msg}, column {e.colno})") from None
+        raise InputError(path, number, f"malformed JSON: {e.msg} (column {e.colno})") from None
     if not isinstance(obj, dict):
         raise InputError(path, number, "expected a JSON object")
     rid = obj.get("id")
@@ -41,13 +42,17 @@ def parse_uspto_line(line: str, path: str | os.PathLike[str] | None, number: int
         raise InputError(path, number, "'id' must be a non-empty string")
     text, title = obj.get("text"), obj.get("title", "")
     if not isinstance(text, str):
-        raise InputError(path, number, "'text' must be a string")
+        raise InputError(path, number, "'text' must be a string", rid)
     if not isinstance(title, str):
-        raise InputError(path, number, "'title' must be a string")
+        raise InputError(path, number, "'title' must be a string", rid)
     title = " ".join(title.split())
     full = f"{title}{SEPARATOR}{text}" if title else text
     if max_chars is not None:
-        check_chars(len(full), max_chars, path, number)
+        try:
+            check_chars(len(full), max_chars, path, number)
+        except InputError as e:
+            e.doc_id = rid
+            raise
     meta: dict[str, object] = {"path": str(path) if path is not None else None, "line": number,
                                "heading": (0, len(title)) if title else None}
     return Document(rid, full, meta=meta)
@@ -55,6 +60,6 @@ def parse_uspto_line(line: str, path: str | os.PathLike[str] | None, number: int
 
 def iter_uspto(path: str | os.PathLike[str], max_chars: int | None = None) -> Iterator[Document]:
     """The paragraphs of a file, in order (blank lines skipped)."""
-    for number, line in enumerate(read_text(path).splitlines(), 1):
+    for number, line in enumerate(read_text(path).split("\n"), 1):  # not at U+2028 …
         if line.strip():
             yield parse_uspto_line(line, path, number, max_chars)

@@ -72,18 +72,26 @@ def restrict(task: RCTask, doc_ids: set[str] | frozenset[str]) -> RCTask:
     )
 
 
-def check_unique(task: RCTask) -> None:
-    """InputError (FILE:LINE) at the second pair of the same two entities, in either
-    order, as the SemEval reader refuses it: one prediction per pair, as ``chemie score
-    rc`` expects."""
+def check_unique(task: RCTask) -> list[str]:
+    """Warnings for pairs that repeat an earlier line verbatim (the same two entities in the
+    same order with the same label, or both unlabelled: public test files do this; each line
+    is classified, so the output keeps one line per input line, and ``chemie score rc``
+    counts such a gold pair once); InputError (FILE:LINE) at a pair that repeats the same
+    two entities with another label or the other direction, which no single prediction
+    can match."""
     seen: dict[tuple[str, str], Pair] = {}
+    warnings = []
     for pair in task.pairs:
         first = seen.setdefault(pair.key(), pair)
-        if first is not pair:
-            where = f"line {first.line}" if first.line != pair.line else "an earlier pair"
-            raise InputError(
-                task.pairs_path, pair.line, f"pair {pair.head},{pair.tail} repeats {where}"
-            )
+        if first is pair:
+            continue
+        where = f"line {first.line}" if first.line != pair.line else "an earlier pair"
+        if (first.head, first.label) != (pair.head, pair.label):
+            raise InputError(task.pairs_path, pair.line, f"pair {pair.head},{pair.tail} "
+                             f"repeats {where} with another label or direction")
+        warnings.append(f"{task.pairs_path}:{pair.line}: pair {pair.head},{pair.tail} "
+                        f"repeats {where}: classified again")
+    return warnings
 
 
 def write(task: RCTask, pairs: list[Pair], fh: IO[str], explain: bool = False) -> None:

@@ -2,25 +2,32 @@
 
 The work, per document:
 
+0. **Sections** (:func:`chemie.reactions.sections.plan`): where each step, stage, example
+   or general procedure starts, and the compound each heading names (its title).
 1. **Candidates** (:func:`candidates`): every compound span of ``chemie_roles`` (products,
-   starting materials, reagents, solvents, and other compounds counted in moles), with the
-   mention that covers it, its amount (:func:`chemie.reactions.amounts.amount_near`) and
-   the step section it stands in (see :meth:`DocView.section_starts`).
+   starting materials, reagents, solvents, titles, and other compounds counted in moles),
+   with the mention that covers it, its amount
+   (:func:`chemie.reactions.amounts.amount_near`) and the section it stands in (see
+   :meth:`DocView.section_starts`).
 2. **Roles by text** (:func:`chemie.reactions.roles.text_roles`): the label's role, then the
    dictionary class (``rules/reactions.yaml``: ``labels``, ``classes``).
 3. **Structures** (:class:`chemie.reactions.structures.StructureResolver`): every name of
    the document in one batch; references through the heading and coreference.
-4. **Roles by structure** (:func:`chemie.reactions.structure_roles.structure_roles`).
-5. **Records**: one :class:`~chemie.reactions.model.Reaction` per section that holds a
-   product (the heading's product belongs to the last one); a section without a product
-   gives its compounds to the next reaction.
+4. **Records** (:func:`chemie.reactions.records.records`): one
+   :class:`~chemie.reactions.model.Reaction` per section that makes a product, its
+   references to earlier products resolved (:mod:`chemie.reactions.references`), its
+   product chosen (:func:`choose_products`), its roles by structure
+   (:func:`chemie.reactions.structure_roles.structure_roles`), and what it inherits from a
+   general procedure (:mod:`chemie.reactions.procedures`).
+
+This module holds the pieces that read one reaction's text and candidates (amounts,
+conditions, yield, steps, aliases, what comes after the reaction has run).
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import regex
@@ -89,6 +96,7 @@ class DocView:
     mentions: list[Mention]
     actions: list[Action]
     coreference: dict[str, list[str]]  # anaphor mention id -> antecedent ids
+    transformed: dict[str, list[str]] = field(default_factory=dict)  # TRANSFORMED links, too
     _sections: list[int] | None = field(default=None, repr=False, compare=False)
     _extents: list[tuple[int, int, Mention]] | None = field(default=None, repr=False,
                                                              compare=False)
@@ -139,8 +147,11 @@ _SENTENCE_END = regex.compile(r"\.\s+(?=[A-Z0-9(])")
 _STAGE_AMOUNT = regex.compile(r"\d\s?(?:mg|g|kg|mmol|mol)\b[^.;]{0,25}$")
 
 
-def candidates(view: DocView, table: ReactionTable) -> list[Candidate]:
-    """The compound spans of the roles, in text order, with amounts and sections."""
+def candidates(view: DocView, table: ReactionTable,
+               titles: frozenset[int] | set[int] = frozenset()) -> list[Candidate]:
+    """The compound spans of the roles, in text order, with amounts and sections; ``titles``:
+    the starts of spans that are titles (:mod:`chemie.reactions.sections`), kept whatever
+    their label."""
     sections = view.section_starts()
     found = [part for r in view.roles if r.label in COMPOUND_LABELS or r.label == OTHER
              for part in _lines(r, table)]
@@ -149,11 +160,13 @@ def candidates(view: DocView, table: ReactionTable) -> list[Candidate]:
     previous_end = 0
     for r in found:
         limit, previous_end = previous_end, r.end
+        title = r.start in titles
         # work-up chemicals: only those counted in moles may be inputs
-        if r.label == OTHER and not may_state(view.text, r.start, r.end, "moles", table, limit):
+        if r.label == OTHER and not title and not may_state(view.text, r.start, r.end, "moles",
+                                                             table, limit):
             continue
         amount = amount_near(view.text, r.start, r.end, table, limit=limit)
-        if r.label == OTHER and amount.moles is None:
+        if r.label == OTHER and not title and amount.moles is None:
             continue
         section = bisect.bisect_right(sections, r.start) - 1
         c = Candidate(r.start, r.end, r.text, r.label, r.rule, section,
@@ -279,51 +292,6 @@ def steps(view: DocView, a: int, b: int) -> list[Step]:
     return out
 
 
-def records(view: DocView, table: ReactionTable, found: list[Candidate],
-            check: Callable[[list[Candidate]], None] | None = None) -> list[Reaction]:
-    """One reaction per section with a product (see the module docstring); ``check`` (the
-    structure rules) sees the candidates of each reaction before its record is made."""
-    sections = view.section_starts()
-    bounds = [*sections[1:], len(view.text)]
-    with_product = sorted({c.section for c in found if c.role == "product" and not c.heading})
-    if not with_product:
-        with_product = [len(sections) - 1] if found else []
-    last = with_product[-1] if with_product else -1
-    out: list[Reaction] = []
-    start_section = 0
-    for n, section in enumerate(with_product, 1):
-        members = [c for c in found if start_section <= c.section <= section
-                   or (c.heading and section == last)]
-        a, b = sections[start_section], bounds[section]
-        _choose_products(members, heading=section == last)
-        _after_reaction(view, table, members, b)
-        if check is not None:
-            check(members)
-        reaction = Reaction(f"{view.doc_id}-{n}" if view.doc_id else str(n), view.doc_id,
-                            _record_rule(view, len(with_product), a))
-        _aliases(view.text, members)
-        for c in members:
-            if c.role not in ROLE_LISTS:
-                continue
-            getattr(reaction, ROLE_LISTS[c.role]).append(_component(c))
-        _merge_products(reaction)
-        reaction.yield_ = yield_of(view, table, a, b)
-        reaction.conditions = conditions(view, table, a, b)
-        reaction.steps = steps(view, a, b)
-        out.append(reaction)
-        start_section = section + 1
-    return out
-
-
-def _record_rule(view: DocView, reactions: int, start: int) -> str:
-    """The rule that made a record: the only one of its document, one after a step heading
-    (or the first), or one after a stage's yield."""
-    if reactions == 1:
-        return "document_product"
-    headings = {a.start for a in view.actions if a.label == HEADING_ACTION}
-    return "section_product" if start == 0 or start in headings else "yield_then_stage"
-
-
 def _aliases(text: str, members: list[Candidate]) -> None:
     """A name in brackets right after a name of the same compound ("diisopropylethylamine
     (DIPEA)"), and a reference resolved through coreference to another input ("the starting
@@ -382,32 +350,34 @@ def _hours(text: str, table: ReactionTable) -> float:
     return q.value * _HOURS.get(q.unit, 1.0)
 
 
-def _choose_products(members: list[Candidate], heading: bool) -> None:
-    """The products of one reaction: the title's compound (in the last reaction), else the
-    last product with a structure; other products with another structure take no part, and
-    so do inputs with the product's structure (same InChIKey connectivity block: "the
-    title compound" taken for a reactant; a reduced aldehyde keeps its skeleton, not its
-    InChIKey)."""
+def choose_products(members: list[Candidate], title: Candidate | None = None,
+                    rule: str = "title_product") -> Candidate | None:
+    """The product of one reaction (returned): ``title`` (its section's title, or the
+    document's title in the last reaction; ``rule`` names which), else the last product with
+    a structure; other products with another structure take no part (a reagent's percentage
+    read as a yield makes it that reagent again). Inputs with the product's structure (same
+    InChIKey connectivity block: "the title compound" taken for a starting material) are
+    left to the caller (:func:`chemie.reactions.records.records`)."""
     for c in members:  # hexanes of the column, "Isopropanol solution containing X"
-        if c.role == "product" and c.cls in NOT_TITLES:
+        if (c.role == "product" or c is title) and c.cls in NOT_TITLES:
             c.role, c.rule = "none", "not_a_product"
+    if title is not None and title.cls in NOT_TITLES:
+        title = None
     products = [c for c in members if c.role == "product" and _key(c)]
-    chosen = next((c for c in products if c.heading), None) if heading else None
-    rule = "title_product"
+    chosen = title if title is not None and (_key(title) or not products) else None
     if chosen is None and products:
         chosen, rule = products[-1], "last_product"
-    if chosen is None:
-        return
+    if chosen is None:  # without structures: the last product as labelled, roles unchanged
+        return next((c for c in reversed(members) if c.role == "product"), None)
+    chosen.role, chosen.rule = "product", rule
     key = _key(chosen)
     for c in products:
         if c is not chosen and c.cls in INPUT_CLASSES and _key(c) != key:
             # "fuming HCl (37%)", "potassium carbonate (2.0 g, 99%)": a reagent's percentage
             c.role, c.rule = INPUT_CLASSES[c.cls], "product_of_input_class"
-        elif c is chosen or _key(c) != key:
-            c.role, c.rule = ("product", rule) if c is chosen else ("none", rule)
-    for c in members:
-        if c.role in INPUTS and _key(c) == key:
-            c.role, c.rule = "none", "is_the_product"
+        elif c is not chosen and _key(c) != key:
+            c.role, c.rule = "none", rule
+    return chosen
 
 
 def _key(c: Candidate) -> str | None:
@@ -424,7 +394,8 @@ def _component(c: Candidate) -> Component:
 
 def _merge_products(reaction: Reaction) -> None:
     """A product named several times ("NAME" in the heading, "the title compound") is one
-    component: the first with a structure (or the first) of each structure."""
+    component: the first with a structure (or the first) of each structure, with the amount
+    of the first that states one ("the title compound (1.3 g)")."""
     seen: dict[str, Component] = {}
     kept: list[Component] = []
     for c in reaction.products:
@@ -437,5 +408,7 @@ def _merge_products(reaction: Reaction) -> None:
         if key not in seen:
             seen[key] = c
             kept.append(c)
+        elif not seen[key].amount and c.amount:
+            seen[key].amount = c.amount
     kept = [c for c in kept if c.smiles is not None] or kept[:1]
     reaction.products = kept

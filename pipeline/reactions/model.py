@@ -46,7 +46,10 @@ Mapping to the Open Reaction Database (``ord-schema``, ``reaction.proto``), chem
   CONCENTRATION, DRY_WITH_MATERIAL, FLASH_CHROMATOGRAPHY …; ``details``: the step's text).
 - ``Reaction.doc_id``, ``Reaction.rule``, each ``Component.rule`` and ``label_rule``, and
   each ``Structure.rule`` → ``Reaction.provenance.record_created.details`` (the document
-  and the rules that made it).
+  and the rules that made it); so do ``Reaction.problems`` (the checks the record failed).
+- ``Reaction.label`` ("Example 4", "Step 2") and ``Reaction.refers_to`` (the general
+  procedure or example it follows, what it inherited and replaced) →
+  ``ReactionNotes.procedure_details`` (ORD has no field that links two reactions).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ INPUT_ROLES = ("reactant", "reagent", "catalyst", "solvent")
 ROLES = ("product", *INPUT_ROLES)
 HOW = ("dictionary", "opsin", "coreference", "unresolved")
 CONDITION_KINDS = ("temperature", "time", "atmosphere", "pressure")
+TEMPLATE = "general_procedure"  # the rule of a general procedure's template (no reaction)
 PHASES = ("reaction", "workup")
 
 
@@ -308,8 +312,83 @@ class Step:
 
 
 @dataclass
+class Problem:
+    """Why a record is not to be trusted as complete: ``check`` names the check that failed
+    (``unresolved_component``: OPSIN and the dictionary gave no structure;
+    ``atoms_unexplained``: product heavy atoms that no species with a structure gives;
+    ``mapping_timeout``: the atom accounting ran out of time; ``product_is_reactant``: the
+    product has the structure of a reactant an earlier step made), ``component`` the name of
+    the component it concerns (None: the whole reaction), ``detail`` what failed."""
+
+    check: str
+    component: str | None = None
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return _clean(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Problem:
+        return cls(d["check"], d.get("component"), d.get("detail", ""))
+
+
+@dataclass
+class Replacement:
+    """A component of the procedure or example referred to (``old``, its name) that this
+    record replaces by one of its own (``new``): "using X instead of Y", or a generic
+    reactant of a general procedure ("the amine") and the example's own reactant.
+    ``smiles``: the old component's structure, when the name the text gives it resolves."""
+
+    old: str
+    new: str | None = None
+    smiles: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return _clean(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Replacement:
+        return cls(d["old"], d.get("new"), d.get("smiles"))
+
+
+@dataclass
+class Reference:
+    """What a record refers to (ChEMU 2021 reaction reference resolution): the general
+    procedure or the example it follows. ``kind`` (``procedure``, ``example``,
+    ``intermediate`` …) and ``label`` ("B", "10"; empty: the only general procedure) as the
+    text names them (``text``, found by ``rule`` of ``rules/procedures.yaml``); ``source``:
+    the id of the record (or general procedure) it inherited from, None when it was not
+    found (``reason``); ``inherited``: the names of the components taken from it;
+    ``replaced``: the components of it this record replaces."""
+
+    kind: str
+    label: str
+    text: str
+    rule: str
+    source: str | None = None
+    reason: str | None = None
+    inherited: list[str] = field(default_factory=list)
+    replaced: list[Replacement] = field(default_factory=list)
+
+    @property
+    def resolved(self) -> bool:
+        return self.source is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        return _clean(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Reference:
+        return cls(d["kind"], d.get("label", ""), d.get("text", ""), d["rule"], d.get("source"),
+                   d.get("reason"), list(d.get("inherited", [])),
+                   [Replacement.from_dict(r) for r in d.get("replaced", [])])
+
+
+@dataclass
 class Reaction:
-    """One reaction of a document: a step that makes a product (see the module docstring)."""
+    """One reaction of a document: a step that makes a product (see the module docstring).
+    ``label``: the section it comes from as its heading names it ("Step 2", "Example 4");
+    ``refers_to``: the procedure or example it follows; ``problems``: the checks it failed."""
 
     id: str
     doc_id: str
@@ -322,6 +401,9 @@ class Reaction:
     yield_: Yield = field(default_factory=Yield)
     conditions: Conditions = field(default_factory=Conditions)
     steps: list[Step] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # checks the record failed
+    label: str | None = None
+    refers_to: Reference | None = None
 
     def components(self) -> list[Component]:
         """Every component: products, then reactants, reagents, catalysts, solvents."""
@@ -353,6 +435,12 @@ class Reaction:
         if self.conditions:
             out["conditions"] = self.conditions.to_dict()
         out["steps"] = [s.to_dict() for s in self.steps]
+        if self.problems:
+            out["problems"] = [p.to_dict() for p in self.problems]
+        if self.label:
+            out["label"] = self.label
+        if self.refers_to is not None:
+            out["refers_to"] = self.refers_to.to_dict()
         return out
 
     @classmethod
@@ -366,4 +454,7 @@ class Reaction:
             yield_=Yield.from_dict(d.get("yield") or {}),
             conditions=Conditions.from_dict(d.get("conditions") or {}),
             steps=[Step.from_dict(s) for s in d.get("steps", [])],
+            problems=[Problem.from_dict(p) for p in d.get("problems", [])],
+            label=d.get("label"),
+            refers_to=Reference.from_dict(d["refers_to"]) if d.get("refers_to") else None,
         )

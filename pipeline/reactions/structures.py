@@ -103,8 +103,7 @@ class StructureResolver:
         tokenizer or the role rules) takes the name of its mention, or of its line, that
         holds it, when that resolves: for a name OPSIN cannot parse, and for the heading's
         product (a title names one compound, salt included); rule ``widened_name``."""
-        todo = [c for c in found if c.structure is not None and (c.heading or (
-            c.structure.how == "unresolved" and c.structure.reason == "parse failure"))]
+        todo = [c for c in found if c.structure is not None and (c.heading or _unparsed(c))]
         if not todo:
             return
         wider = [(c, a, b) for c in todo for a, b in self._around(view, c)]
@@ -248,8 +247,11 @@ _OF = regex.compile(r"\s+of\s+")
 
 
 def _unparsed(c: Candidate) -> bool:
-    return c.structure is not None and c.structure.how == "unresolved" \
-        and c.structure.reason == "parse failure"
+    """A name OPSIN cannot parse, or whose reading is implausible (a name cut from a longer
+    one: :mod:`chemie.structures.plausible`)."""
+    s = c.structure
+    return s is not None and s.how == "unresolved" and s.reason is not None \
+        and (s.reason == "parse failure" or s.reason.startswith("implausible"))
 
 MAX_REACH = 200  # characters a name is extended to balance its brackets
 

@@ -98,6 +98,24 @@ class PatternRule:
 
 
 @dataclass(frozen=True)
+class ImpliedRule:
+    """A species the text implies without naming it as a compound of the reaction
+    (``implied``, :mod:`chemie.reactions.implied`): ``kind`` says where the evidence is;
+    ``convention``: the USPTO convention it follows and where the data shows it."""
+
+    name: str
+    comment: str
+    convention: str
+    kind: Literal["phrase", "adjective", "salt_acid"]
+    role: Role
+    pattern: str = ""  # phrase, adjective: searched in the reaction's text
+    species: str = ""  # phrase, adjective: a name of the compound dictionary
+    words: dict[str, str] = field(default_factory=dict)  # adjective: word -> dictionary name
+    classes: frozenset[str] = frozenset()  # adjective: dictionary classes of what it qualifies
+    acids: tuple[str, ...] = ()  # salt_acid: dictionary names of the acids of product salts
+
+
+@dataclass(frozen=True)
 class ReactionTable:
     """``rules/reactions.yaml``."""
 
@@ -114,6 +132,7 @@ class ReactionTable:
     atmosphere: PatternRule
     pressure: PatternRule
     time_words: PatternRule
+    implied: tuple[ImpliedRule, ...] = ()
     # compiled patterns and lookups, made once
     compiled: dict[str, Any] = field(default_factory=dict, compare=False)
 
@@ -121,7 +140,8 @@ class ReactionTable:
         """Every rule of the table, in order."""
         return [r.name for r in (*self.labels, self.reagent_names, self.title_salt, *self.classes,
                                  *self.structure, self.after_reaction, *self.products,
-                                 *self.names, self.atmosphere, self.pressure, self.time_words)]
+                                 *self.names, self.atmosphere, self.pressure, self.time_words,
+                                 *self.implied)]
 
 
 @functools.cache
@@ -163,4 +183,26 @@ def check_table(table: ReactionTable, name: str) -> ReactionTable:
         except regex.error as e:
             field = "long_words" if key == "after_reaction" else "pattern"
             raise TableError(name, f"{key}.{field}", f"does not compile: {e}") from None
+    for rule in table.implied:
+        _check_implied(rule, name)
+        try:
+            table.compiled[f"implied.{rule.name}"] = regex.compile(rule.pattern)
+        except regex.error as e:
+            raise TableError(name, f"implied.{rule.name}.pattern",
+                             f"does not compile: {e}") from None
     return table
+
+
+# the keys each kind of implied rule needs
+_IMPLIED_NEEDS = {"phrase": ("pattern", "species"), "adjective": ("pattern", "classes"),
+                  "salt_acid": ("acids",)}
+
+
+def _check_implied(rule: ImpliedRule, name: str | Path) -> None:
+    """An implied rule has the keys of its kind (an adjective rule: ``species`` or
+    ``words``)."""
+    for key in _IMPLIED_NEEDS[rule.kind]:
+        if not getattr(rule, key):
+            raise TableError(name, f"implied.{rule.name}.{key}", f"a {rule.kind} rule needs it")
+    if rule.kind == "adjective" and not (rule.species or rule.words):
+        raise TableError(name, f"implied.{rule.name}.species", "give species or words")

@@ -28,10 +28,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
-from chemie.roles.context import RoleContext
-from chemie.roles.features import Compound, Features
+if TYPE_CHECKING:  # (the table's schema imports this module: it stays free of spaCy)
+    from chemie.roles.context import RoleContext
+    from chemie.roles.features import Compound, Features
 
 Phase = Literal["reaction", "workup"]
 
@@ -133,7 +134,7 @@ class AfterRule(CompoundRule):
 
 FeatureFn = Callable[..., bool]  # (params, Features) -> holds
 TextFn = Callable[..., bool]  # (RoleContext, params, Compound) -> holds
-Gate = Callable[[Features, CompoundRule], bool]
+Gate = Callable[["Features", CompoundRule], bool]
 
 
 @dataclass(frozen=True)

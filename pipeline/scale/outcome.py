@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -10,7 +10,9 @@ class Outcome:
     """The result for one item: ``payload`` (formatted output) or ``error``; maybe a warning.
 
     ``bad_input`` tells a failure caused by the document (unreadable, malformed) from one
-    that is not its fault (a timeout, an internal error)."""
+    that is not its fault (a timeout, an internal error). ``counts``: what the task counted
+    in the document for the run's summary line (``{"reaction with a component without a
+    structure": 2}``, names singular)."""
 
     n: int
     key: str | None
@@ -21,6 +23,7 @@ class Outcome:
     warning: str | None = None
     tokens: int = 0
     bad_input: bool = False
+    counts: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

@@ -15,8 +15,8 @@ one :func:`register` call (plus its formatter)::
 after which ``chemie run IN -o out.ids`` (or ``--format ids``) writes it. A worker finds the
 formatter by the format's :attr:`~OutputFormat.key` (``Job.fmt``), so a format registered at
 run time reaches pool workers (forked) but Dask workers only when the module registering
-it is imported there. :func:`markdown_table` gives the README's table (a test keeps the
-README's copy current).
+it is imported there. :func:`markdown_table` gives the README's table and
+:func:`markdown_fields` its field reference (tests keep the README's copies current).
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ from chemie.formats.ner_records import (
 )
 from chemie.formats.tabular import MENTIONS, TABLES
 from chemie.model import Document
+from chemie.scale import fields
+from chemie.scale.fields import Fields
 from chemie.scale.sinks import (
     BlockSink,
     BratSink,
@@ -73,7 +75,9 @@ class OutputFormat:
     which it is the command's default; ``choice``: offered by ``--format`` (else chosen by
     the command itself, as CHEMDNER output is for CHEMDNER input); ``extra``: the optional
     part of chemie it needs (:mod:`chemie.extras`); ``needs_roles``: it writes the reaction
-    roles, so the run loads the opt-in ``chemie_roles`` (``chemie.load(roles=True)``).
+    roles, so the run loads the opt-in ``chemie_roles`` (``chemie.load(roles=True)``);
+    ``fields``: what each field of the output means (:mod:`chemie.scale.fields`, the
+    README's field reference).
     """
 
     command: str
@@ -88,6 +92,7 @@ class OutputFormat:
     extra: str | None = None
     needs_roles: bool = False
     help: str = ""
+    fields: Fields = ()  # (field, meaning) rows: the README's field reference
 
     def __post_init__(self) -> None:
         if self.layout not in LAYOUTS:
@@ -225,6 +230,28 @@ def markdown_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def _cell(text: str) -> str:
+    """Text for a cell of a Markdown table (a ``|`` escaped)."""
+    return text.replace("|", "\\|")
+
+
+def markdown_fields() -> str:
+    """The README's field reference: what each field of each format means (``fields``;
+    formats of a command with the same fields share one table)."""
+    groups: dict[tuple[str, int], list[OutputFormat]] = {}
+    for f in FORMATS.values():
+        if f.fields:
+            groups.setdefault((f.command, id(f.fields)), []).append(f)
+    parts = []
+    for (command, _), fmts in groups.items():
+        names = " and ".join(f"`--format {f.name}`" if f.choice else f"({f.name})"
+                             for f in fmts)
+        rows = [f"**`chemie {command}` {names}**", "", "| field | meaning |", "|---|---|"]
+        rows += [f"| `{_cell(name)}` | {_cell(meaning)} |" for name, meaning in fmts[0].fields]
+        parts.append("\n".join(rows))
+    return "\n\n".join(parts) + "\n"
+
+
 # -- chemie run --------------------------------------------------------------------------
 
 
@@ -245,33 +272,40 @@ def _document(doc: Document) -> Document:
 register(OutputFormat(
     "run", "brat", _brat, BratSink, layout=FOLDER, default_for=("txt",),
     help="`KEY.txt` and `KEY.ann` per document, rule names as `#` notes",
+    fields=fields.BRAT,
 ))
 register(OutputFormat(
     "run", "chemu2020", roles_payload, BratSink, layout=FOLDER, needs_roles=True,
     help="ChEMU 2020 brat: `KEY.txt` and `KEY.ann` with role, condition and trigger labels "
-    "(T lines) and what each trigger acts on (E lines)",
+    "(T lines) and what each trigger acts on (R lines `ARG1`/`ARGM`, as the official event "
+    "data)",
+    fields=fields.CHEMU2020,
 ))
 register(OutputFormat(
     "run", "chemu", format_chemu_doc, JsonlSink, {"key_field": "doc_key", "unique": True},
     suffixes=(".jsonl", ".json"), default_for=("jsonl",),
     help="ChEMU-Ref JSON lines, links in token indices (the input's tokens; for text, "
     "chemie's)",
+    fields=fields.CHEMU,
 ))
 register(OutputFormat(
     "run", "json", document_json, JsonlSink, {"key_field": "id", "unique": True},
     suffixes=(".json", ".jsonl"),
     help="one JSON line per document: text, tokens, mentions, relations, actions, rules",
+    fields=fields.JSON_DOCUMENT,
 ))
 register(OutputFormat(
     "run", "csv", _document, TableSink, {"fmt": "csv", "tables": TABLES}, layout=PREFIX,
     suffixes=(".csv",), needs_roles=True,
     help="`OUT.mentions.csv`, `OUT.relations.csv` and `OUT.roles.csv` (the ChEMU 2020 labels, "
-    "with rule and trigger arguments)",
+    "with rule and trigger arguments and the rule of each)",
+    fields=fields.RUN_TABLES,
 ))
 register(OutputFormat(
     "run", "parquet", _document, TableSink, {"fmt": "parquet", "tables": TABLES},
     layout=PREFIX, suffixes=(".parquet",), extra="parquet", needs_roles=True,
     help="`OUT.mentions.parquet`, `OUT.relations.parquet` and `OUT.roles.parquet`",
+    fields=fields.RUN_TABLES,
 ))
 register(OutputFormat(
     "run", "describe", _describe, StdoutSink, layout=STDOUT, choice=False,
@@ -289,23 +323,28 @@ register(OutputFormat(
     "ner", "tsv", tsv_block, BlockSink, {"header": TSV_HEADER}, suffixes=(".tsv",),
     default_for=("text",),
     help="one row per mention: document, offsets, text, class, confidence, rule",
+    fields=fields.NER_TSV,
 ))
 register(OutputFormat(
     "ner", "json", json_line, JsonlSink, {"key_field": "document", "item_key": _path_key},
     suffixes=(".jsonl", ".json"), help="one JSON line per document: its mentions",
+    fields=fields.NER_JSON,
 ))
 register(OutputFormat(
     "ner", "csv", table_document, TableSink, {"fmt": "csv", "tables": (MENTIONS,)},
     layout=PREFIX, suffixes=(".csv",), help="`OUT.mentions.csv`, the columns of `chemie run`'s",
+    fields=fields.NER_TABLES,
 ))
 register(OutputFormat(
     "ner", "parquet", table_document, TableSink, {"fmt": "parquet", "tables": (MENTIONS,)},
     layout=PREFIX, suffixes=(".parquet",), extra="parquet", help="`OUT.mentions.parquet`",
+    fields=fields.NER_TABLES,
 ))
 register(OutputFormat(
     "ner", "chemdner", chemdner_blocks, PrefixSink, {"parts": (".cem.tsv", ".cdi.tsv")},
     layout=PREFIX, default_for=("chemdner",), choice=False,
     help="for CHEMDNER abstracts: `OUT.cem.tsv` and `OUT.cdi.tsv` (ranked, with confidences)",
+    fields=fields.CHEMDNER,
 ))
 
 # -- chemie reactions --------------------------------------------------------------------
@@ -316,20 +355,26 @@ register(OutputFormat(
     help="one JSON line per reaction: components with roles, rules, amounts and structures; "
     "yield, conditions, steps (mapped to the Open Reaction Database's fields in the "
     "README)",
+    fields=fields.REACTIONS_JSONL,
 ))
 register(OutputFormat(
     "reactions", "rsmi", reaction_records.rsmi_block, BlockSink, suffixes=(".rsmi",),
     help="one line per reaction, `ID<TAB>reactants>reagents>products` (the document's id; "
-    "its last line makes its final product)",
+    "its last line makes its final product); a reaction with a component that has no "
+    "structure gets a third column naming such components (`role=name; …`), and the "
+    "summary line counts these reactions",
+    fields=fields.RSMI,
 ))
 register(OutputFormat(
     "reactions", "csv", reaction_records.reactions_document, TableSink,
     {"fmt": "csv", "tables": reaction_records.TABLES}, layout=PREFIX, suffixes=(".csv",),
     help="`OUT.reactions.csv`, `OUT.components.csv` and `OUT.steps.csv`",
+    fields=fields.REACTION_TABLES,
 ))
 register(OutputFormat(
     "reactions", "parquet", reaction_records.reactions_document, TableSink,
     {"fmt": "parquet", "tables": reaction_records.TABLES}, layout=PREFIX,
     suffixes=(".parquet",), extra="parquet",
     help="`OUT.reactions.parquet`, `OUT.components.parquet` and `OUT.steps.parquet`",
+    fields=fields.REACTION_TABLES,
 ))

@@ -7,7 +7,7 @@ import itertools
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
@@ -38,6 +38,8 @@ class Summary:
     tokens: int = 0
     seconds: float = 0.0
     failed: bool = False  # nothing could be done: the output was left as it was
+    counts: dict[str, int] = field(default_factory=dict)  # the outcomes' counts, summed
+    # (keys singular: "reaction with a component without a structure")
 
     @property
     def processed(self) -> int:
@@ -54,7 +56,14 @@ class Summary:
             parts.append(f"{self.errors} failed")
         if self.warnings:
             parts.append(f"{self.warnings} warnings")
+        parts.extend(_count(n, what) for what, n in self.counts.items() if n)
         return ", ".join(parts) + f" in {self.seconds:.1f} s ({rate:.0f} documents/s)"
+
+
+def _count(n: int, what: str) -> str:
+    """``1 reaction with …``, ``2 reactions with …`` (``what`` is singular)."""
+    first, _, rest = what.partition(" ")
+    return f"{n} {first}{'' if n == 1 else 's'}{' ' if rest else ''}{rest}"
 
 
 def progress_bar(quiet: bool) -> tqdm:
@@ -193,6 +202,8 @@ def _writing() -> Iterator[None]:
 def _record(o: Outcome, sink: Sink, errors: ErrorLog, summary: Summary) -> None:
     """Write one outcome (its warning first, so a resumed run never loses it)."""
     summary.tokens += o.tokens
+    for what, n in o.counts.items():
+        summary.counts[what] = summary.counts.get(what, 0) + n
     if o.ok and o.warning:
         errors.add(o.n, "warning", o.path, o.line, o.key, o.warning)
     if o.ok:

@@ -18,6 +18,7 @@ from pathlib import Path
 from chemie.errors import InputError
 from chemie.formats import file_name_text
 from chemie.formats.chemu import WARNINGS, head_key, parse_chemu_line
+from chemie.formats.shapes import REACTION_RECORDS, unknown_input
 from chemie.formats.uspto import is_uspto_object, parse_uspto_line
 from chemie.limits import (
     MAX_CHARS,
@@ -69,28 +70,62 @@ def input_kind(path: PathLike) -> str:
         return "jsonl"
     if p.suffix.lower() == ".txt":
         return "txt"
-    raise InputError(p, None, "unknown input type: expected .txt, .jsonl or a folder of .txt")
+    raise InputError(p, None, unknown_input(p, ".txt, .jsonl or a folder of .txt"))
 
 
-def _jsonl_key(line: str) -> str | None:
-    """The ``doc_key`` of a jsonl line, or None when the line cannot be parsed."""
+REACTION_RECORD_KEYS = frozenset(("doc_id", "products", "reactants"))
+SHAPE_LINES = 100  # lines looked at for the shape of a JSON-lines file
+
+
+def jsonl_shape(path: PathLike) -> str:
+    """What a JSON-lines file holds, told by its first line that is a JSON object:
+    ``"uspto"`` (USPTO paragraphs, or ``chemie run --format json`` output: an ``id`` and a
+    ``text``, no tokens; :func:`chemie.formats.uspto.is_uspto_object`) or ``"jsonl"``
+    (ChEMU-Ref: ``doc_key`` and ``sentences``; anything else is read so, and its reader
+    says what is wrong). InputError, in one line, for a file of reaction records without
+    text (``chemie reactions`` output, or reaction SMILES to score), naming the commands
+    that read it."""
+    with open(path, "rb") as fh:
+        for _ in range(SHAPE_LINES):
+            raw = fh.readline(line_cap(MAX_CHARS) or -1)
+            if not raw:
+                break
+            try:
+                obj = json.loads(raw)
+            except ValueError:  # (JSONDecodeError, UnicodeDecodeError) the reader says so
+                continue
+            if not isinstance(obj, dict):
+                continue
+            if is_uspto_object(obj):
+                return "uspto"
+            if "sentences" not in obj and "text" not in obj and REACTION_RECORD_KEYS & set(obj):
+                raise InputError(path, None, REACTION_RECORDS)
+            return "jsonl"
+    return "jsonl"
+
+
+def _jsonl_key(line: str, field: str = "doc_key") -> str | None:
+    """The ``doc_key`` (or another ``field``) of a jsonl line, or None when the line cannot
+    be parsed."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError:
         return None
-    if not isinstance(obj, dict) or "doc_key" not in obj:
+    if not isinstance(obj, dict) or field not in obj:
         return None
-    return str(obj["doc_key"])
+    return str(obj[field])
 
 
 def iter_jsonl_items(
-    path: PathLike, *, keys: bool = False, max_chars: int | None = MAX_CHARS
+    path: PathLike, *, keys: bool = False, max_chars: int | None = MAX_CHARS,
+    shape: str | None = None,
 ) -> Iterator[Item]:
-    """One item per non-blank line, read in binary and decoded line by line.
+    """One item per non-blank line, read in binary and decoded line by line; of kind
+    ``shape``, ``jsonl`` (ChEMU-Ref) or ``uspto`` (by default :func:`jsonl_shape` tells).
 
     A line that is not UTF-8, or longer than :func:`~chemie.limits.line_cap` bytes (not
-    kept in memory), becomes an ``error`` item. With ``keys`` the ``doc_key`` is parsed
-    here (needed to resume); otherwise workers find it.
+    kept in memory), becomes an ``error`` item. With ``keys`` the ``doc_key`` (a
+    paragraph's ``id``) is parsed here (needed to resume); otherwise workers find it.
     """
     p = Path(path)
     try:
@@ -99,6 +134,8 @@ def iter_jsonl_items(
         raise InputError(p, None, f"cannot open: {e.strerror}") from None
     cap = line_cap(max_chars)
     with fh:
+        kind = shape or jsonl_shape(p)
+        field = "id" if kind == "uspto" else "doc_key"
         for lineno, raw, size in read_lines(fh, cap):
             if cap is not None and size > cap:
                 key = head_key(raw.decode("utf-8", "replace"))
@@ -111,7 +148,7 @@ def iter_jsonl_items(
                 yield Item("error", str(p), lineno, None, message)
                 continue
             if line.strip():
-                yield Item("jsonl", str(p), lineno, _jsonl_key(line) if keys else None, line)
+                yield Item(kind, str(p), lineno, _jsonl_key(line, field) if keys else None, line)
 
 
 def _txt_files(folder: Path) -> Iterator[Path]:
@@ -161,37 +198,22 @@ def unread_files(folder: PathLike) -> Iterator[Path]:
                 yield Path(root) / name
 
 
-def _paragraph(item: Item) -> Item:
-    """A jsonl item as a USPTO paragraph (kind ``uspto``, keyed by its ``id``) when its line
-    has that shape (``text`` and no ``sentences``); else the item itself."""
-    try:
-        obj = json.loads(item.data)
-    except json.JSONDecodeError:
-        return item
-    if not is_uspto_object(obj):
-        return item
-    key = obj["id"] if isinstance(obj.get("id"), str) else item.key
-    return replace(item, kind="uspto", key=key)
-
-
 def iter_items(
     paths: Iterable[PathLike], *, keys: bool = False, max_chars: int | None = MAX_CHARS,
-    paragraphs: bool = False,
 ) -> Iterator[Item]:
     """Numbered items of every input path in order (:func:`input_kind` decides how each is
-    read). Every path is checked before the first item is produced. With ``paragraphs``,
-    a jsonl line with the shape of a USPTO paragraph is read as one (``chemie reactions``)."""
+    read; a JSON-lines file of USPTO paragraphs gives ``uspto`` items). Every path is
+    checked before the first item is produced."""
     kinds = [(path, input_kind(path)) for path in paths]
+    shapes = {i: jsonl_shape(path) for i, (path, kind) in enumerate(kinds) if kind == "jsonl"}
     n = 0
-    for path, kind in kinds:
+    for i, (path, kind) in enumerate(kinds):
         if kind == "jsonl":
-            items = iter_jsonl_items(path, keys=keys, max_chars=max_chars)
+            items = iter_jsonl_items(path, keys=keys, max_chars=max_chars, shape=shapes[i])
         else:
             items = iter_txt_items(path)
         for item in items:
             n += 1
-            if paragraphs and item.kind == "jsonl":
-                item = _paragraph(item)
             yield replace(item, n=n)
 
 

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from chemie import startup
 from chemie.errors import InputError
 from chemie.limits import MAX_CHARS
 from chemie.model import Document, Token
@@ -27,6 +28,8 @@ from chemie.scale.sources import INPUT_WARNINGS, Item, read_item
 Processor = Callable[[Document], Document]
 TASKS = ("tokenize", "ner", "anaphora", "reactions")
 PROCESS_WARNINGS = "process_warnings"  # doc.meta key: a task's warnings about a document
+PROCESS_COUNTS = "process_counts"  # doc.meta key: what a task counted for the summary line
+INCOMPLETE = "reaction with a component without a structure"  # a count's name (singular)
 PARAGRAPH_KINDS = ("jsonl", "uspto")  # items whose document names itself (its id)
 
 
@@ -102,8 +105,11 @@ def _reactions(
     limit, so a JVM that hangs is killed (its names unresolved, reason ``timeout``) before
     the document would time out. ``warn_no_java=False``: the caller has reported a missing
     java already. A document some of whose names OPSIN failed on (its JVM died, hung, could
-    not start) gets a warning naming them (:data:`PROCESS_WARNINGS`).
+    not start) gets a warning naming them (:data:`PROCESS_WARNINGS`). With structures, the
+    reactions with a component that has none are counted for the summary line
+    (:data:`PROCESS_COUNTS`: rsmi names such components in a column of their own).
     """
+    from chemie.formats.reaction_records import reactions_of, unresolved
     from chemie.nlp import annotate, load
     from chemie.structures import opsin as service
 
@@ -123,6 +129,9 @@ def _reactions(
         warning = structure_failures(out) if structures else None  # no RDKit without
         if warning:
             out.meta[PROCESS_WARNINGS] = [warning]
+        if structures:
+            out.meta[PROCESS_COUNTS] = {
+                INCOMPLETE: sum(bool(unresolved(r)) for r in reactions_of(out))}
         return out
 
     return process
@@ -171,7 +180,8 @@ def processor(job: Job) -> Processor:
     """The job's function, built on first use in this process and reused afterwards."""
     with _LOCK:
         if job not in _CACHE:
-            _CACHE[job] = build(job)
+            with startup.building():
+                _CACHE[job] = build(job)
         return _CACHE[job]
 
 
@@ -265,6 +275,7 @@ def process_item(job: Job, item: Item) -> Outcome:
             with time_limit(job.timeout):
                 doc = process(doc)
             warnings.extend(doc.meta.pop(PROCESS_WARNINGS, []))  # type: ignore[arg-type]
+            out.counts = doc.meta.pop(PROCESS_COUNTS, {})  # type: ignore[assignment]
         else:
             warnings.append("empty document: empty result")
         out.warning = "; ".join(warnings) or None

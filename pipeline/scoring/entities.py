@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -87,14 +87,16 @@ class _Tally:
         return frame.astype({"tp": int, "fp": int, "fn": int})
 
 
-def score_entities(gold: Iterable[Document], pred: Iterable[Document]) -> ScoreReport:
-    """Score predicted against gold documents (matched by id); see the module docstring."""
+def paired_documents(gold: Iterable[Document], pred: Iterable[Document]
+                     ) -> Iterator[tuple[Document, Document | None]]:
+    """Each gold document with its prediction (matched by id; None for a gold document
+    without one, after the predictions). A prediction of no gold document, a document twice
+    on either side, or a text that differs from the gold one is an InputError."""
     gold_docs: dict[str, Document] = {}
     for doc in gold:
         if doc.id in gold_docs:
             raise InputError(*_where(doc), f"document {doc.id} appears twice in the gold data")
         gold_docs[doc.id] = doc
-    tally = _Tally()
     seen: set[str] = set()
     for doc in pred:
         if doc.id not in gold_docs:
@@ -105,16 +107,29 @@ def score_entities(gold: Iterable[Document], pred: Iterable[Document]) -> ScoreR
         if doc.text != gold_docs[doc.id].text:
             raise InputError(*_where(doc), f"document {doc.id}: text differs from the gold "
                              "document")
-        tally.add(gold_docs[doc.id], doc)
+        yield gold_docs[doc.id], doc
     for doc_id, doc in gold_docs.items():
         if doc_id not in seen:
-            tally.missing += 1
-            tally.add(doc, None)
+            yield doc, None
+
+
+def pairing_notes(pairs: int, missing: int) -> list[str]:
+    """The notes on the documents scored: ``pairs`` gold documents, ``missing`` of them
+    without a prediction."""
+    return [f"{pairs} gold documents, {pairs - missing} predicted documents",
+            f"{missing} gold documents had no prediction"]
+
+
+def score_entities(gold: Iterable[Document], pred: Iterable[Document]) -> ScoreReport:
+    """Score predicted against gold documents (matched by id); see the module docstring."""
+    tally = _Tally()
+    pairs = 0
+    for g, p in paired_documents(gold, pred):
+        pairs += 1
+        tally.missing += p is None
+        tally.add(g, p)
     labels = tally.labels()
-    notes = [
-        f"{len(gold_docs)} gold documents, {len(seen)} predicted documents",
-        f"{tally.missing} gold documents had no prediction",
-    ]
+    notes = pairing_notes(pairs, tally.missing)
     extra = labels["entities"][len(ROLE_ENTITY_LABELS):]
     if extra:
         notes.append(f"labels outside ChEMU 2020 scored with the entities: {', '.join(extra)}")

@@ -1,10 +1,15 @@
-"""``chemie score reactions GOLD PRED``: reactions compared by heavy-atom skeleton.
+"""``chemie score reactions GOLD PRED [--bond-orders]``: reactions compared by heavy-atom
+skeleton, or by skeleton and bond orders.
 
 The convention of the uspto-reactions data README (and issue 15):
 
 * Each SMILES is split into fragments; each fragment is keyed by its heavy-atom skeleton
   (:func:`chemie.structures.chem.skeleton_keys`: elements and connectivity; atom maps,
-  stereo, charges, isotopes, hydrogens and bond orders ignored).
+  stereo, charges, isotopes, hydrogens and bond orders ignored). This is the published
+  protocol and the default. With ``--bond-orders`` (:data:`BOND_ORDERS`) the key keeps
+  single, double, triple and aromatic bonds too
+  (:func:`chemie.structures.chem.bond_order_keys`; charges and hydrogens still ignored),
+  so a reduction whose predicted product is its own starting ketone is no longer exact.
 * Per role (products, reactants, reagents) a reaction's fragments form a **set** of keys: a
   fragment listed twice (``[H-]`` four times in LiAlH4 split into ions, a salt's two
   chlorides) counts once. Micro P/R/F1 sum, over the gold reactions, ``|G & P|`` (true
@@ -34,9 +39,14 @@ import pandas as pd
 from chemie.errors import InputError
 from chemie.formats.reactions import Reaction, read_reactions
 from chemie.scoring.report import ScoreReport, ScoreTable, prf
-from chemie.structures.chem import skeleton_keys
+from chemie.structures.chem import bond_order_keys, skeleton_keys
 
 ROWS = ("products", "reactants", "reagents", "species")
+SKELETON = "heavy-atom skeleton"  # the published protocol (the default)
+BOND_ORDERS = "bond orders"  # skeleton and single/double/triple/aromatic bonds
+KEYS = {SKELETON: skeleton_keys, BOND_ORDERS: bond_order_keys}
+TITLES = {SKELETON: "fragments by heavy-atom skeleton",
+          BOND_ORDERS: "fragments by heavy-atom skeleton and bond orders"}
 Z95 = 1.959963984540054
 
 
@@ -53,17 +63,19 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 @dataclass
 class _Keyer:
-    """Skeleton keys of SMILES; counts unreadable predicted SMILES, refuses unreadable gold."""
+    """Keys of SMILES (``mode``: a key of :data:`KEYS`); counts unreadable predicted SMILES,
+    refuses unreadable gold."""
 
     path: Path
     strict: bool
+    mode: str = SKELETON
     unreadable: int = 0
 
     def keys(self, reaction: Reaction, roles: Iterable[str]) -> frozenset[str]:
         out: set[str] = set()
         for role in roles:
             for i, smiles in enumerate(reaction.role(role)):
-                keys = skeleton_keys(smiles)
+                keys = KEYS[self.mode](smiles)
                 if keys is None:
                     if self.strict:
                         raise InputError(
@@ -78,10 +90,13 @@ class _Keyer:
 
 
 def score_reactions(
-    gold: dict[str, Reaction], pred: dict[str, Reaction], gold_path: Path, pred_path: Path
+    gold: dict[str, Reaction], pred: dict[str, Reaction], gold_path: Path, pred_path: Path,
+    mode: str = SKELETON,
 ) -> ScoreReport:
-    """Per-role micro P/R/F1, species, exact reactions (see the module docstring)."""
-    gold_keys, pred_keys = _Keyer(gold_path, strict=True), _Keyer(pred_path, strict=False)
+    """Per-role micro P/R/F1, species, exact reactions (see the module docstring), fragments
+    keyed by ``mode`` (:data:`SKELETON` or :data:`BOND_ORDERS`)."""
+    gold_keys = _Keyer(gold_path, strict=True, mode=mode)
+    pred_keys = _Keyer(pred_path, strict=False, mode=mode)
     empty = Reaction("", (), (), ())
     counts = {row: [0, 0, 0] for row in ROWS}
     exact = missing = 0
@@ -109,7 +124,7 @@ def score_reactions(
     frame.index.name = "role"
     n = len(gold)
     low, high = wilson(exact, n)
-    report = ScoreReport("reactions", [ScoreTable("fragments by heavy-atom skeleton", frame)])
+    report = ScoreReport("reactions", [ScoreTable(TITLES[mode], frame)])
     report.figures = {
         "reactions": n,
         "exact": exact,
@@ -133,9 +148,11 @@ def score_reactions(
 
 
 def score_files(gold: Path, pred: Path, args: argparse.Namespace | None = None) -> ScoreReport:
-    """``chemie score reactions GOLD PRED`` (JSON lines or rsmi, told apart per file)."""
+    """``chemie score reactions GOLD PRED`` (JSON lines or rsmi, told apart per file);
+    ``args.bond_orders`` keys fragments by bond orders too."""
     g, p = read_reactions(gold), read_reactions(pred)
-    report = score_reactions(g.reactions, p.reactions, gold, pred)
+    mode = BOND_ORDERS if getattr(args, "bond_orders", False) else SKELETON
+    report = score_reactions(g.reactions, p.reactions, gold, pred, mode)
     for path, f in ((gold, g), (pred, p)):
         if f.repeated:
             report.notes.append(

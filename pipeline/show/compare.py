@@ -6,13 +6,14 @@ mention matches a mention with the same spans and label; the untyped gold label
 ``tp``, ``fp`` (predicted, not in gold), ``fn`` (gold, not predicted) or ``""`` (a predicted
 mention the gold does not judge: gold with only untyped mentions annotates the arguments of
 relations alone, so a predicted mention outside every predicted relation is not an error).
+A reaction role (ChEMU 2020 label) matches a role with the same label and offsets.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chemie.model import Document, Mention, Range
+from chemie.model import ROLE_ENTITY_LABELS, ROLE_TRIGGER_LABELS, Document, Mention, Range
 
 UNTYPED = "ENTITY"
 
@@ -25,6 +26,7 @@ class Marks:
 
     mentions: dict[str, str] = field(default_factory=dict)
     relations: dict[str, str] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
 
     def count(self, status: str) -> int:
         """How many relations have this status."""
@@ -52,11 +54,29 @@ def _same(pred: Mention, gold: Mention) -> bool:
     )
 
 
+def roles_only(gold: Document) -> bool:
+    """Whether ``gold`` annotates reaction roles alone (ChEMU 2020 brat: every mention has
+    a ChEMU 2020 label, no relation), so its mentions and relations judge nothing else."""
+    labels = set(ROLE_ENTITY_LABELS) | set(ROLE_TRIGGER_LABELS)
+    return bool(gold.roles) and not gold.relations and all(
+        m.label in labels for m in gold.mentions)
+
+
 def compare(pred: Document, gold: Document) -> tuple[Marks, Marks]:
-    """``(pred_marks, gold_marks)``: exact-match statuses of both documents' annotations."""
+    """``(pred_marks, gold_marks)``: exact-match statuses of both documents' annotations
+    (of the roles alone when the gold annotates nothing else)."""
+    pm, gm = Marks(), Marks()
+    if gold.roles:
+        gold_roles = {(r.label, r.start, r.end) for r in gold.roles}
+        pred_roles = {(r.label, r.start, r.end) for r in pred.roles}
+        pm.roles = {r.id: "tp" if (r.label, r.start, r.end) in gold_roles else "fp"
+                    for r in pred.roles}
+        gm.roles = {r.id: "tp" if (r.label, r.start, r.end) in pred_roles else "fn"
+                    for r in gold.roles}
+        if roles_only(gold):
+            return pm, gm
     pred_keys, gold_keys = _relation_keys(pred), _relation_keys(gold)
     gold_set, pred_set = set(gold_keys.values()), set(pred_keys.values())
-    pm, gm = Marks(), Marks()
     pm.relations = {k: "tp" if v in gold_set else "fp" for k, v in pred_keys.items()}
     gm.relations = {k: "tp" if v in pred_set else "fn" for k, v in gold_keys.items()}
 

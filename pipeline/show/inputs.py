@@ -21,7 +21,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chemie.errors import InputError, read_text
-from chemie.model import Document, Mention, Relation, Token
+from chemie.formats.shapes import unknown_input
+from chemie.model import (
+    ROLE_ENTITY_LABELS,
+    ROLE_TRIGGER_LABELS,
+    Document,
+    Mention,
+    Relation,
+    Role,
+    Token,
+)
 from chemie.reactions.model import Reaction
 
 if TYPE_CHECKING:
@@ -67,7 +76,7 @@ def read_inputs(path: PathLike) -> Iterator[Document]:
             doc.meta.update(format="txt", path=str(p), line=None)
             yield doc
     else:
-        raise InputError(p, None, "unknown input type: expected .jsonl, .txt, .ann or a folder")
+        raise InputError(p, None, unknown_input(p, ".jsonl, .txt, .ann or a folder"))
 
 
 def has_predictions(docs: Iterable[Document]) -> bool:
@@ -268,3 +277,19 @@ def with_kinds(docs: list[Document]) -> list[Document]:
         pairs = zip(doc.mentions, new.mentions, strict=True)
         new.mentions = [n if _untyped(m) else m for m, n in pairs]
     return described
+
+
+def roles_from_labels(doc: Document) -> Document:
+    """``doc`` with ``roles`` made from its mentions labelled with ChEMU 2020 labels (brat
+    gold of ChEMU 2020, ``chemie run --format chemu2020`` output) when it has no roles: the
+    roles view then shows them, against gold too. A discontinuous mention gives one role per
+    range."""
+    if doc.roles:
+        return doc
+    labels = set(ROLE_ENTITY_LABELS) | set(ROLE_TRIGGER_LABELS)
+    doc.roles = [
+        Role(m.id if len(m.spans) == 1 else f"{m.id}.{i}", a, b, m.label, doc.text[a:b],
+             m.rule or "")
+        for m in doc.mentions if m.label in labels for i, (a, b) in enumerate(m.spans)
+    ]
+    return doc

@@ -79,22 +79,29 @@ ROLE_LABELS: tuple[RoleStyle, ...] = (
     RoleStyle("WORKUP", "work-up step", "#f0fdfa", "#0f766e", trigger=True),
 )
 
-KIND_ORDER = tuple(k.name for k in KINDS)
-SHORT_LABELS = {r.label: r.short for r in RELATIONS}
-ROLE_ORDER = tuple(r.label for r in ROLE_LABELS)
-ROLE_SHORT = {r.label: r.short for r in ROLE_LABELS}
-
-
 def slug(value: str) -> str:
     """A CSS-class-safe lowercase form of ``value``."""
     return re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-") or "x"
 
 
+KIND_ORDER = tuple(k.name for k in KINDS) + tuple(slug(r.label) for r in ROLE_LABELS)
+KIND_SHORT = {slug(r.label): r.short for r in ROLE_LABELS}  # a labelled mention's legend
+SHORT_LABELS = {r.label: r.short for r in RELATIONS}
+ROLE_ORDER = tuple(r.label for r in ROLE_LABELS)
+ROLE_SHORT = {r.label: r.short for r in ROLE_LABELS}
+
+
 def css() -> str:
-    """The CSS rules of every kind and label in the tables."""
+    """The CSS rules of every kind and label in the tables; a mention labelled with a
+    ChEMU 2020 label (brat gold of ChEMU 2020, ``chemie run --format chemu2020`` output)
+    takes that label's colours (``.k-LABEL``)."""
     kinds = [
         f".k-{slug(k.name)} {{ background: {k.background}; box-shadow: inset 0 -2px 0 {k.line}; }}"
         for k in KINDS
+    ] + [
+        f".k-{slug(r.label)} {{ background: {r.background}; box-shadow: "
+        + (f"inset 0 0 0 1.5px {r.line}; }}" if r.trigger else f"inset 0 -2px 0 {r.line}; }}")
+        for r in ROLE_LABELS
     ]
     labels = [f".l-{slug(r.label)} {{ --c: {r.colour}; }}" for r in RELATIONS]
     roles = [

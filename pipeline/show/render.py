@@ -28,9 +28,17 @@ from string import Template
 from chemie.formats.tabular import chemdner_class
 from chemie.model import Document, Mention, Role
 from chemie.reactions.model import Reaction
-from chemie.show.compare import Marks, compare, relation_key
+from chemie.show.compare import Marks, compare, relation_key, roles_only
 from chemie.show.layout import Node, Piece, nest
-from chemie.show.palette import KIND_ORDER, ROLE_ORDER, ROLE_SHORT, SHORT_LABELS, css, slug
+from chemie.show.palette import (
+    KIND_ORDER,
+    KIND_SHORT,
+    ROLE_ORDER,
+    ROLE_SHORT,
+    SHORT_LABELS,
+    css,
+    slug,
+)
 from chemie.show.scheme import schemes
 
 STATUS_TEXT = {"tp": "correct", "fp": "false positive", "fn": "false negative"}
@@ -233,37 +241,42 @@ def relation_table(doc: Document, marks: Marks | None = None) -> str:
     )
 
 
-def _role_title(r: Role, roles: dict[str, Role]) -> str:
+def _role_title(r: Role, roles: dict[str, Role], status: str = "") -> str:
     parts = [r.text, f"{r.id} {r.label}", f"rule: {r.rule or '-'}"]
     if r.args:
         parts.append("acts on: " + ", ".join(
             f"{a} {roles[a].text}" if a in roles else a for a in r.args))
+    if status:
+        parts.append(STATUS_TEXT[status])
     return "\n".join(parts)
 
 
-def _roles_fragments(doc: Document, node: Node, roles: dict[str, Role], breaks: set[int]) -> str:
+def _roles_fragments(doc: Document, node: Node, roles: dict[str, Role], breaks: set[int],
+                     marks: Marks | None = None) -> str:
     out, pos = [], node.start
     for child in node.children:
         assert child.piece is not None
         r = roles[child.piece.mention]
-        attrs = [f'class="r r-{slug(r.label)}"', f'data-r="{esc(r.id)}"',
-                 f'title="{esc(_role_title(r, roles))}"']
+        status = marks.roles.get(r.id, "") if marks else ""
+        attrs = [f'class="r r-{slug(r.label)}{f" st-{status}" if status else ""}"',
+                 f'data-r="{esc(r.id)}"', f'title="{esc(_role_title(r, roles, status))}"']
         if r.args:
             attrs.append(f'data-args="{esc(" ".join(r.args))}"')
         out.append(_text(doc, pos, child.start, breaks))
-        out.append(f"<span {' '.join(attrs)}>{_roles_fragments(doc, child, roles, breaks)}"
-                   "</span>")
+        inner = _roles_fragments(doc, child, roles, breaks, marks)
+        out.append(f"<span {' '.join(attrs)}>{inner}</span>")
         pos = child.end
     out.append(_text(doc, pos, node.end, breaks))
     return "".join(out)
 
 
-def roles_html(doc: Document) -> str:
+def roles_html(doc: Document, marks: Marks | None = None) -> str:
     """The document text with its ChEMU 2020 roles wrapped in spans (label, rule and, for a
-    trigger, what it acts on in the title; ``data-args``: the ids of those roles)."""
+    trigger, what it acts on in the title; ``data-args``: the ids of those roles); against
+    gold, each marked ``st-tp``, ``st-fp`` or ``st-fn``."""
     roles = {r.id: r for r in doc.roles}
     tree = nest([Piece(r.start, r.end, r.id) for r in doc.roles], len(doc.text))
-    return _roles_fragments(doc, tree, roles, break_points(doc.text))
+    return _roles_fragments(doc, tree, roles, break_points(doc.text), marks)
 
 
 def steps_table(doc: Document) -> str:
@@ -302,7 +315,7 @@ def panel(
     """
     data = esc(json.dumps(arcs(doc, marks), ensure_ascii=False, sort_keys=True))
     slot = f'<div class="above">{above}</div>' if above else ""
-    roles = (f'<div class="text roles">{roles_html(doc)}</div>{steps_table(doc)}'
+    roles = (f'<div class="text roles">{roles_html(doc, marks)}</div>{steps_table(doc)}'
              if doc.roles else "")
     classes = f"panel {side}" + (" has-roles" if doc.roles else "")
     return (
@@ -364,6 +377,7 @@ class Summary:
     note: str = ""
     roles: int = 0
     reactions: int = 0
+    role_marks: tuple[int, int, int] | None = None  # roles against gold: correct, FP, FN
 
 
 def _counts_html(s: Summary) -> str:
@@ -379,6 +393,10 @@ def _counts_html(s: Summary) -> str:
             f'<span class="st-tp">{s.tp} correct</span>, <span class="st-fp">{s.fp} FP</span>, '
             f'<span class="st-fn">{s.fn} FN</span>'
         )
+    if s.role_marks is not None:
+        tp, fp, fn = s.role_marks
+        parts.append(f'roles: <span class="st-tp">{tp} correct</span>, '
+                     f'<span class="st-fp">{fp} FP</span>, <span class="st-fn">{fn} FN</span>')
     return " · ".join(parts)
 
 
@@ -401,7 +419,15 @@ def document_section(
             body = panel(pred, "Predicted", "pred", above=above) + panel(gold, "Gold", "gold")
         else:
             pm, gm = compare(pred, gold)
-            summary.tp, summary.fp, summary.fn = pm.count("tp"), pm.count("fp"), gm.count("fn")
+            if roles_only(gold):
+                summary.gold = None
+            else:
+                summary.tp, summary.fp = pm.count("tp"), pm.count("fp")
+                summary.fn = gm.count("fn")
+            if gold.roles:
+                statuses = [*pm.roles.values(), *gm.roles.values()]
+                summary.role_marks = (list(pm.roles.values()).count("tp"),
+                                      statuses.count("fp"), statuses.count("fn"))
             body = (panel(pred, "Predicted", "pred", pm, above)
                     + panel(gold, "Gold", "gold", gm))
     note = f' <span class="note">{esc(summary.note)}</span>' if summary.note else ""
@@ -421,13 +447,17 @@ VIEWS = (
 )
 
 
-def _role_legend(labels: set[str]) -> str:
-    """The role labels of the page, in palette order (shown in the roles view)."""
+def _role_legend(labels: set[str], with_gold: bool) -> str:
+    """The role labels of the page, in palette order (shown in the roles view); against
+    gold, the false positive and false negative marks too."""
     known = {label: i for i, label in enumerate(ROLE_ORDER)}
     items = [
         f'<span class="r r-{slug(label)}">{esc(ROLE_SHORT.get(label, label))}</span>'
         for label in sorted(labels, key=lambda lab: (known.get(lab, len(known)), lab))
     ]
+    if with_gold:
+        items += ['<span class="r st-fp">false positive</span>',
+                  '<span class="r st-fn">false negative</span>']
     return f'<span class="lg-roles">{" ".join(items)}</span>'
 
 
@@ -441,7 +471,7 @@ def _legend(docs: Iterable[Document], with_gold: bool) -> str:
         role_labels.update(r.label for r in d.roles)
     order = {k: i for i, k in enumerate(KIND_ORDER)}
     items = [
-        f'<span class="m k-{k}">{esc(k)}</span>'
+        f'<span class="m k-{k}">{esc(KIND_SHORT.get(k, k))}</span>'
         for k in sorted(kinds, key=lambda k: (order.get(k, len(order)), k))
     ]
     known = {label: i for i, label in enumerate(SHORT_LABELS)}
@@ -457,7 +487,7 @@ def _legend(docs: Iterable[Document], with_gold: bool) -> str:
     if not role_labels:
         return f'<div class="legend">{" ".join(items)}</div>' if items else ""
     return (f'<div class="legend">{VIEWS} <span class="lg-anaphora">{" ".join(items)}</span>'
-            f"{_role_legend(role_labels)}</div>")
+            f"{_role_legend(role_labels, with_gold)}</div>")
 
 
 def page(title: str, body: str, legend: str = "") -> str:
@@ -477,6 +507,7 @@ def summary_table(summaries: Sequence[Summary], href: str = "#{anchor}") -> str:
     with_notes = any(s.note for s in summaries)
     with_roles = any(s.roles for s in summaries)
     with_reactions = any(s.reactions for s in summaries)
+    with_role_marks = any(s.role_marks is not None for s in summaries)
     head = "<th>document</th><th>mentions</th><th>relations</th>"
     if with_roles:
         head += "<th>roles</th>"
@@ -484,6 +515,8 @@ def summary_table(summaries: Sequence[Summary], href: str = "#{anchor}") -> str:
         head += "<th>reactions</th>"
     if with_gold:
         head += "<th>gold</th><th>correct</th><th>FP</th><th>FN</th>"
+    if with_role_marks:
+        head += "<th>roles correct</th><th>roles FP</th><th>roles FN</th>"
     if with_notes:
         head += "<th>note</th>"
     rows = []
@@ -496,6 +529,8 @@ def summary_table(summaries: Sequence[Summary], href: str = "#{anchor}") -> str:
             cells.append(s.reactions)
         if with_gold:
             cells += [s.gold, s.tp, s.fp, s.fn]
+        if with_role_marks:
+            cells += list(s.role_marks or (None, None, None))
         if with_notes:
             cells.append(esc(s.note))
         rows.append("<tr>" + "".join(f"<td>{'' if c is None else c}</td>" for c in cells) + "</tr>")

@@ -52,6 +52,10 @@ _ALTERNATIVE_STEREO = re.compile(rf"\(({_STEREO}(?:,\s?{_STEREO})*)/{_STEREO}(?:
 _LOCANT_DOT = re.compile(r"(?<![\d.])(\d)\.(\d)(?=-)")
 # indicated hydrogen written with a hyphen ("2-H-chromene"): "2H-chromene"
 _DASHED_HYDROGEN = re.compile(r"(?<![\d\w])(\d+)-H-(?=[a-z])")
+# an ester written as one word ("diethylmalonate", "ethyl4-bromobenzoate"): its alkyl apart
+_ONE_WORD_ESTER = re.compile(
+    r"^((?:di|tri)?(?:methyl|ethyl|n-propyl|propyl|isopropyl|n-butyl|butyl|isobutyl|"
+    r"tert-butyl|t-butyl|benzyl|allyl|phenyl|vinyl))(?=[a-z\d(\[]\S*ate$)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -394,23 +398,27 @@ def _parts(work: _Work, a: int, b: int, role: str, rule: str) -> None:
 
 
 def candidates(text: str) -> tuple[str, ...]:
-    """Spellings of a name to try, in order: as written; with the spaces inside brackets and
-    around hyphens, commas and primes removed ("2 - chloro - pyridine" -> "2-chloro-pyridine",
-    "( 3-aminophenyl )" -> "(3-aminophenyl)"); the same and the spaces around brackets too
-    ("fluorocyclopropyl ) methyl" -> "fluorocyclopropyl)methyl"); spaces between words stay
-    ("ethyl acetate"); Unicode dashes are made hyphens and trade mark signs dropped. Then: in
+    """Spellings of a name to try, in order: with the spaces inside brackets and around
+    hyphens, commas, primes and brackets removed ("2 - chloro - pyridine" ->
+    "2-chloro-pyridine", "( 3-aminophenyl )" -> "(3-aminophenyl)", "fluorocyclopropyl )
+    methyl" -> "fluorocyclopropyl)methyl", "-5-yl] -acetyl] amino-N-" -> "-5-yl]-acetyl]amino-
+    N-"); the same with the spaces around brackets kept; as written. A space next to a bracket
+    is mostly a break inside one systematic name, which OPSIN may read otherwise as written
+    (a valid, different molecule); spaces between words stay ("ethyl acetate"); Unicode
+    dashes are made hyphens and trade mark signs dropped. Then: in
     lower case when written in capitals; with a salt's dot made a space ("amine.dibenzoate"
     -> "amine dibenzoate", "amine·2HCl" -> "amine 2HCl", "acid·H2O" -> "acid hydrate"); with
     a substituent prefix joined to the lowercase word after it ("N-phenyl-2-hydroxy
     acetamide" -> "N-phenyl-2-hydroxyacetamide"); with the first of alternative
     stereodescriptors ("(1S,3R/1R,3S)" -> "(1S,3R)"); with a locant list's dot made a comma
     and indicated hydrogen without its hyphen ("3.5-bis(...)" -> "3,5-bis(...)", "2-H-chromen"
-    -> "2H-chromen"); with a word broken by a spaced hyphen joined ("propa - noate" ->
-    "propanoate")."""
+    -> "2H-chromen"); with the alkyl of an ester written as one word apart ("diethylmalonate"
+    -> "diethyl malonate", which OPSIN otherwise reads as a diethylmalonate anion); with a
+    word broken by a spaced hyphen joined ("propa - noate" -> "propanoate")."""
     written = " ".join(text.split())
     plain = " ".join(_MARKS.sub(" ", written.translate(_DASHES)).split())
     joined = _JOINERS.sub(r"\1", plain)
-    out = [written, _INNER_SPACES.sub(r"\1", plain), joined]
+    out = [joined, _INNER_SPACES.sub(r"\1", plain), written]
     if sum(c.isupper() for c in joined) > 8 and not any(c.islower() for c in joined):
         out.append(joined.lower())
     if _SALT_DOT.search(joined):
@@ -426,6 +434,8 @@ def candidates(text: str) -> tuple[str, ...]:
         out.append(_ALTERNATIVE_STEREO.sub(r"(\1)", joined))
     if _LOCANT_DOT.search(joined) or _DASHED_HYDROGEN.search(joined):
         out.append(_DASHED_HYDROGEN.sub(r"\1H-", _LOCANT_DOT.sub(r"\1,\2", joined)))
+    if _ONE_WORD_ESTER.search(joined):
+        out.append(_ONE_WORD_ESTER.sub(r"\1 ", joined))
     if _BROKEN_WORD.search(written):
         out.append(_INNER_SPACES.sub(r"\1", _BROKEN_WORD.sub("", plain)))
     return tuple(dict.fromkeys(out))

@@ -6,6 +6,11 @@ order. All the names of a call go to OPSIN as one batch (per-process JVM and cac
 :mod:`chemie.structures.opsin`), so a caller resolves a whole document at once:
 ``resolve_texts(mention_texts)`` grounds each text and resolves every name in one call.
 
+A structure OPSIN gives that cannot be the compound named (an ion alone, a missing element
+the name asks for: :mod:`chemie.structures.plausible`) is refused; the next spelling is
+tried, and the name stays unresolved with the reason (``implausible: …``) when none is
+left.
+
 Resolution takes *names*, never mentions: a reference such as "the title compound" is
 grounded as ``reference`` and left to the caller (reaction assembly resolves it through the
 heading or coreference, then calls :meth:`Resolver.resolve` with the antecedent's name and
@@ -22,6 +27,7 @@ from chemie.structures import chem
 from chemie.structures.dictionary import Dictionary, compounds
 from chemie.structures.grounding import Grounding, Name, candidates, ground
 from chemie.structures.opsin import Opsin, service
+from chemie.structures.plausible import implausible
 
 HOW = ("dictionary", "opsin", "unresolved")
 # OPSIN outcomes that say nothing about the name itself (tried again next time)
@@ -53,7 +59,7 @@ class Resolution:
 
 
 @functools.lru_cache(maxsize=65536)
-def _structure(smiles: str) -> tuple[str, str | None] | None:
+def structure_of(smiles: str) -> tuple[str, str | None] | None:
     """(canonical SMILES, InChIKey) of a SMILES, or None when RDKit cannot read it."""
     canonical = chem.canonical(smiles)
     if canonical is None:
@@ -119,7 +125,7 @@ class Resolver:
                 continue
             if entry.smiles is None:
                 return Resolution(text, None, None, "dictionary", None, "material", s, entry.cls)
-            structure = _structure(entry.smiles)
+            structure = structure_of(entry.smiles)
             if structure is None:  # the dictionary test makes this unreachable
                 continue
             return Resolution(text, *structure, "dictionary", None, "molecule", s, entry.cls)
@@ -136,9 +142,13 @@ class Resolver:
             if answer.smiles is None:
                 reasons.append(answer.reason)
                 continue
-            structure = _structure(answer.smiles)
+            structure = structure_of(answer.smiles)
             if structure is None:
                 reasons.append("RDKit cannot read OPSIN's SMILES")
+                continue
+            refused = implausible(s, structure[0])
+            if refused is not None:
+                reasons.append(refused)
                 continue
             return Resolution(text, *structure, "opsin", None, "molecule", s)
         reason = next((r for r in reasons if r in SERVICE_FAILURES), None)

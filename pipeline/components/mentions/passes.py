@@ -346,6 +346,84 @@ def solution_component(x: DocContext, found: list[Candidate]) -> list[Candidate]
     return out
 
 
+@post_pass("solution_in_mixture")
+def solution_in_mixture(x: DocContext, found: list[Candidate]) -> list[Candidate]:
+    """``solution_in_mixture``: "a solution of X ( 1 g ) in a mixture of THF ( 10 mL ) and
+    water ( 2 mL )": the solution and the mixture of its solvents are one mention."""
+    words = x.tables.words["solution_in_mixture"]
+    heads, mixtures = words["heads"], words["mixtures"]
+    cs = x.cs
+    by_first = {c.first: c for c in found if c.rule in mixtures and len(c.ranges) == 1}
+    if not by_first:
+        return found
+    joined: dict[int, Candidate] = {}  # id of a solution -> the joined mention
+    gone: set[int] = set()  # ids of the mixtures joined
+    for c in found:
+        if c.kind != "generic" or c.head not in heads or len(c.ranges) > 1:
+            continue
+        k = c.last + 1
+        if k + 1 >= len(cs) or cs[k] != "I":
+            continue
+        m = by_first.get(k + 1)
+        if m is None and cs[k + 1] == "D":
+            m = by_first.get(k + 2)  # "in a 1 : 1 mixture of ...": the ratio starts the mixture
+        if m is None:
+            continue
+        joined[id(c)] = c.but(ranges=((c.first, m.last),), rule="solution_in_mixture",
+                              tokens=(c.first, m.last), quantity=True)
+        gone.add(id(m))
+    if not joined:
+        return found
+    return [joined.get(id(c), c) for c in found if id(c) not in gone]
+
+
+@post_pass("catalyst_component")
+def catalyst_component(x: DocContext, found: list[Candidate]) -> list[Candidate]:
+    """``catalyst_component``: in "a mixture of X ( 5 g ) and 10% Pd / C ( 0.5 g ) in MeOH",
+    the metal catalyst "10% Pd / C ( 0.5 g )" is a mention of its own too: "the catalyst"
+    refers to it. The items of the mixture are the runs between "of", commas, "and" and "in"
+    outside brackets."""
+    words = x.tables.words["catalyst_component"]
+    metals, rules = words["metals"], words["rules"]
+    cs, low = x.cs, x.low
+    out = list(found)
+    for c in found:
+        if c.rule not in rules or len(c.ranges) > 1 or c.kind != "generic":
+            continue
+        first, last = c.first, c.last
+        of = cs.find("O", first, last + 1)
+        if of == -1:
+            continue
+        for a, b in _items(cs, of + 1, last):
+            if any(low[k].split("(", 1)[0] in metals for k in range(a, b + 1)):
+                core_end = cs.find("(", a, b + 1)
+                out.append(Candidate(((a, b),), "catalyst_component", "chemical", low[a],
+                                     x.sent_of[a], (a, b), (a, core_end - 1 if core_end > a
+                                                           else b), "", core_end > a))
+    return out
+
+
+def _items(cs: str, start: int, last: int) -> list[tuple[int, int]]:
+    """The items of a list from token ``start`` to ``last``: runs of tokens between commas,
+    "and" and "in" outside brackets (the list ends at "in")."""
+    items, depth, a = [], 0, start
+    for k in range(start, last + 1):
+        ch = cs[k]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 0 and ch in "P&I":
+            if k > a:
+                items.append((a, k - 1))
+            if ch == "I":
+                return items
+            a = k + 1
+    if last >= a:
+        items.append((a, last))
+    return items
+
+
 @post_pass("abbreviated_solution")
 def abbreviated_solution(x: DocContext, found: list[Candidate]) -> list[Candidate]:
     """``abbreviated_solution``: "2 N hydrochloric acid ( HCl ) solution", "15% sodium hydroxide

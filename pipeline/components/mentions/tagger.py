@@ -155,7 +155,7 @@ class Tagger:
         "reference_id", "split_name", "colour_phrase", "gram_label", "number_sign",
         "stop_word_modifier", "number_starts_np", "join_split_name", "new_name", "space_in_np",
         "determiner_label", "compound_x", "reference_starts_np", "heading_end",
-        "heading_breaks", "ner_chemicals",
+        "heading_breaks", "ner_chemicals", "vessel_description", "supported_catalyst",
     )
 
     def __init__(self, tables: MentionTables):
@@ -182,6 +182,9 @@ class Tagger:
         self.mixture_heads = words["new_name"]["mixture_heads"]
         self.abbreviations = words["space_in_np"]["abbreviations"]
         self.all = words["determiner_label"]["all"]
+        catalyst = words["supported_catalyst"]
+        self.catalyst_metals, self.supports = catalyst["metals"], catalyst["supports"]
+        self.support_joins = catalyst["joins"]
         self.heading = tables.lists["heading_words"]
 
     def class_string(self, doc: Doc) -> tuple[list[str], str, list[str]]:
@@ -192,6 +195,8 @@ class Tagger:
         self._heading_end(doc, words, classes)
         self._heading_breaks(words, classes)
         self._ner_chemicals(doc, classes)
+        self._vessel_description(classes)
+        self._supported_catalyst(classes, low)
         return words, "".join(classes), low
 
     def _relabel(self, words: list[str], classes: list[str], low: list[str]) -> None:
@@ -496,6 +501,47 @@ class Tagger:
             for i in range(start, end):
                 if classes[i] in "WXZ":
                     classes[i] = "C"
+
+
+    def _supported_catalyst(self, classes: list[str], low: list[str]) -> None:
+        """``supported_catalyst``: "10% palladium on carbon", "palladium hydroxide on
+        charcoal", "rhodium on alumina": the word joining a metal to its support is part of
+        the catalyst's name (found by a string search for each joining word)."""
+        n = len(low)
+        for join in self.support_joins:
+            i = 0
+            while True:
+                try:
+                    i = low.index(join, i + 1)
+                except ValueError:
+                    break
+                if (i + 1 < n and low[i + 1] in self.supports
+                        and low[i - 1].split("(", 1)[0] in self.catalyst_metals):
+                    classes[i] = "W"
+
+    @staticmethod
+    def _vessel_description(classes: list[str]) -> None:
+        """``vessel_description``: "an oven - dried 100 mL flask", "a pressure tube": the stop
+        words between a determiner and an equipment head describe the vessel (modifiers);
+        found by a string search (equipment heads are rare)."""
+        joined = "".join(classes)
+        k = joined.find("E")
+        while k != -1:
+            i = k - 1
+            while i >= 0 and k - i <= _VESSEL_REACH and classes[i] in _VESSEL_WORDS:
+                i -= 1
+            if i >= 0 and classes[i] == "D" and "S" in joined[i + 1 : k]:
+                for j in range(i + 1, k):
+                    if classes[j] == "S":
+                        classes[j] = "W"
+            k = joined.find("E", k + 1)
+
+
+# the classes between a determiner and an equipment head that a vessel's description may hold
+# (words, numbers, units, hyphens, the comma of "250 mL , 3-neck", names, stop words), and how
+# far back the determiner may be (vessel_description)
+_VESSEL_WORDS = frozenset("WNU-PCS")
+_VESSEL_REACH = 8
 
 
 @functools.cache
