@@ -591,3 +591,17 @@ def test_a_negative_temperature_keeps_its_sign_in_a_reaction_record():
               "4-bromophenol (0.5 g, 50%).")
     (record,) = doc._.reactions
     assert [c.value.value for c in record.conditions.temperature] == [-78.0]
+
+
+def test_an_action_word_used_as_a_noun_is_no_trigger(nlp):
+    assert "yield" not in {t for t, _ in triggers(
+        nlp, "The residue was recrystallized to give 4-bromoaniline (8 g). The overall yield is "
+             "80%.")}
+    assert ("yield", "REACTION_STEP") in triggers(
+        nlp, "The residue was purified by chromatography to yield 4-bromoaniline (8 g, 80%).")
+
+
+def test_the_second_verb_of_a_passive_pair_is_a_step(nlp):
+    found = triggers(nlp, "The mixture was stirred at 120 °C for 16 hours. 4-Bromoaniline was "
+                          "separated and obtained as a colorless liquid (2.6 g) in 91% yield.")
+    assert ("obtained", "REACTION_STEP") in found

@@ -20,10 +20,15 @@ def _between(entities: list[Found], starts: list[int], a: int, b: int) -> list[F
 
 
 def _passive(low: str, start: int, aux: frozenset[str]) -> bool:
-    """Whether the word before ``start`` (or the one before an adverb) is an auxiliary
+    """Whether the word before ``start`` (or the one before an adverb) is an auxiliary, or
+    the verb is the second of a passive pair ("X was separated and obtained as a liquid")
     (``low``: the lowercased text)."""
-    words = low[max(0, start - 30) : start].split()[-2:]
-    return bool(words) and (words[-1] in aux or (len(words) == 2 and words[0] in aux))
+    words = low[max(0, start - 50) : start].split()[-4:]
+    if not words:
+        return False
+    if words[-1] in aux or (len(words) >= 2 and words[-2] in aux):
+        return True
+    return len(words) >= 3 and words[-1] in ("and", "then") and not aux.isdisjoint(words[:-2])
 
 
 def modifiers(ctx: RoleContext, table: RoleTable) -> set[int]:
@@ -52,6 +57,7 @@ class TriggerFinder:
         self.manner = w["manner_nouns"]
         self.manner_of, self.manner_before = w["manner_of"], w["manner_before"]
         self.openers = w["adverbial_openers"]
+        self.nouns, self.determiners = w["noun_forms"], w["noun_determiners"]
         self.clause = table.compiled["clause_opener"]
         self._rules: dict[tuple[str, str, str], TriggerRule | None] = {}
 
@@ -75,7 +81,7 @@ class TriggerFinder:
         out: list[tuple[Action, TriggerRule]] = []
         for a in ctx.actions:
             word = low[a.start : a.end]
-            if word in skip:
+            if word in skip or (word in self.nouns and self.noun_use(low, a.start)):
                 continue
             if word in manner and (self.manner_of_last(low, a, out)
                                    or not (word.endswith("ing")
@@ -88,6 +94,12 @@ class TriggerFinder:
             if rule is not None:
                 out.append((a, rule))
         return out
+
+    def noun_use(self, low: str, start: int) -> bool:
+        """Whether the word at ``start`` is used as a noun: after a determiner or a
+        percentage ("the overall yield is 80%", "74% yield"), not "to yield X"."""
+        before = low[max(0, start - 15) : start].split()[-1:]
+        return bool(before) and (before[0] in self.determiners or before[0].endswith("%"))
 
     def adverbial(self, low: str, start: int) -> bool:
         """Whether the action at ``start`` opens an adverbial phrase ("After cooling",
