@@ -605,3 +605,10 @@ def test_the_second_verb_of_a_passive_pair_is_a_step(nlp):
     found = triggers(nlp, "The mixture was stirred at 120 °C for 16 hours. 4-Bromoaniline was "
                           "separated and obtained as a colorless liquid (2.6 g) in 91% yield.")
     assert ("obtained", "REACTION_STEP") in found
+
+
+def test_a_passive_verb_after_two_adverbs_has_its_subject(nlp):
+    found = triggers(nlp, "The mixture was stirred at 50 °C for 2 h. Water (40 mL) was slowly "
+                          "dropwise added, and after completion of the dropwise addition, the "
+                          "mixture was filtered.")
+    assert "added" in {t for t, _ in found}  # its argument is the water before it

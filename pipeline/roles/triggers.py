@@ -19,15 +19,20 @@ def _between(entities: list[Found], starts: list[int], a: int, b: int) -> list[F
     return out
 
 
+_ADVERB = ("ly", "wise")  # how adverbs end ("slowly", "dropwise", "portionwise")
+
+
 def _passive(low: str, start: int, aux: frozenset[str]) -> bool:
-    """Whether the word before ``start`` (or the one before an adverb) is an auxiliary, or
-    the verb is the second of a passive pair ("X was separated and obtained as a liquid")
-    (``low``: the lowercased text)."""
+    """Whether the word before ``start`` (or before one or two adverbs: "was slowly dropwise
+    added") is an auxiliary, or the verb is the second of a passive pair ("X was separated
+    and obtained as a liquid") (``low``: the lowercased text)."""
     words = low[max(0, start - 50) : start].split()[-4:]
     if not words:
         return False
     if words[-1] in aux or (len(words) >= 2 and words[-2] in aux):
         return True
+    if len(words) >= 3 and words[-3] in aux and all(w.endswith(_ADVERB) for w in words[-2:]):
+        return True  # "was slowly dropwise added"
     return len(words) >= 3 and words[-1] in ("and", "then") and not aux.isdisjoint(words[:-2])
 
 
