@@ -19,7 +19,8 @@ The rules run in table order and the first that holds labels the compound (a rul
 ``NONE`` drops it). :class:`RuleBook` evaluates the feature rules once per distinct feature
 set (a dict lookup per compound) and keeps, for that set, the text rules left to try before
 the first feature rule that holds; a gate may only leave out compounds its function rejects
-anyway. The last rules form their own table section, the reactant-or-reagent stage
+anyway, and a text rule with cues is tried only in a document that holds one of them. The
+last rules form their own table section, the reactant-or-reagent stage
 (:mod:`chemie.roles.participants`).
 """
 
@@ -272,6 +273,11 @@ text_rule("referred_product", params=BeforeRule, gate=_before_gate)(_before)
 
 @text_rule("quantified_product")
 def quantified_product(c: RoleContext, p: CompoundRule, x: Compound) -> bool:
+    end = x.span.end
+    # (a yield starts with a bracket, an amount or ", (" right after the compound)
+    nxt = x.source[end : end + 2].lstrip()[:1]
+    if nxt != "(" and nxt != "," and not nxt.isdigit():
+        return False
     return c.yields.has_yield_after(x.span)  # type: ignore[union-attr]
 
 
@@ -364,6 +370,9 @@ class RuleBook:
     def __init__(self, rules: Iterable[CompoundRule]):
         self.steps: list[Step] = [(RULES[r.name], r) for r in rules]
         self._plans: dict[Features, tuple[list[Step], Decision | None]] = {}
+        # the plans of the document being labelled (its cues filter the text rules)
+        self._doc: RoleContext | None = None
+        self._doc_plans: dict[Features, tuple[list[Step], Decision | None]] = {}
 
     def plan(self, f: Features) -> tuple[list[Step], Decision | None]:
         """The text rules to try on a compound with features ``f`` (in order, gates passed)
@@ -385,7 +394,16 @@ class RuleBook:
 
     def decide(self, c: RoleContext, x: Compound) -> Decision | None:
         """The label and rule of the first rule that holds for ``x``."""
-        tries, decided = self.plan(x.f)
+        if c is not self._doc:
+            self._doc, self._doc_plans = c, {}
+        plan = self._doc_plans.get(x.f)
+        if plan is None:
+            # the document's plan: without the text rules none of whose cues it holds
+            tries, decided = self.plan(x.f)
+            low = c.lower_text
+            plan = self._doc_plans[x.f] = (
+                [(s, e) for s, e in tries if _cued(getattr(e, "cues", ()), low)], decided)
+        tries, decided = plan
         for spec, entry in tries:
             if spec.fn(c, entry, x):
                 return entry.label, entry.name
