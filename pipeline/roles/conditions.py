@@ -125,14 +125,15 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
     named = False  # a name was seen (after it, a capitalised word ends the heading)
     titled = False  # a heading word was seen ("Example", "Step", "Preparation of")
     skip_to = -1  # the end of the name being passed
+    if _opens_procedure(ctx, table, first_action, starts):
+        return 0  # "Under argon, X was added": no heading (a line of its own is one)
     for i in range(n):
         start = tokens.idx[i]
         if start < skip_to:
             continue
         if start >= first_action:
             # "Compound 18 was prepared": the subject of the first sentence, no heading
-            passive = i > 0 and tokens.lower[i - 1] in table.words["auxiliaries"]
-            return 0 if passive and not titled else start
+            return 0 if _passive_subject(tokens.lower, i, table, titled) else start
         name = starts.get(start)
         if name is not None:
             if _quantity_after(ctx, name.end):
@@ -146,9 +147,6 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             return start
         if low in stops and i > 0 and _stops_heading(tokens.text, i, words, named):
             return start
-        if (i == 0 and low in table.words["procedure_openers"] and word[:1].isupper()
-                and "\n" not in text[:first_action]):
-            return 0  # "Under argon, X was added": no heading (a line of its own is one)
         if low in words or _LABEL.match(word):
             titled = titled or low in titles
             continue
@@ -156,6 +154,24 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             return start
         named = named or bool(word[:1].isalnum())
     return len(text)
+
+
+def _passive_subject(lower: list[str], i: int, table: RoleTable, titled: bool) -> bool:
+    """Whether the first action (token ``i``) is passive and no heading word came before:
+    what comes before is its subject ("Compound 18 was prepared"), no heading."""
+    return not titled and i > 0 and lower[i - 1] in table.words["auxiliaries"]
+
+
+def _opens_procedure(ctx: RoleContext, table: RoleTable, first_action: int,
+                     starts: dict[int, Found]) -> bool:
+    """Whether the text opens with a capitalised procedure word ("Under", "To", "A"), no
+    action or name, and no line of its own before its first action."""
+    tokens = ctx.tokens
+    if not tokens.text or first_action <= 0 or tokens.idx[0] in starts:
+        return False
+    word = tokens.text[0]
+    return (tokens.lower[0] in table.words["procedure_openers"] and word[:1].isupper()
+            and "\n" not in ctx.text[:first_action])
 
 
 def _stops_heading(words: list[str], i: int, heading_words: frozenset[str],

@@ -26,7 +26,6 @@ last rules form their own table section, the reactant-or-reagent stage
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
@@ -408,13 +407,3 @@ class RuleBook:
             if spec.fn(c, entry, x):
                 return entry.label, entry.name
         return decided
-
-    def named(self) -> Iterable[tuple[str, CompoundRule]]:
-        """(name, entry) of each rule, in order."""
-        return ((e.name, e) for _, e in self.steps)
-
-
-def entry_fields(rule: CompoundRule) -> dict[str, object]:
-    """The keys a rule's entry sets beyond name, comment and label."""
-    return {f.name: getattr(rule, f.name) for f in dataclasses.fields(rule)
-            if f.name not in ("name", "comment", "label")}
