@@ -253,6 +253,17 @@ def chemu_table(results: dict) -> str:
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "reactions"
 
 
+HELDOUT = Path(__file__).parent / "heldout" / "reactions.jsonl"
+
+
+def heldout(nlp, path: Path = HELDOUT) -> dict[str, float]:
+    """The held-out paragraphs of ``benchmarks/heldout`` (written by a chemist who never saw
+    chemie; figures only): each paragraph's last reaction, as the USPTO paragraphs."""
+    gold = read_reactions(path).reactions
+    docs = list(iter_uspto(path))
+    return scores(gold, predict(nlp, docs), [d.id for d in docs], path)
+
+
 def handwritten(nlp, folder: Path = FIXTURES) -> dict[str, dict[str, float]]:
     """Every reaction of the hand-written paragraphs, scored with bond orders and by
     skeleton, per file and over all (see the module docstring)."""
@@ -381,7 +392,9 @@ def main() -> None:
     if args.speed:
         results["speed"] = speed(data, args.rounds)
         results["scale"] = scale(data, args.n, args.repeat)
-    results["hand-written"] = handwritten(load(reactions=True))
+    nlp = load(reactions=True)
+    results["hand-written"] = handwritten(nlp)
+    results["held-out"] = heldout(nlp)
     if args.json:
         print(json.dumps(results, indent=2))
         return
@@ -401,6 +414,11 @@ def main() -> None:
               f"{s['no_structures_ratio']:.2f}")
         print(scale_table(results["scale"]))
     print(handwritten_table(results["hand-written"]))
+    h = results["held-out"]
+    print(f"\nheld-out paragraphs (benchmarks/heldout, {h['n']} written by a chemist who never saw "
+          f"chemie; figures only): products {h['products']:.3f}, species {h['species']:.3f}, "
+          f"exact {h['exact']:.3f} ({h['exact_n']}/{h['n']}, {h['low']:.2f}-{h['high']:.2f}); "
+          f"with bond orders exact {h['exact_bonds']:.3f} ({h['exact_n_bonds']}/{h['n']})")
 
 
 def scale_table(results: dict) -> str:

@@ -343,6 +343,59 @@ def _conditions_case() -> list[object]:
     return [*out.atmosphere, *out.pressure]
 
 
+def _time_words_case() -> list[object]:
+    text = "The mixture was stirred overnight, then over the weekend."
+    return conditions(DocView("d", text, [], [], [], {}), reaction_table(), 0, len(text)).time
+
+
+def test_a_time_in_words_is_a_time():
+    assert [c.text for c in _time_words_case()] == ["overnight", "over the weekend"]
+
+
+def _roles_view(text: str, spans: list[tuple[str, str]]) -> DocView:
+    """A view of ``text`` with a role per (text, label), each found after the one before."""
+    roles, at = [], 0
+    for n, (t, label) in enumerate(spans, 1):
+        at = text.index(t, at)
+        roles.append(Role(f"T{n}", at, at + len(t), label, t, "rule"))
+        at += len(t)
+    return DocView("d", text, roles, [], [], {})
+
+
+def test_work_up_temperatures_are_no_reaction_conditions():
+    text = ("The mixture was stirred at 80 °C for 2 h. It was cooled to room temperature and "
+            "quenched with water at 0 °C.")
+    view = _roles_view(text, [("stirred", "REACTION_STEP"), ("80 °C", "TEMPERATURE"),
+                              ("2 h", "TIME"), ("cooled", "WORKUP"),
+                              ("room temperature", "TEMPERATURE"), ("quenched", "WORKUP"),
+                              ("0 °C", "TEMPERATURE")])
+    out = conditions(view, reaction_table(), 0, len(text))
+    assert [c.text for c in out.temperature] == ["80 °C"]
+
+
+def test_a_condition_value_is_listed_once():
+    text = "X was added at 0 °C. The mixture was stirred at 0 °C for 1 h."
+    view = _roles_view(text, [("added", "REACTION_STEP"), ("0 °C", "TEMPERATURE"),
+                              ("stirred", "REACTION_STEP"), ("0 °C", "TEMPERATURE"),
+                              ("1 h", "TIME")])
+    out = conditions(view, reaction_table(), 0, len(text))
+    assert [c.text for c in out.temperature] == ["0 °C"]
+
+
+@pytest.mark.parametrize(("text", "value"), [("-78 °C", -78.0), ("\u221220 °C", -20.0),
+                                             ("at –10 °C", -10.0), ("0-5 °C", 0.0)])
+def test_a_negative_temperature_keeps_its_sign(text, value):
+    from chemie.reactions.amounts import quantities
+
+    assert [q.value for m, q, _, _ in quantities(text) if m == "temperature"] == [value]
+
+
+def test_a_dash_before_another_quantity_is_no_sign():
+    from chemie.reactions.amounts import quantities
+
+    assert [(q.value, q.text) for _, q, _, _ in quantities("acetate - 10 mL")] == [(10.0, "10 mL")]
+
+
 def test_atmosphere_and_pressure():
     atmosphere, pressure = _conditions_case()
     assert atmosphere.text == "argon"
@@ -354,7 +407,7 @@ def test_every_rule_has_a_comment():
     rules = [*table.labels, table.reagent_names, table.title_salt, *table.classes,
              *table.structure, table.spectator_ions, table.same_as_reactant,
              table.after_reaction, *table.products, *table.names, table.atmosphere,
-             table.pressure, *table.implied]
+             table.pressure, table.time_words, *table.implied]
     assert [r.name for r in rules] == table.rule_names()
     assert all(r.comment.strip() and "\n" not in r.comment for r in rules)
 
@@ -750,6 +803,7 @@ CASES: dict[str, Callable[[], Iterable[object]]] = {
     "coreference_antecedent": _references_case,
     "atmosphere": _conditions_case,
     "pressure": _conditions_case,
+    "time_words": _time_words_case,
     **IMPLIED_CASES,  # the implied species, tests/test_reactions_implied.py
 }
 

@@ -71,6 +71,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     "time_units": ("The mixture was stirred for 45 minutes.", "45 minutes", "TIME"),
     "yield_step": ("The residue was purified by chromatography to afford 4-bromoaniline "
                    "(0.52 g, 61%).", "afford", "REACTION_STEP"),
+    "prepare_step": ("The residue was purified by column chromatography to prepare the title "
+                     "compound (400 mg, 68%).", "prepare", "REACTION_STEP"),
     "reaction_step": ("Triethylamine (1.0 mL) was added to a solution of 4-bromoaniline "
                       "(1.0 g) in THF (10 mL).", "added", "REACTION_STEP"),
     "workup_addition": ("After completion of the reaction, brine was added to the mixture.",
@@ -479,3 +481,136 @@ def test_a_rule_table_without_a_builtin_rule_is_refused(tmp_path):
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     with pytest.raises(TableError, match=r"roles\.yaml: builtin: missing rule\(s\) product_yield"):
         RoleLabeller(str(path), "chemu2020_roles.tsv")
+
+
+def triggers(nlp, text: str) -> list[tuple[str, str]]:
+    return [(t, label) for t, label, _ in roles(nlp, text) if label in ("REACTION_STEP", "WORKUP")]
+
+
+def test_a_noun_of_an_action_is_a_trigger_with_its_object_only(nlp):
+    assert ("addition", "REACTION_STEP") in triggers(
+        nlp, "4-Bromoaniline (1.0 g) was dissolved in THF (5 mL), followed by the addition of "
+             "triethylamine (1 mL).")
+    assert ("adding", "WORKUP") in triggers(
+        nlp, "The mixture was stirred at 50 °C for 2 h. The reaction was stopped by adding "
+             "saturated potassium carbonate solution.")
+    assert "addition" not in {t for t, _ in triggers(
+        nlp, "After the addition, triethylamine (1 mL) was added to the mixture.")}
+
+
+def test_a_noun_after_a_quench_is_its_manner(nlp):
+    found = triggers(nlp, "The mixture was stirred at 50 °C for 2 h. The reaction was quenched "
+                          "by the addition of water (10 mL).")
+    assert ("quenched", "WORKUP") in found
+    assert "addition" not in {t for t, _ in found}
+
+
+def test_an_action_word_that_is_a_temperature_ends_no_clause(nlp):
+    found = triggers(nlp, "4-Bromoaniline (1.0 g) was dissolved in ethanol (10 mL). The solution "
+                          "was heated under reflux for 2 hours.")
+    assert ("heated", "REACTION_STEP") in found
+
+
+def test_an_addition_followed_by_a_work_up_action_is_work_up(nlp):
+    found = triggers(nlp, "4-Bromoaniline (1.0 g) was stirred in THF (5 mL) at 50 °C for 2 h. "
+                          "Sodium metabisulfite was added, followed by extraction with ethyl "
+                          "acetate.")
+    assert ("added", "WORKUP") in found
+
+
+def test_a_work_up_material_measured_in_mmol_is_a_reagent(nlp):
+    found = triggers(nlp, "4-Bromoaniline (1.0 g) was stirred in THF (5 mL) at 50 °C for 2 h. "
+                          "Saturated sodium hydrogen carbonate (20.0 mL, 20.0 mmol) was added to "
+                          "the mixture.")
+    assert ("added", "REACTION_STEP") in found
+
+
+def test_a_cooling_before_work_up_material_is_added_is_work_up(nlp):
+    found = triggers(nlp, "4-Bromoaniline (1.0 g) was refluxed in THF (5 mL) for 2 hours. The "
+                          "mixture was cooled to 0 °C and saturated ammonium chloride solution "
+                          "was added.")
+    assert ("cooled", "WORKUP") in found
+
+
+def test_an_action_in_an_adverbial_phrase_takes_no_argument_after_its_comma(nlp):
+    found = triggers(nlp, "4-Bromoaniline (1.0 g) was refluxed in THF (5 mL) for 2 hours. After "
+                          "cooling, water was added.")
+    assert "cooling" not in {t for t, _ in found}
+    assert ("added", "WORKUP") in found
+
+
+def test_a_passive_subject_starts_after_a_clause_opener(nlp):
+    found = triggers(nlp, "The organic layer was dried over magnesium sulfate, the mixture was "
+                          "filtered and concentrated.")
+    assert "filtered" not in {t for t, _ in found}
+
+
+def test_a_known_solvent_that_reads_like_a_formula_is_a_solvent(nlp):
+    assert ("NMP", "SOLVENT", "known_solvent") in roles(
+        nlp, "4-Bromoaniline (1.0 g) was added to NMP (5 mL).")
+
+
+def test_a_procedure_word_opening_the_text_means_no_heading(nlp):
+    found = roles(nlp, "Under an argon atmosphere, 4-bromoaniline (1.0 g) was dissolved in THF "
+                       "(10 mL).")
+    assert ("argon", "OTHER_COMPOUND", "atmosphere") in found
+
+
+def test_a_solution_with_its_amount_ends_the_heading(nlp):
+    found = roles(nlp, "Example 3: Synthesis of 4-chlorobenzoic acid Methanol solution (25 g) "
+                       "containing 4-chlorotoluene (2.0 g) was heated.")
+    assert ("Methanol", "SOLVENT") in {(t, label) for t, label, _ in found}
+
+
+def test_a_concentration_after_the_heading_name_is_the_next_compounds(nlp):
+    found = roles(nlp, "Example 11 4-Chlorobenzoic acid 4N HCl in dioxane (0.25 mL) was added to "
+                       "a solution of 4-chlorotoluene (1.0 g).")
+    assert ("4-Chlorobenzoic acid", "REACTION_PRODUCT", "heading_product") in found
+
+
+@pytest.mark.parametrize("text", [
+    "The residue was purified by chromatography. Compound B2, 4-bromoaniline, (1.59 g, 23% "
+    "yield).",
+    "The residue was recrystallized. 4-Bromoaniline (8) (50 g, 67% yield) as a pink solid.",
+])
+def test_a_yield_after_an_apposition_or_a_label_makes_a_product(nlp, text):
+    found = roles(nlp, text)
+    assert {(t.lower(), rule) for t, label, rule in found if label == "REACTION_PRODUCT"} >= {
+        ("4-bromoaniline", "quantified_product")}
+
+
+@pytest.mark.parametrize(("text", "span", "label"), [
+    ("The mixture was stirred for 16\u00a0h.", "16\u00a0h", "TIME"),
+    ("The mixture was stirred at \u221220\u00a0°C for 1 h.", "\u221220\u00a0°C", "TEMPERATURE"),
+])
+def test_a_no_break_space_before_a_unit_keeps_the_condition(nlp, text, span, label):
+    assert (span, label) in {(t, lab) for t, lab, _ in roles(nlp, text)}
+
+
+def test_a_negative_temperature_keeps_its_sign_in_a_reaction_record():
+    nlp = chemie.load(reactions=True, reactions_config={"structures": False})
+    doc = nlp("4-Bromoaniline (1.0 g) in THF (10 mL) was stirred at \u221278 °C for 2 h to give "
+              "4-bromophenol (0.5 g, 50%).")
+    (record,) = doc._.reactions
+    assert [c.value.value for c in record.conditions.temperature] == [-78.0]
+
+
+def test_an_action_word_used_as_a_noun_is_no_trigger(nlp):
+    assert "yield" not in {t for t, _ in triggers(
+        nlp, "The residue was recrystallized to give 4-bromoaniline (8 g). The overall yield is "
+             "80%.")}
+    assert ("yield", "REACTION_STEP") in triggers(
+        nlp, "The residue was purified by chromatography to yield 4-bromoaniline (8 g, 80%).")
+
+
+def test_the_second_verb_of_a_passive_pair_is_a_step(nlp):
+    found = triggers(nlp, "The mixture was stirred at 120 °C for 16 hours. 4-Bromoaniline was "
+                          "separated and obtained as a colorless liquid (2.6 g) in 91% yield.")
+    assert ("obtained", "REACTION_STEP") in found
+
+
+def test_a_passive_verb_after_two_adverbs_has_its_subject(nlp):
+    found = triggers(nlp, "The mixture was stirred at 50 °C for 2 h. Water (40 mL) was slowly "
+                          "dropwise added, and after completion of the dropwise addition, the "
+                          "mixture was filtered.")
+    assert "added" in {t for t, _ in found}  # its argument is the water before it

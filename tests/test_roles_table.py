@@ -17,9 +17,11 @@ BASE = {
         "heading_words", "title_words", "reference_heads", "heading_stops", "skipped_before",
         "names", "name_prefixes", "kept_modifiers", "name_tails", "not_compounds",
         "workup_materials", "workup_verbs", "workup_prefixes", "non_triggers", "auxiliaries",
-        "manner_nouns", "manner_before", "passive_only", "condition_classes",
+        "manner_nouns", "manner_of", "manner_before", "adverbial_openers", "noun_forms",
+        "noun_determiners", "passive_only", "condition_classes",
         "reaction_classes", "quench_classes", "run_classes", "run_words", "completion_classes",
-        "workup_classes", "ending_classes", "workup_temperatures", "title_refs")},
+        "workup_classes", "ending_classes", "workup_temperatures", "title_refs",
+        "procedure_openers")},
     "actions": {"Add": ["put"]},
     "patterns": {"metal": "palladium"},
     "builtin": [{"name": n, "comment": "a rule in code", "label": "EXAMPLE_LABEL"} for n in (

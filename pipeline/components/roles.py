@@ -45,7 +45,7 @@ from chemie.roles.participants import ReactantOrReagent
 from chemie.roles.phases import assign_phases
 from chemie.roles.rules import RuleBook
 from chemie.roles.table import RoleTable, role_table
-from chemie.roles.triggers import find_triggers, modifiers, rules_by_class
+from chemie.roles.triggers import TriggerFinder, modifiers
 from chemie.roles.yields import YieldFinder
 from chemie.saving import SavesTables, table_sources
 
@@ -80,7 +80,7 @@ class RoleLabeller(SavesTables):
         self.stage = TextTier(ReactantOrReagent(table))
         self.index = FeatureIndex(table.words, [*table.compounds, *table.reactant_or_reagent])
         self.patterns = Patterns(table.compiled, table.words["skipped_before"])
-        self.triggers = rules_by_class(table)
+        self.find_triggers = TriggerFinder(table)
         self.extra_words = frozenset(table.extra_actions)
         self.anchor_words = table.anchor_words
         self.ending = table.words["ending_classes"]
@@ -94,9 +94,10 @@ class RoleLabeller(SavesTables):
         anchors = Anchors(ctx, self.anchor_words)
         conditions = find_conditions(ctx, table, anchors)
         ctx.modifiers = modifiers(ctx, table)
+        compounds = self.find_compounds(ctx)
+        ctx.names = [(f.start, f.end) for f in compounds if f.kind == "compound"]
         phases = assign_phases(ctx, table, conditions)
         ctx.phase_of = {id(a): p for a, p in zip(ctx.actions, phases, strict=True)}
-        compounds = self.find_compounds(ctx)
         heading = heading_end(ctx, table, compounds)
         compounds = merge_heading_names(ctx.text, compounds, heading, table.words["names"])
         finder = YieldFinder(ctx, find_amounts(ctx, anchors), find_percents(ctx, anchors))
@@ -131,7 +132,7 @@ class RoleLabeller(SavesTables):
         accept(finder.amount_percents(accepted.spans))
         accept(finder.yield_neighbours(accepted.spans))
         accept(conditions)
-        accept(find_triggers(ctx, table, accepted.spans, self.triggers))
+        accept(self.find_triggers(ctx, accepted.spans))
         _write(doc, ctx, accepted.spans)
         return doc
 
@@ -180,26 +181,35 @@ class _LabelIds:
 _LABEL_IDS = _LabelIds()
 
 
+_NAMES: list[str] = []  # "T1", "T2" …: the role ids, made once
+
+
+def _names(n: int) -> list[str]:
+    """The first ``n`` role ids."""
+    if len(_NAMES) < n:
+        _NAMES.extend(f"T{k}" for k in range(len(_NAMES) + 1, 2 * n + 1))
+    return _NAMES[:n]
+
+
 def _write(doc: Doc, ctx: RoleContext, found: list[Found]) -> None:
     """``doc._.roles`` (ids T1, T2 … in text order) and ``doc.spans["roles"]`` (the roles
     whose both ends are token boundaries)."""
     text, idx, ends = ctx.text, ctx.tokens.idx, ctx.ends
-    names = [f"T{n}" for n in range(1, len(found) + 1)]
+    names = _names(len(found))
     ids = None
-    roles = roles_of(doc)
-    append = roles.append
+    append = roles_of(doc).append
     spans = []
+    add_span = spans.append
     bisect_left = bisect.bisect_left
     labels = _LABEL_IDS.of(doc)
     n_tokens = len(idx)
     for f, name in zip(found, names, strict=True):
         start, end, label = f.start, f.end, f.label
+        args = []
         if f.args:
             if ids is None:
                 ids = dict(zip(map(id, found), names, strict=True))
             args = [ids[id(a)] for a in f.args if id(a) in ids]
-        else:
-            args = []
         append(Role(name, start, end, label, text[start:end], f.rule, args))
         i = bisect_left(idx, start)
         if i < n_tokens and idx[i] == start:
@@ -208,7 +218,7 @@ def _write(doc: Doc, ctx: RoleContext, found: list[Found]) -> None:
                 label_id = labels.get(label)
                 if label_id is None:
                     label_id = labels[label] = doc.vocab.strings.add(label)
-                spans.append(Span(doc, i, j + 1, label=label_id))
+                add_span(Span(doc, i, j + 1, label=label_id))
     doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
 
 

@@ -1,7 +1,8 @@
 """Quantities in text: numbers with units, parsed into :class:`~chemie.reactions.model.Amount`.
 
 The units and their measures are data (``rules/reactions.yaml``, ``units``). A quantity is a
-number (``1.5``, ``1,5``, ``0.5-1``: a range takes its first number) followed by a known unit;
+number (``1.5``, ``1,5``, ``0.5-1``: a range takes its first number; a temperature keeps its
+sign: ``-78 °C``, ``−20 °C``) followed by a known unit;
 a percentage is a concentration only when no yield is meant ("10% aqueous NaOH"). Where a
 compound's amount is written, :func:`amount_near` finds it: in the bracket right after its
 name ("X (1.2 g, 3.0 mmol)") or before it ("1.2 g (3.0 mmol) of X", "2 M X").
@@ -35,7 +36,8 @@ def _units(table: ReactionTable) -> tuple[regex.Pattern, dict[str, tuple[str, st
             folded.setdefault(written.casefold(), (measure, symbol))
     alternatives = "|".join(regex.escape(u) for u in sorted(exact, key=len, reverse=True))
     pattern = regex.compile(
-        rf"(?<![\w.]){_NUMBER}\s?(?P<unit>{alternatives})(?![\w/])", regex.IGNORECASE
+        rf"(?<![\w.])(?P<sign>[-−–]\s?)?{_NUMBER}\s?(?P<unit>{alternatives})(?![\w/])",
+        regex.IGNORECASE
     )
     table.compiled["units"] = (pattern, exact, folded)
     return pattern, exact, folded
@@ -70,7 +72,12 @@ def _quantities(text: str, table: ReactionTable) -> list[tuple[str, Quantity, in
             continue  # "5 m" is no molarity, "2 d" as written only
         measure, symbol = found
         value = float(m.group("value").replace(",", "."))
-        out.append((measure, Quantity(value, symbol, m.group()), m.start(), m.end()))
+        start = m.start()
+        if m.group("sign") and measure == "temperature":
+            value = -value  # "-78 °C", "−20 °C"
+        elif m.group("sign"):
+            start = m.start("value")  # a dash before another measure is no sign
+        out.append((measure, Quantity(value, symbol, text[start : m.end()]), start, m.end()))
     return out
 
 

@@ -52,6 +52,7 @@ HEADING_ACTION = "Heading"
 COMPOUND_LABELS = ("REACTION_PRODUCT", "STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT")
 OTHER = "OTHER_COMPOUND"  # a candidate only when counted in moles (rules decide)
 CONDITION_LABELS = {"TEMPERATURE": "temperature", "TIME": "time"}
+TRIGGER_LABELS = ("REACTION_STEP", "WORKUP")
 INPUTS = ("reactant", "reagent", "catalyst", "solvent")
 # dictionary classes of a compound that is no product ("Isopropanol solution (25 g)
 # containing X was charged" read as a title; hexanes of a column read as what it gave)
@@ -195,15 +196,26 @@ def _lines(r: Role, table: ReactionTable) -> list[Role]:
 
 
 def conditions(view: DocView, table: ReactionTable, a: int, b: int) -> Conditions:
-    """The conditions of the text ``[a, b)``: TIME and TEMPERATURE of the roles, atmosphere
-    and pressure of the table's patterns."""
+    """The conditions of the text ``[a, b)``: TIME and TEMPERATURE of the roles that belong
+    to no work-up step, each value once; the times in words, atmosphere and pressure of the
+    table's patterns."""
     out = Conditions()
+    triggers = [r for r in view.roles if r.label in TRIGGER_LABELS]
+    seen = set()
     for r in view.roles:
         kind = CONDITION_LABELS.get(r.label)
-        if kind is None or not a <= r.start < b:
+        if kind is None or not a <= r.start < b or _in_workup(view.text, triggers, r):
             continue
         value = _first_quantity(r.text, table, kind)
-        out.add(Condition(kind, r.text, r.rule, value, r.start, r.end))
+        key = (kind, (value.value, value.unit) if value else r.text.lower())
+        if key not in seen:  # "stirred at 0 °C … at 0 °C": one condition
+            seen.add(key)
+            out.add(Condition(kind, r.text, r.rule, value, r.start, r.end))
+    rule = table.time_words
+    for m in table.compiled["time_words"].finditer(view.text, a, b):
+        if not any(c.start < m.end() and m.start() < c.end for c in out.time):
+            out.add(Condition("time", m.group(), rule.name, None, m.start(), m.end()))
+    out.time.sort(key=lambda c: c.start)
     for key in ("atmosphere", "pressure"):
         rule = getattr(table, key)
         for m in table.compiled[key].finditer(view.text, a, b):
@@ -216,6 +228,18 @@ def conditions(view: DocView, table: ReactionTable, a: int, b: int) -> Condition
     for kind in ("atmosphere", "pressure"):
         getattr(out, kind).sort(key=lambda c: c.start)
     return out
+
+
+def _in_workup(text: str, triggers: list[Role], r: Role) -> bool:
+    """Whether condition ``r`` belongs to a work-up step: the trigger before it in its
+    sentence, else the one after it, is a WORKUP ("cooled to room temperature", "quenched
+    with water at 0 °C")."""
+    k = bisect.bisect_left([t.start for t in triggers], r.start)
+    if k and not _SENTENCE_END.search(text, triggers[k - 1].end, r.start):
+        return triggers[k - 1].label == "WORKUP"
+    if k < len(triggers) and not _SENTENCE_END.search(text, r.end, triggers[k].start):
+        return triggers[k].label == "WORKUP"
+    return False
 
 
 def _first_quantity(text: str, table: ReactionTable, measure: str) -> Quantity | None:

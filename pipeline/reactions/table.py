@@ -143,6 +143,7 @@ class ReactionTable:
     title_salt: PatternRule
     atmosphere: PatternRule
     pressure: PatternRule
+    time_words: PatternRule
     implied: tuple[ImpliedRule, ...] = ()
     # compiled patterns and lookups, made once
     compiled: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -152,7 +153,8 @@ class ReactionTable:
         return [r.name for r in (*self.labels, self.reagent_names, self.title_salt, *self.classes,
                                  *self.structure, self.spectator_ions, self.same_as_reactant,
                                  self.after_reaction, *self.products,
-                                 *self.names, self.atmosphere, self.pressure, *self.implied)]
+                                 *self.names, self.atmosphere, self.pressure, self.time_words,
+                                 *self.implied)]
 
 
 @functools.cache
@@ -185,7 +187,8 @@ def check_table(table: ReactionTable, name: str) -> ReactionTable:
         missing = set(names) - {r.name for r in getattr(table, key)}
         if missing:
             raise TableError(name, key, f"missing rule(s) {', '.join(sorted(missing))}")
-    for key in ("reagent_names", "title_salt", "atmosphere", "pressure", "after_reaction"):
+    for key in ("reagent_names", "title_salt", "atmosphere", "pressure", "time_words",
+                "after_reaction"):
         rule = getattr(table, key)
         try:
             table.compiled[key] = regex.compile(getattr(rule, "pattern", None)

@@ -39,7 +39,8 @@ _SUB_LABEL = regex.compile(r"(?<=[)\]]\s)(\d{1,4}\.\d{1,2})(?=:)|\((\d{1,4}-\d{1
 _ORDINALS = frozenset(("first", "second", "third", "fourth", "fifth", "sixth"))
 # heading words whose label counts only where the text opens ("Intermediate 5:", "Core 39")
 _OPENING_ONLY = frozenset(("intermediate", "core", "preparation"))
-_OPEN = regex.compile(r"\s*(\(?)\s*")
+# what may stand between a name and its quantity: "X (", "X solution (", "X suspension ("
+_OPEN = regex.compile(r"(?:\s+(?i:solution|suspension))?\s*(\(?)\s*")
 _LABEL_OPEN = regex.compile(r"\s*(?:\([^()]{1,8}\)\s*(\(?)|\([^(),]{1,24},)\s*")
 # "70.0 mg (0.2 mmol) of X": an amount followed by "of"
 OF_AFTER = regex.compile(r"\s*(?:\([^()]*\)\s*)?of\b")
@@ -124,14 +125,15 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
     named = False  # a name was seen (after it, a capitalised word ends the heading)
     titled = False  # a heading word was seen ("Example", "Step", "Preparation of")
     skip_to = -1  # the end of the name being passed
+    if _opens_procedure(ctx, table, first_action, starts):
+        return 0  # "Under argon, X was added": no heading (a line of its own is one)
     for i in range(n):
         start = tokens.idx[i]
         if start < skip_to:
             continue
         if start >= first_action:
             # "Compound 18 was prepared": the subject of the first sentence, no heading
-            passive = i > 0 and tokens.lower[i - 1] in table.words["auxiliaries"]
-            return 0 if passive and not titled else start
+            return 0 if _passive_subject(tokens.lower, i, table, titled) else start
         name = starts.get(start)
         if name is not None:
             if _quantity_after(ctx, name.end):
@@ -152,6 +154,24 @@ def heading_end(ctx: RoleContext, table: RoleTable, names: list[Found]) -> int:
             return start
         named = named or bool(word[:1].isalnum())
     return len(text)
+
+
+def _passive_subject(lower: list[str], i: int, table: RoleTable, titled: bool) -> bool:
+    """Whether the first action (token ``i``) is passive and no heading word came before:
+    what comes before is its subject ("Compound 18 was prepared"), no heading."""
+    return not titled and i > 0 and lower[i - 1] in table.words["auxiliaries"]
+
+
+def _opens_procedure(ctx: RoleContext, table: RoleTable, first_action: int,
+                     starts: dict[int, Found]) -> bool:
+    """Whether the text opens with a capitalised procedure word ("Under", "To", "A"), no
+    action or name, and no line of its own before its first action."""
+    tokens = ctx.tokens
+    if not tokens.text or first_action <= 0 or tokens.idx[0] in starts:
+        return False
+    word = tokens.text[0]
+    return (tokens.lower[0] in table.words["procedure_openers"] and word[:1].isupper()
+            and "\n" not in ctx.text[:first_action])
 
 
 def _stops_heading(words: list[str], i: int, heading_words: frozenset[str],
@@ -213,8 +233,11 @@ def _quantity_after(ctx: RoleContext, end: int) -> bool:
         q = QUANTITY.match(rest, m.end()) if m else None
     if q is None:
         return False
-    # "NAME 70.0 mg of X": the amount of the next sentence's compound, not of the name
-    return bool(m and m.group(1)) or not OF_AFTER.match(rest, q.end())
+    if m and m.group(1):
+        return True  # in brackets: "X (1.0 g"
+    # "NAME 70.0 mg of X", "NAME 4N HCl in dioxane": the amount or concentration of the
+    # next sentence's compound, not of the name
+    return not OF_AFTER.match(rest, q.end()) and not q.group().endswith(("M", "N"))
 
 
 def find_example_labels(ctx: RoleContext, end: int) -> list[Found]:

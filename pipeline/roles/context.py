@@ -88,17 +88,8 @@ class RoleContext:
     phase_of: dict[int, str] = field(default_factory=dict)
     sentence_ranges: list[tuple[int, int]] = field(default_factory=list)  # characters
     patterns: Patterns | None = None  # the rule table's patterns (set by the labeller)
+    names: list[tuple[int, int]] = field(default_factory=list)  # the compound spans
     yields: YieldsLike | None = None  # the yields of the document (set by the labeller)
-    # rule name -> whether the document holds one of the rule's cues (filled as asked)
-    cued: dict[str, bool] = field(default_factory=dict)
-
-    def holds_any(self, rule: str, cues: frozenset[str]) -> bool:
-        """Whether the (lowercased) text holds one of ``cues`` (remembered per rule)."""
-        hit = self.cued.get(rule)
-        if hit is None:
-            low = self.lower_text
-            hit = self.cued[rule] = any(w in low for w in cues)
-        return hit
 
     def pattern(self, name: str) -> regex.Pattern:
         """The table's pattern ``name``."""
@@ -140,17 +131,18 @@ class RoleContext:
 
     def covering(self, start: int, end: int) -> list[Mention]:
         """The mentions whose extent covers ``[start, end)``, smallest first."""
-        mentions, starts, ends = self.mentions, self.mention_starts, self.mention_ends
+        starts, ends = self.mention_starts, self.mention_ends
         found = []
         earliest = end - self.longest  # no mention starting before it reaches the end
         for k in range(bisect.bisect_right(starts, start) - 1, -1, -1):
             if starts[k] < earliest:
                 break
             if ends[k] >= end:
-                found.append(mentions[k])
+                found.append(k)
         if len(found) > 1:
-            found.sort(key=lambda m: m.end - m.start)
-        return found
+            found.sort(key=lambda k: ends[k] - starts[k])
+        mentions = self.mentions
+        return [mentions[k] for k in found]
 
 
 def _text(doc: Doc, table: TokenTable) -> str:

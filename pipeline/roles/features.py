@@ -16,6 +16,7 @@ from chemie.roles.context import RoleContext
 from chemie.roles.found import Found
 
 _EMPTY: frozenset[str] = frozenset()
+_new = tuple.__new__
 
 
 class Features(NamedTuple):
@@ -45,6 +46,7 @@ class Compound:
     end: int
     text: str  # the name, lowercased
     source: str  # the document's text
+    lower: str  # ... lowercased
 
     @property
     def raw(self) -> str:
@@ -63,11 +65,24 @@ class Compound:
         end = self.span.end
         return self.source[end : end + 40]
 
+    @property
+    def before_lower(self) -> str:
+        """:attr:`before`, lowercased."""
+        start = self.span.start
+        return self.lower[max(0, start - 40) : start]
+
+    @property
+    def next_lower(self) -> str:
+        """:attr:`next`, lowercased."""
+        end = self.span.end
+        return self.lower[end : end + 40]
+
 
 
 class FeatureIndex:
     """What the rules name, for :func:`features_of`: each name of the named word lists -> the
-    lists holding it, and the action classes, verbs, argument roles and relation labels."""
+    lists holding it, and the action classes, verbs, argument roles and relation labels
+    (each as a one-element set, the common case of one action naming a compound)."""
 
     def __init__(self, words: dict[str, frozenset[str]], entries: Iterable[object]):
         entries = list(entries)
@@ -82,6 +97,9 @@ class FeatureIndex:
         self.verbs = _union(entries, "verbs")
         self.roles = _union(entries, "arg")
         self.linked = _union(entries, "linked")
+        self.one_action = {w: frozenset((w,)) for w in self.actions}
+        self.one_verb = {w: frozenset((w,)) for w in self.verbs}
+        self.one_role = {w: frozenset((w,)) for w in self.roles}
 
 
 def _union(entries: list[object], key: str) -> frozenset[str]:
@@ -98,30 +116,42 @@ def features_of(ctx: RoleContext, f: Found, index: FeatureIndex, heading: int,
     covering = ctx.covering(f.start, f.end)
     if covering:
         linked = _link(ctx, f, covering)
+        if linked:
+            linked = index.linked.intersection(linked)
     action = f.action
     phase = (ctx.phase_of.get(id(action), action.phase) if action is not None
              else phase_near(ctx, f.start))
     end = f.aqueous_tail if f.aqueous_tail >= 0 else f.end
-    start = max(f.start, f.aqueous, f.core)
-    text = ctx.lower_text[start:end]
+    start = f.start
+    if f.aqueous > start:
+        start = f.aqueous
+    if f.core > start:
+        start = f.core
+    low = ctx.lower_text
+    text = low[start:end]
     place = "body"
     if f.start < heading:
         place = "heading"
         k = bisect.bisect_left(steps, f.end)
-        if k < len(steps) and text not in ctx.lower_text[steps[k] : heading]:
+        if k < len(steps) and text not in low[steps[k] : heading]:
             place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
+    links = f.links
+    if not links:
+        actions = verbs = roles = _EMPTY
+    elif len(links) == 1:
+        a, role = links[0]
+        actions = index.one_action.get(a.label, _EMPTY)
+        verbs = index.one_verb.get(low[a.start : a.end], _EMPTY)
+        roles = index.one_role.get(role, _EMPTY)
+    else:
+        actions = index.actions.intersection([a.label for a, _ in links])
+        verbs = index.verbs.intersection([low[a.start : a.end] for a, _ in links])
+        roles = index.roles.intersection([r for _, r in links])
     name = text if " " not in text else " ".join(text.split())
-    actions = verbs = roles = _EMPTY
-    if f.links:
-        low = ctx.lower_text
-        actions = index.actions.intersection(a.label for a, _ in f.links)
-        verbs = index.verbs.intersection(low[a.start : a.end] for a, _ in f.links)
-        roles = index.roles.intersection(r for _, r in f.links)
-    if linked:
-        linked = index.linked.intersection(linked)
-    features = Features(place, phase, f.kind, lexicon.get(name, ""), linked or _EMPTY,
-                        index.lists.get(text, _EMPTY), actions, roles, verbs)
-    return Compound(f, features, start, end, text, ctx.text)
+    # (tuple.__new__: a NamedTuple's own __new__ is Python code, three times slower)
+    features = _new(Features, (place, phase, f.kind, lexicon.get(name, ""), linked or _EMPTY,
+                               index.lists.get(text, _EMPTY), actions, roles, verbs))
+    return Compound(f, features, start, end, text, ctx.text, low)
 
 
 def _link(ctx: RoleContext, f: Found, covering: list) -> frozenset[str] | set[str]:

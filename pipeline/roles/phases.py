@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import bisect
 
+import regex
+
 from chemie.model import Action
 from chemie.roles.context import RoleContext
 from chemie.roles.found import Found
@@ -21,11 +23,11 @@ REACTION, WORKUP = "reaction", "workup"
 
 def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
                prefixes: frozenset[str]) -> list[str]:
-    """The lowercased names of the NER chemicals inside the mentions an action names in
-    ``roles``; a name up to three words after a work-up prefix ("saturated aqueous NaHCO3",
-    "an aqueous solution of X") comes as ``"aqueous"``."""
+    """The lowercased names (the compound spans, else the NER chemicals) inside the mentions
+    an action names in ``roles``; a name up to three words after a work-up prefix
+    ("saturated aqueous NaHCO3", "an aqueous solution of X") comes as ``"aqueous"``."""
     out: list[str] = []
-    chemicals, low = ctx.chemicals, ctx.lower_text
+    chemicals, low = ctx.names or ctx.chemicals, ctx.lower_text
     for role in roles:
         for mid in action.args.get(role, ()):
             m = ctx.mention_by_id.get(mid)
@@ -36,7 +38,8 @@ def _chemicals(ctx: RoleContext, action: Action, roles: tuple[str, ...],
                 a, b = chemicals[k]
                 k += 1
                 if b <= m.end:
-                    before = low[m.start : a].split()[-3:]  # "aqueous solution of"
+                    # "an aqueous solution of X", "10% aqueous X" (a span of its own)
+                    before = [*low[m.start : a].split()[-3:], low[a:b].split(" ", 1)[0]]
                     out.append("aqueous" if prefixes.intersection(before) else low[a:b])
     return out
 
@@ -52,6 +55,7 @@ class PhaseWalk:
         self.ending, self.cooling_to = w["ending_classes"], w["workup_temperatures"]
         self.runs, self.completion = w["run_classes"], w["completion_classes"]
         self.quenches, self.workup_verbs = w["quench_classes"], w["workup_verbs"]
+        self.amount = table.compiled.get("substance_amount")
         self.purposes = table.compiled.get("workup_purpose")
         self.heads = sorted(a.start for a in ctx.headings)
         self.labels = [a.label.lower() for a in ctx.actions]
@@ -88,7 +92,9 @@ class PhaseWalk:
         """Move the walk over an action of a reaction class (an addition, a stirring …)."""
         ctx = self.ctx
         objects = _chemicals(ctx, a, ("object", "reagent"), self.prefixes)
-        worked_up = bool(objects) and set(objects) <= self.materials
+        # (a work-up material measured in mmol is a reagent: "NaHCO3 (20 mL, 20.0 mmol)")
+        worked_up = (bool(objects) and set(objects) <= self.materials
+                     and not _measured(ctx, a, self.amount))
         if self.phase == REACTION and self.for_workup(n, a, label):
             # "X was added to quench the reaction" (the purpose may be an action of its
             # own: "added to terminate the reaction")
@@ -120,8 +126,17 @@ class PhaseWalk:
         elif (label == "dilute" or worked_up or word in self.workup_verbs
               or (self.ended and label == "add")):
             self.phase = WORKUP
+        elif label == "add" and self.workup_next(n):
+            # "a solution of sodium sulfite was added, followed by extraction with EtOAc"
+            self.phase = WORKUP
         elif objects:
             self.reacted = False  # another reagent: the reaction goes on
+
+    def workup_next(self, n: int) -> bool:
+        """Whether the action after action ``n`` is a work-up action of the same sentence."""
+        actions = self.ctx.actions
+        return (n + 1 < len(actions) and actions[n + 1].sentence == actions[n].sentence
+                and self.labels[n + 1] in self.workup_classes)
 
     def for_workup(self, n: int, a: Action, label: str) -> bool:
         """Whether an addition says it is made for a work-up ("to quench", "to adjust the
@@ -150,13 +165,22 @@ class PhaseWalk:
         return False
 
     def workup_ahead(self, n: int) -> bool:
-        """Whether the next action that is not a cooling or stirring is a work-up action."""
-        labels = self.labels
+        """Whether the next action that is not a cooling or stirring is a work-up action or
+        the addition of work-up material ("cooled to 0 °C and saturated NH4Cl was added")."""
+        labels, actions = self.labels, self.ctx.actions
         for j in range(n + 1, len(labels)):
             if labels[j] in ("cool", "stir", "wait"):
                 continue
+            if labels[j] == "add":
+                return self.adds_workup_material(actions[j])
             return labels[j] in self.workup_classes
         return False
+
+    def adds_workup_material(self, a: Action) -> bool:
+        """Whether action ``a`` adds work-up material only (none measured in mmol)."""
+        objects = _chemicals(self.ctx, a, ("object", "reagent"), self.prefixes)
+        return (bool(objects) and set(objects) <= self.materials
+                and not _measured(self.ctx, a, self.amount))
 
 
 def _timed(ctx: RoleContext, conditions: list[Found], run_words: frozenset[str]) -> list[bool]:
@@ -189,3 +213,17 @@ def _timed(ctx: RoleContext, conditions: list[Found], run_words: frozenset[str])
 def assign_phases(ctx: RoleContext, table: RoleTable, conditions: list[Found]) -> list[str]:
     """The phase of each action of ``ctx.actions`` (same order)."""
     return PhaseWalk(ctx, table, conditions).phases()
+
+
+def _measured(ctx: RoleContext, action: Action, amount: regex.Pattern | None) -> bool:
+    """Whether a mention the action adds (object or reagent) gives an amount of substance
+    ("20.0 mmol")."""
+    if amount is None:
+        return False
+    text = ctx.text
+    for role in ("object", "reagent"):
+        for mid in action.args.get(role, ()):
+            m = ctx.mention_by_id.get(mid)
+            if m is not None and amount.search(text, m.start, m.end) is not None:
+                return True
+    return False

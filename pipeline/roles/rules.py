@@ -19,19 +19,20 @@ The rules run in table order and the first that holds labels the compound (a rul
 ``NONE`` drops it). :class:`RuleBook` evaluates the feature rules once per distinct feature
 set (a dict lookup per compound) and keeps, for that set, the text rules left to try before
 the first feature rule that holds; a gate may only leave out compounds its function rejects
-anyway. The last rules form their own table section, the reactant-or-reagent stage
+anyway, and a text rule with cues is tried only in a document that holds one of them. The
+last rules form their own table section, the reactant-or-reagent stage
 (:mod:`chemie.roles.participants`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
-from chemie.roles.context import RoleContext
-from chemie.roles.features import Compound, Features
+if TYPE_CHECKING:  # (the table's schema imports this module: it stays free of spaCy)
+    from chemie.roles.context import RoleContext
+    from chemie.roles.features import Compound, Features
 
 Phase = Literal["reaction", "workup"]
 
@@ -99,9 +100,9 @@ class ArgumentRule(CompoundRule):
 
 @dataclass(frozen=True, kw_only=True)
 class TextRule(CompoundRule):
-    # words one of which the document holds wherever the rule's pattern matches: without
-    # any, the rule is not tried on the document (a quick test, never a condition of its own)
-    cues: frozenset[str] = frozenset()
+    # words one of which the (lowercased) text the pattern reads holds wherever it matches:
+    # without any, the pattern is not tried (a quick test, never a condition of its own)
+    cues: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -133,7 +134,7 @@ class AfterRule(CompoundRule):
 
 FeatureFn = Callable[..., bool]  # (params, Features) -> holds
 TextFn = Callable[..., bool]  # (RoleContext, params, Compound) -> holds
-Gate = Callable[[Features, CompoundRule], bool]
+Gate = Callable[["Features", CompoundRule], bool]
 
 
 @dataclass(frozen=True)
@@ -197,8 +198,19 @@ def _before_gate(f: Features, p: BeforeRule) -> bool:
             and (p.not_words is None or p.not_words not in f.lists))
 
 
+def _cued(cues: tuple[str, ...], window: str) -> bool:
+    """Whether ``window`` holds one of ``cues`` (no cues: always)."""
+    if not cues:
+        return True
+    for cue in cues:
+        if cue in window:
+            return True
+    return False
+
+
 def _before(c: RoleContext, p: BeforeRule, x: Compound) -> bool:
-    return _before_gate(x.f, p) and c.pattern(p.before).search(x.before) is not None
+    return (_before_gate(x.f, p) and _cued(p.cues, x.before_lower)
+            and c.pattern(p.before).search(x.before) is not None)
 
 
 text_rule("step_heading_product", params=BeforeRule, gate=_before_gate)(_before)
@@ -214,7 +226,8 @@ def _next_gate(f: Features, p: NextRule) -> bool:
 
 
 def _next(c: RoleContext, p: NextRule, x: Compound) -> bool:
-    return _next_gate(x.f, p) and c.pattern(p.next).match(x.next) is not None
+    return (_next_gate(x.f, p) and _cued(p.cues, x.next_lower)
+            and c.pattern(p.next).match(x.next) is not None)
 
 
 text_rule("source_reference", params=NextRule, gate=_next_gate)(_next)
@@ -231,7 +244,8 @@ def _name_gate(f: Features, p: NamePatternRule) -> bool:
 
 
 def _name_pattern(c: RoleContext, p: NamePatternRule, x: Compound) -> bool:
-    return _name_gate(x.f, p) and c.name_matches(p.pattern, x.raw if p.cased else x.text)
+    return (_name_gate(x.f, p) and _cued(p.cues, x.text)
+            and c.name_matches(p.pattern, x.raw if p.cased else x.text))
 
 
 text_rule("following_reference", params=NamePatternRule, gate=_name_gate)(_name_pattern)
@@ -258,6 +272,11 @@ text_rule("referred_product", params=BeforeRule, gate=_before_gate)(_before)
 
 @text_rule("quantified_product")
 def quantified_product(c: RoleContext, p: CompoundRule, x: Compound) -> bool:
+    end = x.span.end
+    # (a yield starts with a bracket, an amount or ", (" right after the compound)
+    nxt = x.source[end : end + 2].lstrip()[:1]
+    if nxt != "(" and nxt != "," and not nxt.isdigit():
+        return False
     return c.yields.has_yield_after(x.span)  # type: ignore[union-attr]
 
 
@@ -339,7 +358,7 @@ def reactant(p: CompoundRule, f: Features) -> bool:
     return True
 
 
-Step = tuple[RuleSpec, CompoundRule, frozenset[str]]  # (function, entry, cues)
+Step = tuple[RuleSpec, CompoundRule]
 Decision = tuple[str, str]  # (label, rule name)
 
 
@@ -348,9 +367,11 @@ class RuleBook:
     or None. The feature rules are decided once per distinct :class:`Features`."""
 
     def __init__(self, rules: Iterable[CompoundRule]):
-        self.steps: list[Step] = [(RULES[r.name], r, getattr(r, "cues", frozenset()))
-                                  for r in rules]
+        self.steps: list[Step] = [(RULES[r.name], r) for r in rules]
         self._plans: dict[Features, tuple[list[Step], Decision | None]] = {}
+        # the plans of the document being labelled (its cues filter the text rules)
+        self._doc: RoleContext | None = None
+        self._doc_plans: dict[Features, tuple[list[Step], Decision | None]] = {}
 
     def plan(self, f: Features) -> tuple[list[Step], Decision | None]:
         """The text rules to try on a compound with features ``f`` (in order, gates passed)
@@ -360,7 +381,7 @@ class RuleBook:
             tries: list[Step] = []
             decided = None
             for step in self.steps:
-                spec, entry, _ = step
+                spec, entry = step
                 if not spec.reads_text:
                     if spec.fn(entry, f):
                         decided = (entry.label, entry.name)
@@ -372,20 +393,17 @@ class RuleBook:
 
     def decide(self, c: RoleContext, x: Compound) -> Decision | None:
         """The label and rule of the first rule that holds for ``x``."""
-        tries, decided = self.plan(x.f)
-        for spec, entry, cues in tries:
-            if cues and not c.holds_any(entry.name, cues):
-                continue
+        if c is not self._doc:
+            self._doc, self._doc_plans = c, {}
+        plan = self._doc_plans.get(x.f)
+        if plan is None:
+            # the document's plan: without the text rules none of whose cues it holds
+            tries, decided = self.plan(x.f)
+            low = c.lower_text
+            plan = self._doc_plans[x.f] = (
+                [(s, e) for s, e in tries if _cued(getattr(e, "cues", ()), low)], decided)
+        tries, decided = plan
+        for spec, entry in tries:
             if spec.fn(c, entry, x):
                 return entry.label, entry.name
         return decided
-
-    def named(self) -> Iterable[tuple[str, CompoundRule]]:
-        """(name, entry) of each rule, in order."""
-        return ((e.name, e) for _, e, _ in self.steps)
-
-
-def entry_fields(rule: CompoundRule) -> dict[str, object]:
-    """The keys a rule's entry sets beyond name, comment and label."""
-    return {f.name: getattr(rule, f.name) for f in dataclasses.fields(rule)
-            if f.name not in ("name", "comment", "label")}

@@ -40,10 +40,11 @@ CODE_RULES = ("heading_label", "bracketed_heading_label", "opening_label", "prod
 CODE_WORDS = ("heading_words", "title_words", "reference_heads", "heading_stops",
               "skipped_before", "names", "name_prefixes", "kept_modifiers", "name_tails",
               "not_compounds", "workup_materials", "workup_verbs", "workup_prefixes",
-              "non_triggers", "auxiliaries", "manner_nouns", "manner_before", "passive_only",
+              "non_triggers", "auxiliaries", "manner_nouns", "manner_of", "manner_before",
+              "adverbial_openers", "noun_forms", "noun_determiners", "passive_only",
               "condition_classes", "reaction_classes", "quench_classes", "run_classes",
               "run_words", "completion_classes", "workup_classes", "ending_classes",
-              "workup_temperatures", "title_refs")
+              "workup_temperatures", "title_refs", "procedure_openers")
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,7 @@ class TriggerRule:
     classes: frozenset[str]
     phase: Phase | None = None
     needs_argument: bool = False
+    words: frozenset[str] = frozenset()  # the trigger word is one of these (empty: any)
 
 
 @dataclass(frozen=True)
@@ -176,7 +178,9 @@ def check_table(parsed: RoleTable, name: str | Path) -> RoleTable:
                ROLE_ENTITY_LABELS[len(COMPOUND_ROLES):])
         table.condition_patterns[r.name] = _compile(name, f"conditions.{r.name}.pattern",
                                                     r.pattern)
-    for r in parsed.triggers:
+    triggers = tuple(dataclasses.replace(r, words=_lower(r.words)) for r in parsed.triggers)
+    object.__setattr__(table, "triggers", triggers)
+    for r in triggers:
         _label(name, f"triggers.{r.name}.label", r.label, ROLE_TRIGGER_LABELS)
     compounds = tuple(_check_rule(table, name, "compounds", r) for r in parsed.compounds)
     stage = tuple(_check_rule(table, name, "reactant_or_reagent", r)

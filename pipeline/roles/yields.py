@@ -51,6 +51,10 @@ _AS_STATE = regex.compile(r"\s+as\s+(?:an?\s+)?(?:[\w-]+\s+){0,4}?(?:solid|oil|p
 # between an amount and the yield after it: ", ", " (", ": "
 _NEIGHBOUR_GAP = regex.compile(r"\s?[,(:]?\s?\(?")
 _MAX_BRACKET = 120
+# ", (": a comma, then a bracket
+_COMMA_BRACKET = regex.compile(r"\s?,\s?\(")
+# a compound's label in brackets: "(8)", "(Q-C)", "(F1130)"
+_LABEL_BRACKET = regex.compile(r"\([^()\s,;]{1,8}\)")
 _PAREN = regex.compile(r"[()]")
 
 
@@ -158,6 +162,9 @@ class YieldFinder:
     def _after_end(self, end: int) -> tuple[list[Found], list[Found]]:
         text = self.ctx.text
         nxt = text[end : end + 2].lstrip()[:1]
+        if nxt == "," and _COMMA_BRACKET.match(text, end):
+            # "Compound B2, NAME, (1.59 g, 23% yield)": the bracket after the apposition
+            end, nxt = text.index(",", end) + 1, "("
         if nxt != "(" and not nxt.isdigit():
             return [], []  # neither a bracket nor an amount follows
         i = bisect.bisect_left(self.amount_starts, end)
@@ -168,6 +175,9 @@ class YieldFinder:
         if lead:
             end = lead[0].end
         bracket = self.bracket_after(end)
+        if bracket is not None and _LABEL_BRACKET.fullmatch(text, *bracket):
+            # "NAME (8) (50 g, 67% yield)": the yield after the compound's label
+            bracket = self.bracket_after(bracket[1]) or bracket
         if bracket is None:
             return lead, []
         a, b = bracket
