@@ -38,7 +38,7 @@ def _tables(edit) -> MentionTables:
         (lambda d: d["alphabet"][0].update(letter="PP"),
          "rules/mentions.yaml: alphabet.0.letter: 'PP' is not one character"),
         (lambda d: d["passes"].append({"name": "no_such_rule"}),
-         "rules/mentions.yaml: passes.17.name: 'no_such_rule' is no rule or filter"),
+         "rules/mentions.yaml: passes.18.name: 'no_such_rule' is no rule or filter"),
         (lambda d: d["shapes"].update(NUMBER="(unclosed"),
          "rules/mentions.yaml: shapes.NUMBER: bad regular expression"),
     ],
