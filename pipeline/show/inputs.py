@@ -31,7 +31,7 @@ from chemie.model import (
     Role,
     Token,
 )
-from chemie.reactions.model import Reaction
+from chemie.model.reaction import Reaction
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc

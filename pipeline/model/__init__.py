@@ -5,6 +5,10 @@ discontinuous: ``spans`` holds one or more ``(start, end)`` ranges in text order
 Relations point from ``head`` (the anaphor, or the first argument) to ``tail`` (the
 antecedent, or the second argument) by mention id. Anything produced by a rule carries
 the rule's name in ``rule``.
+
+The other records every layer may read live beside it: :mod:`chemie.model.reaction` (the
+reaction record of ``chemie_reactions``) and :mod:`chemie.model.rc` (relation
+classification examples).
 """
 
 from __future__ import annotations
