@@ -84,7 +84,7 @@ def _register_components(names: Iterable[str]) -> None:
 def _blank() -> Language:
     """The chemical tokenizer + sentence segmenter, or blank English + sentencizer."""
     try:
-        from chemie.language import blank
+        from chemie.tokenizer.language import blank
     except ImportError:
         nlp = spacy.blank("en")
         nlp.add_pipe("sentencizer")

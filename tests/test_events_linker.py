@@ -9,11 +9,11 @@ import re
 import pytest
 
 import chemie
-from chemie.language import blank
 from chemie.model import Role
 from chemie.resources import load_rules
 from chemie.roles.events import RULES, EventLinker, Link, load_linker, set_arguments
 from chemie.tables import TableError, load_table
+from chemie.tokenizer.language import blank
 
 LABELS = {"SM": "STARTING_MATERIAL", "REAG": "REAGENT_CATALYST", "SOLV": "SOLVENT",
           "PROD": "REACTION_PRODUCT", "OC": "OTHER_COMPOUND", "TEMP": "TEMPERATURE",

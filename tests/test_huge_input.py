@@ -17,8 +17,8 @@ import pytest
 import regex
 
 import chemie
-from chemie.language import MAX_EDGE_RUN, _compiled, _search_suffix, tokenize
 from chemie.resources import load_rules
+from chemie.tokenizer.language import MAX_EDGE_RUN, _compiled, _search_suffix, tokenize
 
 SMALL, BIG = 10_000, 1_000_000
 # linear growth gives about BIG / SMALL = 100x; quadratic growth 10,000x (a 100 kB text is

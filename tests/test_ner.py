@@ -10,7 +10,7 @@ from spacy.tokens import Doc
 from chemie.components.ner import CLASSES, SPANS_KEY, ChemicalNER, find_in_sentences
 from chemie.components.ner_lexicon import LexEntry, default_index
 from chemie.components.ner_rules import default_rules
-from chemie.language import blank
+from chemie.tokenizer.language import blank
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,6 @@ from chemie.components.bridging import BridgingTable
 from chemie.components.coref_rules import CorefTable
 from chemie.components.mentions.tables import MentionTable
 from chemie.components.ner_rules import NerTable
-from chemie.components.sentences import SentenceTable
-from chemie.language import TokenizerTable
 from chemie.rc.labels import LabelTable
 from chemie.rc.rules import RcTable
 from chemie.reactions.procedures_table import ProcedureTable
@@ -24,6 +22,8 @@ from chemie.roles.events import EventTable
 from chemie.roles.table import RoleTable
 from chemie.structures.grounding import GroundingTable
 from chemie.tables import TableError, load_table, parse_table
+from chemie.tokenizer.language import TokenizerTable
+from chemie.tokenizer.sentences import SentenceTable
 
 SCHEMAS = {
     "actions.yaml": ActionTable,

@@ -118,7 +118,7 @@ def build_nlp(
 ) -> Language:
     """The chemie tokenizer, sentence segmenter and NER (``nlp.max_length``: ``max_chars``)."""
     import chemie.components.ner  # noqa: F401  (registers the chemie_ner factory)
-    from chemie.language import blank
+    from chemie.tokenizer.language import blank
 
     nlp = blank()
     nlp.max_length = max_chars

@@ -336,7 +336,7 @@ def blank(sentences: bool = True) -> Language:
     factories, so ``nlp.add_pipe("chemie_ner")`` works on the result.
     """
     import chemie.components.ner  # noqa: F401  (registers the factory)
-    import chemie.components.sentences  # noqa: F401  (registers the factory)
+    import chemie.tokenizer.sentences  # noqa: F401  (registers the factory)
 
     nlp = Chemie()
     if sentences:
