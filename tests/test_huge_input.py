@@ -166,7 +166,7 @@ PLAIN_COMPONENT_REGEXES = {
     "chemie.components.coref_rules:_AMOUNT": (
         r"(\d+(?:\.\d+)?)\s*(mmole?|[uµμ]mol|mol)\b", "search"
     ),
-    "chemie.components.ner_rules:_LOCANT_GROUP": (
+    "chemie.ner.rules:_LOCANT_GROUP": (
         r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-", "finditer"
     ),
 }

@@ -12,7 +12,7 @@ from chemie.components.actions import ActionTable
 from chemie.components.bridging import BridgingTable
 from chemie.components.coref_rules import CorefTable
 from chemie.components.mentions.tables import MentionTable
-from chemie.components.ner_rules import NerTable
+from chemie.ner.rules import NerTable
 from chemie.rc.labels import LabelTable
 from chemie.rc.rules import RcTable
 from chemie.reactions.procedures_table import ProcedureTable
