@@ -28,7 +28,6 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie.characters import normalise, normalised_document, restore
-from chemie.components.mentions.document import describe_mention, doc_text
 from chemie.components.words import WordTables
 from chemie.errors import InputError
 from chemie.extensions import (
@@ -42,6 +41,7 @@ from chemie.extensions import (
     roles_of,
     set_doc_id,
 )
+from chemie.mentions.document import describe_mention, doc_text
 from chemie.model import Document, Mention, Range, Role, TokenPair, make_tokens
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ OPTIONAL: tuple[str, ...] = ("chemie_roles", "chemie_events", "chemie_reactions"
 FACTORY_MODULES: dict[str, str] = {
     "chemie_sentences": "chemie.tokenizer.sentences",
     "chemie_ner": "chemie.ner.component",
-    "chemie_mentions": "chemie.components.mentions",
+    "chemie_mentions": "chemie.mentions",
     "chemie_actions": "chemie.components.actions",
     "chemie_coref": "chemie.components.coref",
     "chemie_bridging": "chemie.components.bridging",

@@ -13,8 +13,8 @@ import chemie.components.actions  # noqa: F401  (registers chemie_actions)
 import chemie.components.bridging  # noqa: F401  (registers chemie_bridging)
 from chemie.components.actions import mention_views, token_table
 from chemie.components.bridging import SKIP, STATE, _Context
-from chemie.components.mentions.document import doc_text
 from chemie.extensions import actions_of
+from chemie.mentions.document import doc_text
 
 
 @pytest.fixture(scope="module")

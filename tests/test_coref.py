@@ -562,7 +562,7 @@ def test_the_class_letters_coref_reads_are_the_letters_the_tagger_gives(nlp):
     the letters the tagger gives real tokens of its sort, so a change of the alphabet fails
     here instead of silently changing what coref reads."""
     from chemie.components import coref
-    from chemie.components.mentions.tagger import default_tagger
+    from chemie.mentions.tagger import default_tagger
 
     tagger = default_tagger()
 

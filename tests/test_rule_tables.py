@@ -11,7 +11,7 @@ from chemie.characters import CharacterTable
 from chemie.components.actions import ActionTable
 from chemie.components.bridging import BridgingTable
 from chemie.components.coref_rules import CorefTable
-from chemie.components.mentions.tables import MentionTable
+from chemie.mentions.table import MentionTable
 from chemie.ner.rules import NerTable
 from chemie.rc.labels import LabelTable
 from chemie.rc.rules import RcTable

@@ -35,8 +35,8 @@ from chemie.components.actions import (
     token_table,
 )
 from chemie.components.coref import number_relations
-from chemie.components.mentions.document import doc_text
 from chemie.extensions import actions_of, mentions_of, relations_of
+from chemie.mentions.document import doc_text
 from chemie.model import Action, Relation
 from chemie.saving import SavesTables, table_sources
 from chemie.tables import load_table

@@ -34,8 +34,8 @@ from chemie.components.coref_rules import (
     material_role,
     open_bracket,
 )
-from chemie.components.mentions.document import token_info
 from chemie.extensions import mentions_of, relations_of
+from chemie.mentions.document import token_info
 from chemie.model import Mention, Relation
 from chemie.saving import SavesTables, rule_table, table_sources
 from chemie.tables import load_table

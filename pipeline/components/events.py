@@ -18,8 +18,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie.components.actions import token_table
-from chemie.components.mentions.document import doc_text
 from chemie.extensions import TEXT, roles_of
+from chemie.mentions.document import doc_text
 from chemie.roles.events import EventLinker, load_linker, set_arguments
 from chemie.saving import SavesTables, rule_table, table_sources
 

@@ -27,7 +27,6 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.mentions.document import doc_text
 from chemie.extensions import (
     actions_of,
     doc_id_of,
@@ -36,6 +35,7 @@ from chemie.extensions import (
     relations_of,
     roles_of,
 )
+from chemie.mentions.document import doc_text
 from chemie.model.reaction import Problem
 from chemie.reactions.assemble import DocView, candidates
 from chemie.reactions.implied import implied_species

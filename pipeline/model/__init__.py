@@ -82,7 +82,7 @@ class Mention:
     """A (possibly discontinuous) text-bound annotation.
 
     The fields after ``confidence`` are what ``chemie_mentions`` says of a mention it found
-    (and :func:`chemie.components.mentions.document.describe_mention` of a gold mention put
+    (and :func:`chemie.mentions.document.describe_mention` of a gold mention put
     on a Doc): token indices are the Doc's. A mention read from a file has none of them: its
     ``kind`` is "" (untyped), ``tokens`` and ``core`` are None, ``ranges`` is empty.
     """

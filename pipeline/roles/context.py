@@ -14,8 +14,8 @@ import regex
 from spacy.tokens import Doc
 
 from chemie.components.actions import HEADING, TokenTable, token_table
-from chemie.components.mentions.document import doc_text
 from chemie.extensions import actions_of, mentions_of, relations_of
+from chemie.mentions.document import doc_text
 from chemie.model import Action, Mention
 from chemie.roles.found import Found
 

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from itertools import accumulate
 from operator import attrgetter
 
-from chemie.components.mentions.candidate import Candidate, DocContext
-from chemie.components.mentions.tables import MentionTables
+from chemie.mentions.candidate import Candidate, DocContext
+from chemie.mentions.table import MentionTables
 from chemie.tables import TableError
 
 PassFunction = Callable[[DocContext, list[Candidate]], list[Candidate]]

@@ -16,8 +16,8 @@ from operator import itemgetter
 from spacy.attrs import ORTH
 from spacy.tokens import Doc
 
-from chemie.components.mentions.docdata import chemical_spans, sentence_starts
-from chemie.components.mentions.tables import Letter, MentionTables
+from chemie.mentions.docdata import chemical_spans, sentence_starts
+from chemie.mentions.table import Letter, MentionTables
 from chemie.tables import TableError
 
 _FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
