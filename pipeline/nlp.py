@@ -64,7 +64,7 @@ FACTORY_MODULES: dict[str, str] = {
     "chemie_sentences": "chemie.tokenizer.sentences",
     "chemie_ner": "chemie.ner.component",
     "chemie_mentions": "chemie.mentions",
-    "chemie_actions": "chemie.components.actions",
+    "chemie_actions": "chemie.actions.component",
     "chemie_coref": "chemie.components.coref",
     "chemie_bridging": "chemie.components.bridging",
     "chemie_roles": "chemie.components.roles",

@@ -10,7 +10,7 @@ import spacy
 import yaml
 from spacy.tokens import Doc
 
-import chemie.components.actions  # noqa: F401  (registers chemie_actions)
+import chemie.actions.component  # noqa: F401  (registers chemie_actions)
 import chemie.components.bridging  # noqa: F401  (registers chemie_bridging)
 from chemie.extensions import actions_of, relations_of
 from chemie.model import Mention

@@ -7,8 +7,8 @@ import copy
 
 import pytest
 
+from chemie.actions.component import ActionTable
 from chemie.characters import CharacterTable
-from chemie.components.actions import ActionTable
 from chemie.components.bridging import BridgingTable
 from chemie.components.coref_rules import CorefTable
 from chemie.mentions.table import MentionTable

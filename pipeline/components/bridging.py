@@ -24,7 +24,7 @@ import regex
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.actions import (
+from chemie.actions.component import (
     HEADING,
     ActionTable,
     MentionView,

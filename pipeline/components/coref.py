@@ -21,7 +21,7 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.actions import token_table
+from chemie.actions.component import token_table
 from chemie.components.coref_rules import (
     RULES,
     TITLE_WORDS,

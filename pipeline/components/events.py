@@ -17,7 +17,7 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.actions import token_table
+from chemie.actions.component import token_table
 from chemie.extensions import TEXT, roles_of
 from chemie.mentions.document import doc_text
 from chemie.roles.events import EventLinker, load_linker, set_arguments
