@@ -65,11 +65,11 @@ FACTORY_MODULES: dict[str, str] = {
     "chemie_ner": "chemie.ner.component",
     "chemie_mentions": "chemie.mentions",
     "chemie_actions": "chemie.actions.component",
-    "chemie_coref": "chemie.components.coref",
-    "chemie_bridging": "chemie.components.bridging",
-    "chemie_roles": "chemie.components.roles",
-    "chemie_events": "chemie.components.events",
-    "chemie_reactions": "chemie.components.reactions",
+    "chemie_coref": "chemie.coref.component",
+    "chemie_bridging": "chemie.bridging.component",
+    "chemie_roles": "chemie.roles.component",
+    "chemie_events": "chemie.events.component",
+    "chemie_reactions": "chemie.reactions.component",
 }
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")

@@ -34,7 +34,7 @@ from chemie.actions.component import (
     mention_views,
     token_table,
 )
-from chemie.components.coref import number_relations
+from chemie.coref.component import number_relations
 from chemie.extensions import actions_of, mentions_of, relations_of
 from chemie.mentions.document import doc_text
 from chemie.model import Action, Relation

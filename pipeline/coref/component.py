@@ -1,7 +1,7 @@
 """``chemie_coref``: rule-based COREFERENCE links between the mentions of ``chemie_mentions``.
 
 Rules (``rules/coref.yaml``, in order; the first that resolves an anaphor wins; each a
-function of :mod:`chemie.components.coref_rules` registered with its gate) put each
+function of :mod:`chemie.coref.rules` registered with its gate) put each
 anaphor into the chain of an earlier mention. The links written to ``doc._.relations`` go
 from each anaphor to the closest earlier member of its chain (``mode="surface"``; a label in
 the gap of a discontinuous name is skipped, and rules marked ``link: direct`` link the mention
@@ -22,7 +22,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie.actions.component import token_table
-from chemie.components.coref_rules import (
+from chemie.coref.rules import (
     RULES,
     TITLE_WORDS,
     Context,
@@ -352,7 +352,7 @@ class CorefResolver(SavesTables):
                 best = x
         return best
 
-    # (the rules themselves: chemie.components.coref_rules)
+    # (the rules themselves: chemie.coref.rules)
 
 
 @Language.factory(
