@@ -37,7 +37,7 @@ import spacy
 from chemie.corpora import data_dir
 from chemie.formats.iob import IOBSentence, iob_spans, read_iob
 from chemie.lexicon_build import derive_chemicals, derive_nonchemical
-from chemie.ner.component import ChemicalNER, Found, find_in_sentences
+from chemie.ner.finder import ChemicalNER, Found, find_in_sentences
 from chemie.ner.lexicon import default_index
 from chemie.scoring.report import prf
 from chemie.tokenizer.language import blank

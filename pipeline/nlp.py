@@ -28,20 +28,23 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie.characters import normalise, normalised_document, restore
-from chemie.components.words import WordTables
-from chemie.errors import InputError
-from chemie.extensions import (
+from chemie.context import (
     SAME_TEXT,
     TEXT,
+    WordTables,
     actions_of,
     doc_id_of,
+    doc_text,
     mentions_of,
     reactions_of,
     relations_of,
     roles_of,
     set_doc_id,
+    use_tagger,
 )
-from chemie.mentions.document import describe_mention, doc_text
+from chemie.errors import InputError
+from chemie.mentions.document import describe_mention
+from chemie.mentions.tagger import Tagger, default_tagger
 from chemie.model import Document, Mention, Range, Role, TokenPair, make_tokens
 
 if TYPE_CHECKING:
@@ -63,7 +66,7 @@ OPTIONAL: tuple[str, ...] = ("chemie_roles", "chemie_events", "chemie_reactions"
 FACTORY_MODULES: dict[str, str] = {
     "chemie_sentences": "chemie.tokenizer.sentences",
     "chemie_ner": "chemie.ner.component",
-    "chemie_mentions": "chemie.mentions",
+    "chemie_mentions": "chemie.mentions.component",
     "chemie_actions": "chemie.actions.component",
     "chemie_coref": "chemie.coref.component",
     "chemie_bridging": "chemie.bridging.component",
@@ -81,7 +84,7 @@ _TABLES = WordTables()
 ANNOTATION_META = frozenset({"dropped_pairs", "actions", "reactions"})
 
 
-def _register_components(names: Iterable[str]) -> None:
+def register_components(names: Iterable[str]) -> None:
     """Import the modules that make the components ``names`` (:data:`FACTORY_MODULES`), so
     their factories are registered; the others are not imported (the roles and reactions
     cost a tenth of a second)."""
@@ -121,7 +124,7 @@ def load(*, coref: str = "surface", ner: bool = True, roles: bool | dict = False
     unknown = sorted(set(config) - set(short))
     if unknown:
         raise TypeError(f"unknown component config: {', '.join(unknown)}")
-    _register_components([*PIPELINE, *(OPTIONAL if roles is not False or reactions else ())])
+    register_components([*PIPELINE, *(OPTIONAL if roles is not False or reactions else ())])
     nlp = _blank()
     for name in PIPELINE:
         if name == "chemie_ner" and not ner:
@@ -180,11 +183,21 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
     if gold_mentions:
         mapper = _CharMap(document, doc)
         mentions = mentions_of(doc)
+        tagger = _mention_tagger(nlp)
+        use_tagger(doc, tagger)  # the class string the rules read: the pipeline's own table
         for m in document.mentions:
             spans = mapper.to_doc(m.spans)
             gold = replace(m, spans=spans, rule=m.rule or "gold")
-            mentions.append(gold if gold.kind else describe_mention(doc, gold))
+            mentions.append(gold if gold.kind else describe_mention(doc, gold, tagger))
     return doc
+
+
+def _mention_tagger(nlp: Language) -> Tagger:
+    """The tagger of the pipeline's chemie_mentions (its own mention table), or the shipped
+    table's when the pipeline has none."""
+    if "chemie_mentions" in nlp.pipe_names:
+        return nlp.get_pipe("chemie_mentions").tagger
+    return default_tagger()
 
 
 def _check_words(document: Document, words: list[str]) -> None:

@@ -3,7 +3,7 @@
 spaCy serialises ``doc.user_data`` with srsly's msgpack, which knows no dataclasses, so a Doc
 that went through the pipeline could not be written (``Doc.to_bytes``, ``DocBin(store_user_data=
 True)``) nor come back from ``nlp.pipe(..., n_process=N)``. Registering :func:`encode` and
-:func:`decode` with srsly (done on import of :mod:`chemie.extensions`) turns each
+:func:`decode` with srsly (done on import of :mod:`chemie.context`) turns each
 :class:`~chemie.model.Mention`, :class:`~chemie.model.Relation`,
 :class:`~chemie.model.Action` and :class:`~chemie.model.Role` into a tagged map and back,
 with its tuples restored (a Mention as its first six fields and its

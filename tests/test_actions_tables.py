@@ -6,8 +6,8 @@ import spacy
 from spacy.tokens import Doc
 
 import chemie.actions.component  # noqa: F401  (registers chemie_actions)
-from chemie.actions.component import head_word, mention_table, token_table
-from chemie.extensions import TOKEN_INFO, actions_of
+from chemie.actions.views import head_word, mention_table
+from chemie.context import TOKEN_INFO, actions_of, token_table
 from chemie.model import Mention
 
 

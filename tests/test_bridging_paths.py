@@ -11,10 +11,9 @@ from test_bridging import SNIPPETS, bridging_pipeline, make_doc
 
 import chemie.actions.component  # noqa: F401  (registers chemie_actions)
 import chemie.bridging.component  # noqa: F401  (registers chemie_bridging)
-from chemie.actions.component import mention_views, token_table
+from chemie.actions.views import mention_views
 from chemie.bridging.component import SKIP, STATE, _Context
-from chemie.extensions import actions_of
-from chemie.mentions.document import doc_text
+from chemie.context import actions_of, doc_text, token_table
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import json
 import pytest
 from spacy.tokens import Doc
 
-from chemie.ner.component import CLASSES, SPANS_KEY, ChemicalNER, find_in_sentences
+from chemie.ner.finder import CLASSES, SPANS_KEY, ChemicalNER, find_in_sentences
 from chemie.ner.lexicon import LexEntry, default_index
 from chemie.ner.rules import default_rules
 from chemie.tokenizer.language import blank
@@ -460,7 +460,7 @@ def test_ring_size_periods_glue_a_pretokenized_name():
 def test_results_do_not_depend_on_the_string_caches(monkeypatch, corpus):
     """The per-word and per-run caches only save work: emptied at every document (limit
     0), the mentions found on ChEMU-Ref snippets (tokenized and pre-tokenized) are the same."""
-    import chemie.ner.component as ner_module
+    import chemie.ner.finder as ner_module
 
     path = corpus("chemu-ref/train.jsonl")
     with path.open(encoding="utf-8") as fh:
@@ -525,7 +525,7 @@ def test_resolve_is_one_greedy_pass_by_length_and_confidence():
     confidence, start) picks, ties to the first, on random candidates."""
     import random
 
-    from chemie.ner.component import _resolve
+    from chemie.ner.finder import _resolve
 
     def greedy(cands, n):
         occupied = [False] * n

@@ -9,7 +9,7 @@ import pytest
 from spacy.tokens import DocBin
 
 import chemie
-from chemie.extensions import reactions_of
+from chemie.context import reactions_of
 from chemie.formats.reactions import Reaction as ScoredReaction
 from chemie.formats.reactions import read_reactions
 from chemie.formats.uspto import iter_uspto

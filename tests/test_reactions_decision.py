@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 import chemie
-from chemie.extensions import reactions_of, roles_of
+from chemie.context import reactions_of, roles_of
 from chemie.model import Document
 from chemie.model.reaction import Problem, Reaction
 from chemie.nlp import annotate

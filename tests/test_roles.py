@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import chemie
-from chemie.extensions import roles_of
+from chemie.context import roles_of
 from chemie.roles.table import role_table
 
 # rule -> (snippet, span text, label): running the pipeline on the snippet labels the span

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from chemie.actions.component import ActionTable
+from chemie.actions.table import ActionTable
 from chemie.bridging.component import BridgingTable
 from chemie.characters import CharacterTable
 from chemie.coref.rules import CorefTable

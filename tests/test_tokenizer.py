@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import spacy
 
-from chemie.extensions import TEXT
+from chemie.context import TEXT
 from chemie.resources import load_rules
 from chemie.tokenizer.language import blank, bracket_partners, tokenize
 from chemie.tokenizer.sentences import sentence_rules

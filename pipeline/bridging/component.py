@@ -24,19 +24,18 @@ import regex
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.actions.component import (
+from chemie.actions.table import ActionTable, action_table
+from chemie.actions.views import MentionView, head_word, mention_views
+from chemie.context import (
     HEADING,
-    ActionTable,
-    MentionView,
     TokenTable,
-    action_table,
-    head_word,
-    mention_views,
+    actions_of,
+    doc_text,
+    mentions_of,
+    number_relations,
+    relations_of,
     token_table,
 )
-from chemie.coref.component import number_relations
-from chemie.extensions import actions_of, mentions_of, relations_of
-from chemie.mentions.document import doc_text
 from chemie.model import Action, Relation
 from chemie.saving import SavesTables, table_sources
 from chemie.tables import load_table

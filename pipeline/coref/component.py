@@ -21,7 +21,7 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.actions.component import token_table
+from chemie.context import mentions_of, number_relations, relations_of, token_info, token_table
 from chemie.coref.rules import (
     RULES,
     TITLE_WORDS,
@@ -34,8 +34,7 @@ from chemie.coref.rules import (
     material_role,
     open_bracket,
 )
-from chemie.extensions import mentions_of, relations_of
-from chemie.mentions.document import token_info
+from chemie.mentions.tagger import default_tagger
 from chemie.model import Mention, Relation
 from chemie.saving import SavesTables, rule_table, table_sources
 from chemie.tables import load_table
@@ -58,19 +57,6 @@ def coref_table(name: str | Path = "coref.yaml") -> CorefTable:
     """The coreference rules and word lists of ``rules/<name>`` (read once) or of a table
     file."""
     return load_table(name, CorefTable)
-
-
-def number_relations(relations: list[Relation], first: int, prefix: str) -> None:
-    """Give ``relations[first:]`` (one component's links, in the order made) the ids PREFIX1,
-    PREFIX2 …, skipping any id an earlier relation of the doc already has: coreference links
-    are C1 …, bridging links B1 … (unique and stable within a document)."""
-    taken = {r.id for r in relations[:first]}
-    n = 0
-    for r in relations[first:]:
-        n += 1
-        while f"{prefix}{n}" in taken:
-            n += 1
-        r.id = f"{prefix}{n}"
 
 
 # The class letters (rules/mentions.yaml `alphabet`) coref reads; tests/test_coref.py checks
@@ -144,7 +130,8 @@ class CorefResolver(SavesTables):
         mentions = sorted(mentions_of(doc), key=_SPANS)
         if len(mentions) < 2:
             return doc
-        words, cs = token_info(doc)
+        # (in a pipeline without chemie_mentions: the class string of the shipped table)
+        words, cs = token_info(doc, default_tagger)
         self._words = token_table(doc).lower  # the lowercased words, shared with actions
         self._heading_end = self._heading(words, cs)
         ms, orders = self._views(words, cs, mentions)

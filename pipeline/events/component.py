@@ -17,10 +17,8 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.actions.component import token_table
+from chemie.context import TEXT, doc_text, roles_of, token_table
 from chemie.events.linker import EventLinker, load_linker, set_arguments
-from chemie.extensions import TEXT, roles_of
-from chemie.mentions.document import doc_text
 from chemie.saving import SavesTables, rule_table, table_sources
 
 

@@ -8,14 +8,15 @@ The mention table ``rules/mentions.yaml`` drives it all; the package's modules:
   re-lettering (its ``context`` steps): the class string of the doc;
 - ``grammar``: the regex fragments with ``{NAME}`` placeholders, compiled into the mention
   pattern and its variants;
+- ``component``: the factory ``chemie_mentions`` (a thin spaCy component);
 - ``detector``: the component: ``match()`` (the pattern over the class string, each match
   validated into :class:`~chemie.mentions.candidate.Candidate` mentions, then the
   post-passes) and ``set_annotations()`` (``doc._.mentions``);
 - ``passes``: the post-passes, registered by rule name, run in the table's ``passes`` order;
 - ``candidate``: the candidate and the one method that makes a Mention of it;
-- ``docdata``: what the component reads from a Doc (sentence starts, NER chemical spans);
-- ``document``: helpers other components import (``doc_text``, ``token_info``,
-  ``describe_mention``).
+- ``docdata``: what the component reads from a Doc beyond :mod:`chemie.context` (the
+  sentence of a token, the NER confidence of a span);
+- ``document``: what the tables say of a given (gold) mention (``describe_mention``).
 
 Each :class:`~chemie.model.Mention` gets its typed fields: ``kind`` (chemical | generic |
 reference | equipment | state), ``head`` (lowercased head word), ``sentence`` (index),
@@ -25,24 +26,3 @@ the name without quantities), ``det`` (its determiner or ""), ``quantity`` (has 
 chemicals that hold NER spans, ``chemdner_class``. NER spans (``doc.spans["chemicals"]``) are
 chemical seeds when present.
 """
-
-from __future__ import annotations
-
-from spacy.language import Language
-
-from chemie.mentions.detector import MentionDetector
-from chemie.mentions.table import MentionTables
-from chemie.saving import table_sources
-
-
-@Language.factory(
-    "chemie_mentions",
-    default_config={"rules": "mentions.yaml"},
-    requires=["token.is_sent_start"],
-    assigns=["doc._.mentions"],
-)
-def make_mentions(nlp: Language, name: str, rules: str) -> MentionDetector:
-    """The mention detector configured from ``rules/<rules>``."""
-    detector = MentionDetector(MentionTables.load(rules))
-    detector.table_files = table_sources(rules)
-    return detector

@@ -15,10 +15,19 @@ from pathlib import Path
 from spacy.attrs import IDX
 from spacy.tokens import Doc
 
-from chemie.extensions import CHEMICALS, NER_STORE, SENTENCE_STARTS, TOKEN_INFO, mentions_of
+from chemie.context import (
+    CHEMICALS,
+    NER_STORE,
+    SENTENCE_STARTS,
+    TOKEN_INFO,
+    chemical_spans,
+    doc_text,
+    mentions_of,
+    token_info,
+)
 from chemie.mentions.candidate import Candidate, DocContext
-from chemie.mentions.docdata import chemical_spans, ner_confidence, sentence_index
-from chemie.mentions.document import core_is_bare_reference, doc_text, token_info
+from chemie.mentions.docdata import ner_confidence, sentence_index
+from chemie.mentions.document import core_is_bare_reference
 from chemie.mentions.grammar import Grammar, grammar_of
 from chemie.mentions.passes import PostPasses
 from chemie.mentions.table import MentionTables, Rule

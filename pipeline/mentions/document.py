@@ -1,54 +1,27 @@
-"""Document helpers other components import: the doc's text, its words and class string, the
-description of a gold mention."""
+"""What the mention tables say of a given (gold) mention, and of a bare reference."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from spacy.attrs import ORTH, SPACY
 from spacy.tokens import Doc
 
-from chemie.extensions import TEXT, TOKEN_INFO
 from chemie.mentions.docdata import sentence_index
-from chemie.mentions.tagger import default_tagger
+from chemie.mentions.tagger import Tagger
 from chemie.model import Mention
 
 
-def doc_text(doc: Doc, words: list[str] | None = None) -> str:
-    """``doc.text`` without making a Token object per token (much faster on long docs); the
-    text stored by :func:`chemie.nlp.doc_from_document` when there is one."""
-    text = doc.user_data.get(TEXT)
-    if text is not None:
-        return text
-    if words is None:
-        strings = doc.vocab.strings
-        words = [strings[o] for o in doc.to_array(ORTH).tolist()]
-    spaces = doc.to_array(SPACY).tolist()
-    return "".join([w + " " if sp else w for w, sp in zip(words, spaces, strict=True)])
-
-
-def token_info(doc: Doc) -> tuple[list[str], str]:
-    """The words of ``doc`` and its class string, computed once per doc and cached in
-    ``doc.user_data`` (the coreference rules reuse them)."""
-    info = doc.user_data.get(TOKEN_INFO)
-    if info is None:
-        words, cs, _low = default_tagger().class_string(doc)
-        info = doc.user_data[TOKEN_INFO] = (words, cs)
-    return info
-
-
-def describe_mention(doc: Doc, m: Mention) -> Mention:
+def describe_mention(doc: Doc, m: Mention, tagger: Tagger) -> Mention:
     """A copy of ``m`` (a gold mention, its spans char offsets into ``doc``) with what
-    chemie_mentions says of a mention: ``kind``, ``head``, ``sentence``, ``tokens``, ``core``,
-    ``det``, ``quantity``, ``ranges`` (when its spans fall outside the doc's tokens: a
-    chemical at token 0, without core or ranges)."""
+    chemie_mentions (its ``tagger``) says of a mention: ``kind``, ``head``, ``sentence``,
+    ``tokens``, ``core``, ``det``, ``quantity``, ``ranges`` (when its spans fall outside the
+    doc's tokens: a chemical at token 0, without core or ranges)."""
     spans = m.spans
     lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
     whole = doc.char_span(lo, hi, alignment_mode="expand")
     first_range = doc.char_span(spans[0][0], spans[0][1], alignment_mode="expand")
     if whole is None or first_range is None or not len(first_range):
         return replace(m, kind="chemical", head="", sentence=0, tokens=(0, 0))
-    tagger = default_tagger()
     classify = tagger.classify
     toks = list(first_range)
     # the core ends before the first bracket (quantities) of the first range

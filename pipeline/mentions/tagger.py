@@ -16,7 +16,7 @@ from operator import itemgetter
 from spacy.attrs import ORTH
 from spacy.tokens import Doc
 
-from chemie.mentions.docdata import chemical_spans, sentence_starts
+from chemie.context import chemical_spans, sentence_starts
 from chemie.mentions.table import Letter, MentionTables
 from chemie.tables import TableError
 

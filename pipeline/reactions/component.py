@@ -27,15 +27,15 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.extensions import (
+from chemie.context import (
     actions_of,
     doc_id_of,
+    doc_text,
     mentions_of,
     reactions_of,
     relations_of,
     roles_of,
 )
-from chemie.mentions.document import doc_text
 from chemie.model.reaction import Problem
 from chemie.reactions.assemble import DocView, candidates
 from chemie.reactions.implied import implied_species

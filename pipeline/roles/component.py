@@ -19,7 +19,7 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from chemie.extensions import ROLE_SPANS, roles_of
+from chemie.context import ROLE_SPANS, roles_of
 from chemie.model import Role
 from chemie.reactions.decision import TextTier
 from chemie.resources import lexicon_path

@@ -332,10 +332,9 @@ class Chemie(English):
 def blank(sentences: bool = True) -> Language:
     """A blank ``chemie`` Language, with the rule-based sentence segmenter by default.
 
-    Importing the components registers the ``chemie_sentences`` and ``chemie_ner``
-    factories, so ``nlp.add_pipe("chemie_ner")`` works on the result.
+    The ``chemie_sentences`` factory is registered by importing its module; the stages above
+    (``nlp.add_pipe("chemie_ner")``) are found by spaCy through their entry points.
     """
-    import chemie.ner.component  # noqa: F401  (registers the factory)
     import chemie.tokenizer.sentences  # noqa: F401  (registers the factory)
 
     nlp = Chemie()

@@ -22,8 +22,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from chemie.components.words import WordTables
-from chemie.extensions import ORTH_IDS, TEXT
+from chemie.context import ORTH_IDS, TEXT, WordTables
 from chemie.saving import SavesTables, table_sources
 from chemie.tables import load_table
 
