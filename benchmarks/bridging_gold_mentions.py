@@ -19,8 +19,8 @@ import json
 import time
 from pathlib import Path
 
+from chemie.context import relations_of
 from chemie.corpora import data_dir
-from chemie.extensions import relations_of
 from chemie.formats.chemu import iter_chemu
 from chemie.model import Document, Mention, Relation
 from chemie.nlp import doc_from_document, load

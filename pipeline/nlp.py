@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import itertools
-import pkgutil
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import replace
@@ -28,22 +27,24 @@ from spacy.attrs import IDX, LENGTH, ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie import components
 from chemie.characters import normalise, normalised_document, restore
-from chemie.components.mentions.document import describe_mention, doc_text
-from chemie.components.words import WordTables
-from chemie.errors import InputError
-from chemie.extensions import (
+from chemie.context import (
     SAME_TEXT,
     TEXT,
+    WordTables,
     actions_of,
     doc_id_of,
+    doc_text,
     mentions_of,
     reactions_of,
     relations_of,
     roles_of,
     set_doc_id,
+    use_tagger,
 )
+from chemie.errors import InputError
+from chemie.mentions.document import describe_mention
+from chemie.mentions.tagger import Tagger, default_tagger
 from chemie.model import Document, Mention, Range, Role, TokenPair, make_tokens
 
 if TYPE_CHECKING:
@@ -60,6 +61,19 @@ PIPELINE: tuple[str, ...] = (
 # Components added on request only (``load(roles=True)``, ``load(reactions=True)``, which
 # needs the roles): they cost time, and the anaphora output does not use them
 OPTIONAL: tuple[str, ...] = ("chemie_roles", "chemie_events", "chemie_reactions")
+# the module whose import registers each component's factory (setup.cfg's spacy_factories
+# entry points name the same modules, for spaCy)
+FACTORY_MODULES: dict[str, str] = {
+    "chemie_sentences": "chemie.tokenizer.sentences",
+    "chemie_ner": "chemie.ner.component",
+    "chemie_mentions": "chemie.mentions.component",
+    "chemie_actions": "chemie.actions.component",
+    "chemie_coref": "chemie.coref.component",
+    "chemie_bridging": "chemie.bridging.component",
+    "chemie_roles": "chemie.roles.component",
+    "chemie_events": "chemie.events.component",
+    "chemie_reactions": "chemie.reactions.component",
+}
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
 _TEXT = attrgetter("text")
@@ -70,21 +84,18 @@ _TABLES = WordTables()
 ANNOTATION_META = frozenset({"dropped_pairs", "actions", "reactions"})
 
 
-def _register_components(names: Iterable[str]) -> None:
-    """Import the modules of ``chemie.components`` that make the components ``names``
-    (``chemie_X`` is made in ``chemie.components.X``), so their factories are registered;
-    the others are not imported (the roles and reactions cost a tenth of a second)."""
-    present = {info.name for info in pkgutil.iter_modules(components.__path__)}
+def register_components(names: Iterable[str]) -> None:
+    """Import the modules that make the components ``names`` (:data:`FACTORY_MODULES`), so
+    their factories are registered; the others are not imported (the roles and reactions
+    cost a tenth of a second)."""
     for name in names:
-        module = name.removeprefix("chemie_")
-        if module in present:
-            importlib.import_module(f"chemie.components.{module}")
+        importlib.import_module(FACTORY_MODULES[name])
 
 
 def _blank() -> Language:
     """The chemical tokenizer + sentence segmenter, or blank English + sentencizer."""
     try:
-        from chemie.language import blank
+        from chemie.tokenizer.language import blank
     except ImportError:
         nlp = spacy.blank("en")
         nlp.add_pipe("sentencizer")
@@ -113,7 +124,7 @@ def load(*, coref: str = "surface", ner: bool = True, roles: bool | dict = False
     unknown = sorted(set(config) - set(short))
     if unknown:
         raise TypeError(f"unknown component config: {', '.join(unknown)}")
-    _register_components([*PIPELINE, *(OPTIONAL if roles is not False or reactions else ())])
+    register_components([*PIPELINE, *(OPTIONAL if roles is not False or reactions else ())])
     nlp = _blank()
     for name in PIPELINE:
         if name == "chemie_ner" and not ner:
@@ -172,11 +183,21 @@ def doc_from_document(nlp: Language, document: Document, *, gold_mentions: bool 
     if gold_mentions:
         mapper = _CharMap(document, doc)
         mentions = mentions_of(doc)
+        tagger = _mention_tagger(nlp)
+        use_tagger(doc, tagger)  # the class string the rules read: the pipeline's own table
         for m in document.mentions:
             spans = mapper.to_doc(m.spans)
             gold = replace(m, spans=spans, rule=m.rule or "gold")
-            mentions.append(gold if gold.kind else describe_mention(doc, gold))
+            mentions.append(gold if gold.kind else describe_mention(doc, gold, tagger))
     return doc
+
+
+def _mention_tagger(nlp: Language) -> Tagger:
+    """The tagger of the pipeline's chemie_mentions (its own mention table), or the shipped
+    table's when the pipeline has none."""
+    if "chemie_mentions" in nlp.pipe_names:
+        return nlp.get_pipe("chemie_mentions").tagger
+    return default_tagger()
 
 
 def _check_words(document: Document, words: list[str]) -> None:

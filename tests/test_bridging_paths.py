@@ -9,12 +9,11 @@ import bisect
 import pytest
 from test_bridging import SNIPPETS, bridging_pipeline, make_doc
 
-import chemie.components.actions  # noqa: F401  (registers chemie_actions)
-import chemie.components.bridging  # noqa: F401  (registers chemie_bridging)
-from chemie.components.actions import mention_views, token_table
-from chemie.components.bridging import SKIP, STATE, _Context
-from chemie.components.mentions.document import doc_text
-from chemie.extensions import actions_of
+import chemie.actions.component  # noqa: F401  (registers chemie_actions)
+import chemie.bridging.component  # noqa: F401  (registers chemie_bridging)
+from chemie.actions.views import mention_views
+from chemie.bridging.component import SKIP, STATE, _Context
+from chemie.context import actions_of, doc_text, token_table
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from chemie.components.mentions import passes
-from chemie.components.mentions.detector import MentionDetector
-from chemie.components.mentions.grammar import PLACEHOLDER, Grammar
-from chemie.components.mentions.tables import MentionTable, MentionTables
-from chemie.components.mentions.tagger import Tagger, TokenClassifier
+from chemie.mentions import passes
+from chemie.mentions.detector import MentionDetector
+from chemie.mentions.grammar import PLACEHOLDER, Grammar
+from chemie.mentions.table import MentionTable, MentionTables
+from chemie.mentions.tagger import Tagger, TokenClassifier
 from chemie.resources import load_rules
 from chemie.tables import TableError, parse_table
 

@@ -13,7 +13,7 @@ from spacy.attrs import IS_ALPHA, LENGTH, LOWER, ORTH, SHAPE, SPACY
 from spacy.tokens import Doc
 
 import chemie
-from chemie.extensions import CHEMICAL_SPANS
+from chemie.context import CHEMICAL_SPANS
 from chemie.formats.chemu import read_chemu
 from chemie.model import Document, Token, make_tokens, tokens_from_words
 from chemie.nlp import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from spacy.tokens import Doc, DocBin
 
-from chemie.extensions import actions_of, mentions_of, relations_of
+from chemie.context import actions_of, mentions_of, relations_of
 from chemie.model import Mention
 from chemie.nlp import load
 from chemie.serialize import decode, encode

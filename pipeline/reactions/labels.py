@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Span, SpanGroup
 
-from chemie.extensions import ROLE_SPANS, roles_of
+from chemie.context import ROLE_SPANS, roles_of
 from chemie.reactions.assemble import Candidate
 from chemie.reactions.decision import (
     REAGENT_CATALYST,

@@ -13,9 +13,15 @@ from typing import Protocol
 import regex
 from spacy.tokens import Doc
 
-from chemie.components.actions import HEADING, TokenTable, token_table
-from chemie.components.mentions.document import doc_text
-from chemie.extensions import actions_of, mentions_of, relations_of
+from chemie.context import (
+    HEADING,
+    TokenTable,
+    actions_of,
+    doc_text,
+    mentions_of,
+    relations_of,
+    token_table,
+)
 from chemie.model import Action, Mention
 from chemie.roles.found import Found
 

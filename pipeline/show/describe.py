@@ -13,7 +13,7 @@ def describe_mentions(nlp: object, docs: Iterable[Document]) -> list[Document]:
     Uses :func:`chemie.nlp.doc_from_document` with ``gold_mentions=True`` on each mention's
     first range (where its head is looked up); a typed mention (``kind`` set) keeps its own.
     """
-    from chemie.extensions import mentions_of
+    from chemie.context import mentions_of
     from chemie.nlp import doc_from_document
 
     out = []

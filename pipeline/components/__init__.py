@@ -1,1 +1,0 @@
-"""chemie.components."""
