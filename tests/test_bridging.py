@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,9 +15,13 @@ from spacy.tokens import Doc
 
 import chemie.actions.component  # noqa: F401  (registers chemie_actions)
 import chemie.bridging.component  # noqa: F401  (registers chemie_bridging)
+from chemie.bridging.rules import ADDED, PREVIOUS, RULES, bridging_table
+from chemie.bridging.rules import rule as register_rule
 from chemie.context import actions_of, relations_of
+from chemie.formats.chemu import iter_chemu
 from chemie.model import Mention
 from chemie.resources import load_rules
+from chemie.tables import TableError
 
 SNIPPETS = yaml.safe_load(
     (Path(__file__).parent / "fixtures" / "bridging" / "snippets.yaml").read_text("utf-8")
@@ -53,6 +60,16 @@ def make_doc(nlp, sentences: list[str], mentions: dict[str, str]) -> Doc:
     return doc
 
 
+def gold_mention_docs(nlp, corpus, n: int) -> Iterator[Doc]:
+    """The first ``n`` documents of ChEMU-Ref train as Docs with their gold mentions."""
+    for d in itertools.islice(iter_chemu(corpus("chemu-ref/train.jsonl")), n):
+        starts = {a for a, _ in d.sentences}
+        doc = Doc(nlp.vocab, words=[t.text for t in d.tokens],
+                  sent_starts=[i in starts for i in range(len(d.tokens))])
+        doc._.mentions = [Mention(m.id, m.spans) for m in d.mentions]
+        yield doc
+
+
 def run(nlp, snippet: dict) -> Doc:
     doc = make_doc(nlp, snippet["sentences"], snippet["mentions"])
     for _, proc in nlp.pipeline:
@@ -82,6 +99,64 @@ def test_every_rule_fires_and_is_documented(nlp):
         assert rule["label"] in {"TRANSFORMED", "REACTION_ASSOCIATED", "WORK_UP", "CONTAINED"}
 
 
+def tried_on_every_antecedent(monkeypatch, nlp) -> Counter:
+    """Make the walk of ``nlp`` try every rule on every antecedent it offers (asserting that
+    at most one fires); the counter of offers by the number of rules that fired."""
+    resolver = nlp.get_pipe("chemie_bridging")
+    links, offers = resolver._links, Counter()
+
+    def every_rule(out, s, role, antecedents):
+        antecedents = list(antecedents)
+        for a in antecedents:
+            fired = [name for fires, name, _, _ in resolver.rules_to[role] if fires(s, a)]
+            assert len(fired) <= 1, f"{role} antecedent {a.id} of {s.m.id}: {fired}"
+            offers[len(fired)] += 1
+        return links(out, s, role, antecedents)
+
+    monkeypatch.setattr(resolver, "_links", every_rule)
+    return offers
+
+
+def test_at_most_one_rule_fires_on_an_antecedent_of_a_snippet(monkeypatch, nlp):
+    """The order of the table does not matter: no two rules claim one antecedent."""
+    offers = tried_on_every_antecedent(monkeypatch, nlp)
+    for snippet in SNIPPETS:
+        run(nlp, snippet)
+    assert offers[1] > 50 and offers[0] > 0
+
+
+@pytest.mark.corpus
+def test_at_most_one_rule_fires_on_an_antecedent(monkeypatch, nlp, corpus):
+    """The same on ChEMU-Ref documents 0-599 (the tuning part) with gold mentions."""
+    offers = tried_on_every_antecedent(monkeypatch, nlp)
+    for doc in gold_mention_docs(nlp, corpus, 600):
+        for _, proc in nlp.pipeline:
+            doc = proc(doc)
+    assert offers[1] > 3000
+
+
+def test_a_table_and_its_functions_name_the_same_rules(tmp_path):
+    data = copy.deepcopy(load_rules("bridging.yaml"))  # (load_rules is cached: a copy)
+    data["rules"]["ra_renamed_state"] = data["rules"].pop("ra_previous_state")
+    (tmp_path / "bridging.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(TableError, match="no bridging rule function for ra_renamed_state"):
+        bridging_table(tmp_path / "bridging.yaml")
+
+    @register_rule("ra_unlisted", to=(ADDED,))
+    def ra_unlisted(s, a):
+        return False
+
+    try:
+        with pytest.raises(TableError, match="functions without an entry: ra_unlisted"):
+            bridging_table("bridging.yaml")
+    finally:
+        del RULES["ra_unlisted"]
+    with pytest.raises(ValueError, match="registered twice"):
+        register_rule("ra_previous_state", to=(PREVIOUS,))(ra_unlisted)
+    with pytest.raises(ValueError, match="no antecedent role"):
+        register_rule("ra_unlisted", to=("next",))
+
+
 def test_antecedents_precede_anaphors(nlp):
     for snippet in SNIPPETS:
         doc = run(nlp, snippet)
@@ -99,14 +174,9 @@ def test_no_mentions_no_relations(nlp):
 @pytest.mark.corpus
 def test_gold_mentions_on_corpus_slice(nlp, corpus):
     """On a few corpus documents with gold mentions, most predicted links are gold links."""
-    from chemie.formats.chemu import iter_chemu
-
     tp = fp = 0
-    for d in itertools.islice(iter_chemu(corpus("chemu-ref/train.jsonl")), 40):
-        starts = {a for a, _ in d.sentences}
-        doc = Doc(nlp.vocab, words=[t.text for t in d.tokens],
-                  sent_starts=[i in starts for i in range(len(d.tokens))])
-        doc._.mentions = [Mention(m.id, m.spans) for m in d.mentions]
+    golds = itertools.islice(iter_chemu(corpus("chemu-ref/train.jsonl")), 40)
+    for d, doc in zip(golds, gold_mention_docs(nlp, corpus, 40), strict=True):
         for _, proc in nlp.pipeline:
             doc = proc(doc)
         gold = {(r.label, r.head, r.tail) for r in d.relations}

@@ -12,7 +12,8 @@ from test_bridging import SNIPPETS, bridging_pipeline, make_doc
 import chemie.actions.component  # noqa: F401  (registers chemie_actions)
 import chemie.bridging.component  # noqa: F401  (registers chemie_bridging)
 from chemie.actions.views import mention_views
-from chemie.bridging.component import SKIP, STATE, _Context
+from chemie.bridging.classify import SKIP, STATE
+from chemie.bridging.state import Context
 from chemie.context import actions_of, doc_text, token_table
 
 
@@ -27,15 +28,16 @@ def both_paths(nlp, sentences: list[str], mentions: dict[str, str]) -> dict[str,
     doc = nlp.get_pipe("chemie_actions")(doc)
     resolver = nlp.get_pipe("chemie_bridging")
     table = token_table(doc)
-    ctx = _Context(actions_of(doc), table, doc_text(doc, table.text), resolver)
+    ctx = Context(actions_of(doc), table, doc_text(doc, table.text), resolver.t,
+                  resolver.phase_setters, resolver.object_actions)
     ctx.views = views = mention_views(doc)
     out = {}
     for m in views:
-        if not resolver._rule_words.isdisjoint(m.words) or m.words[-1] in resolver._anaphor_ends:
+        if not resolver.rule_words.isdisjoint(m.words) or m.words[-1] in resolver.anaphor_ends:
             continue  # the full path only
         ctx.step_start = ctx.first_action.get(bisect.bisect_right(ctx.headings,
                                                                   table.idx[m.first]))
-        out[m.id] = (resolver._classify_name(m, ctx), resolver.classify(m, ctx))
+        out[m.id] = (resolver.classify_name(m, ctx), resolver.classify(m, ctx))
     return out
 
 

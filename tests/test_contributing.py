@@ -91,3 +91,10 @@ def test_every_test_named_is_defined():
     }
     named = set(TEST_NAME.findall(GUIDE))
     assert named and named <= defined, sorted(named - defined)
+
+
+def test_the_bridging_example_names_every_antecedent_role():
+    from chemie.bridging.rules import ROLES
+
+    section = GUIDE[GUIDE.index("## 5. Add a bridging rule"):]
+    assert all(f"`{role.upper()}`" in section for role in ROLES)

@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from chemie.actions.table import ActionTable
-from chemie.bridging.component import BridgingTable
+from chemie.bridging.table import BridgingTable
 from chemie.characters import CharacterTable
 from chemie.coref.rules import CorefTable
 from chemie.events.linker import EventTable
