@@ -4,6 +4,7 @@ with the code that uses them, and mistakes in it are reported as FILE: key: what
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from pathlib import Path
 
@@ -49,25 +50,78 @@ def test_mistakes_in_the_table_are_reported_with_their_key(edit, message):
     assert str(e.value).startswith(message)
 
 
-def test_grammar_mistakes_are_reported_with_their_key():
-    def unknown_placeholder(d):
-        d["grammar"]["fragments"]["START"] = "{NO_SUCH_FRAGMENT}"
+def _fragment(d: dict, name: str) -> dict:
+    """The entry of the grammar fragment ``name`` in the raw table ``d``."""
+    entries = [*d["grammar"]["fragments"], *(f for r in d["rules"] for f in r.get("fragments", ()))]
+    return next(f for f in entries if f["name"] == name)
 
-    with pytest.raises(TableError, match=r"grammar.mention: no fragment \{NO_SUCH_FRAGMENT\}"):
+
+def test_grammar_mistakes_are_reported_with_the_entry_that_holds_them():
+    def unknown_placeholder(d):
+        _fragment(d, "START")["pattern"] = "{NO_SUCH_FRAGMENT}"
+
+    with pytest.raises(TableError, match=r"grammar.fragments.START: no fragment "
+                                         r"\{NO_SUCH_FRAGMENT\}"):
         Grammar(_tables(unknown_placeholder))
 
-    def cycle(d):
-        d["grammar"]["fragments"]["START"] = "{CORE}"
-        d["grammar"]["fragments"]["CORE"] = "{START}"
+    def unknown_in_a_rule(d):
+        _fragment(d, "MIX_GROUP")["pattern"] = "(?P<mix>&{CORR})?"
 
-    with pytest.raises(TableError, match="contains itself"):
+    with pytest.raises(TableError, match=r"rules.mixture_of_components.fragments.MIX_GROUP: "
+                                         r"no fragment \{CORR\}"):
+        Grammar(_tables(unknown_in_a_rule))
+
+    def cycle(d):
+        _fragment(d, "START")["pattern"] = "{CORE}"
+        _fragment(d, "CORE")["pattern"] = "{START}"
+
+    with pytest.raises(TableError, match=r"grammar.fragments.CORE: \{START\} contains itself: "
+                                         r"START > CORE > START"):
         Grammar(_tables(cycle))
 
     def twice(d):
-        d["rules"][0]["fragments"] = {"CORE": "x"}
+        d["rules"][0]["fragments"] = [{"name": "CORE", "comment": "again", "pattern": "x"}]
 
-    with pytest.raises(TableError, match=r"rules.0.fragments.CORE: also defined in grammar"):
+    with pytest.raises(TableError, match=r"rules.chemical_np.fragments.CORE: also defined in "
+                                         r"grammar.fragments.CORE"):
         Grammar(_tables(twice))
+
+    def uncommented(d):
+        _fragment(d, "LEAD")["comment"] = ""
+
+    with pytest.raises(TableError, match=r"grammar.fragments.LEAD.comment: a fragment needs a "
+                                         r"one-line comment"):
+        Grammar(_tables(uncommented))
+
+
+# The mention pattern as one line, as it was written before it was composed of the named
+# fragments NP_BRANCH ... FITTINGS (the fragments it names are unchanged).
+ONE_LINE_MENTION = (
+    "{START}(?:{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{FUSED_BRANCH}(?:(?P<lead>{LEAD})|"
+    "(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{RATIO_CORE}{CORE}(?:O{LEAD}?{CORE}{MIX_GROUP})?"
+    "{FROM}?)(?P<amt>(?<=[Kk])nU+(?:\\([^().]*\\))?)?{RATIO_GROUP}(?P<idp>{IDPAREN})?(?:(?:"
+    "(?P<pid>\\((?:[CZXKWGbk]|[Kk]?[NZ]){1,3}P)(?=[^().]*[AU])[^().]*\\)|(?P<qp>(?:{QPAREN})+))"
+    "(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)(?:P?J|SDG)?I{LEAD}?{CORE}(?:{QPAREN})?"
+    "{MORE_SOLVENTS})?|(?P<sol2>(?!I(?:NU|[ADN])Y)(?:P?J)?I{LEAD}?{CORE}(?:{QPAREN})?"
+    "{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXCENSU-]+)+))?(?P<yld>{YIELD})?)"
+)
+
+
+def test_the_composed_mention_pattern_is_the_one_line_pattern():
+    grammar = Grammar(MentionTables.load())
+    names = sorted(grammar.variants)
+    for k in range(len(names) + 1):
+        for variants in itertools.combinations(names, k):
+            composed = grammar.mention(frozenset(variants)).pattern
+            assert composed == grammar.expand(ONE_LINE_MENTION, variants), variants
+    assert len(grammar.template) < 100  # (the one line had 589 characters)
+
+
+def test_every_grammar_fragment_has_a_one_line_comment():
+    table = MentionTables.load().table
+    entries = [*table.grammar.fragments, *(f for r in table.rules for f in r.fragments)]
+    assert len(entries) > 30
+    assert all(f.comment.strip() and "\n" not in f.comment for f in entries)
 
 
 def test_code_and_table_list_the_same_context_steps_and_passes():
