@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from chemie.mentions import passes
+from chemie.mentions import groups, passes
 from chemie.mentions.detector import MentionDetector
 from chemie.mentions.grammar import PLACEHOLDER, Grammar
 from chemie.mentions.table import MentionTable, MentionTables
 from chemie.mentions.tagger import Tagger, TokenClassifier
+from chemie.registry import stage_rules
 from chemie.resources import load_rules
 from chemie.tables import TableError, parse_table
 
@@ -134,10 +135,21 @@ def test_code_and_table_list_the_same_context_steps_and_passes():
     def drop_pass(d):
         d["passes"] = [p for p in d["passes"] if p["name"] != "solvent_pair"]
 
-    with pytest.raises(TableError, match="coded passes not listed: \\['solvent_pair'\\]"):
+    with pytest.raises(TableError, match="mentions rule functions without an entry: "
+                                         "solvent_pair"):
         MentionDetector(_tables(drop_pass))
-    listed = [p["name"] for p in load_rules(TABLE)["passes"]]
-    assert sorted(listed) == sorted(passes.PASSES)
+
+
+def test_the_mention_rules_with_code_are_on_the_one_registry():
+    """Every pass and every grouped rule's check of the table is registered on
+    ``stage_rules("mentions")`` with code of its kind, and every registered rule is listed."""
+    data = load_rules(TABLE)
+    coded = stage_rules("mentions")
+    assert {p["name"] for p in data["passes"]} == {n for n, c in coded.items() if c.kind == "pass"}
+    assert set(data["grammar"]["checks"]) == {n for n, c in coded.items() if c.kind == "group"}
+    assert all(callable(c.code) for c in coded.values())
+    assert coded["eluent_ratio"].code is groups.EluentRatio
+    assert coded["solvent_pair"].code is passes.solvent_pair
 
 
 def test_a_grouped_rule_needs_its_coded_group_rule():
@@ -145,8 +157,15 @@ def test_a_grouped_rule_needs_its_coded_group_rule():
         d["rules"][0].update(group="ratio", fallback="no_ratio")
         d["grammar"]["checks"].append(d["rules"][0]["name"])
 
-    with pytest.raises(TableError, match=r"no group rule coded for \['chemical_np'\]"):
+    with pytest.raises(TableError, match=r"rules: no mentions rule function for chemical_np"):
         MentionDetector(_tables(grouped))
+
+    def check_as_pass(d):
+        d["passes"].append({"name": "eluent_ratio"})
+
+    with pytest.raises(TableError, match=r"passes.18.name: 'eluent_ratio' is coded as a group "
+                                         r"rule, not a pass rule"):
+        MentionDetector(_tables(check_as_pass))
 
 
 def test_core_rules_name_groups_of_the_pattern_or_conditions():

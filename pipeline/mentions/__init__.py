@@ -11,7 +11,10 @@ The mention table ``rules/mentions.yaml`` drives it all; the package's modules:
 - ``detector``: the component: ``match()`` (the pattern over the class string, each match
   validated into :class:`~chemie.mentions.candidate.Candidate` mentions, then the
   post-passes) and ``set_annotations()`` (``doc._.mentions``);
-- ``passes``: the post-passes, registered by rule name, run in the table's ``passes`` order;
+- ``groups``: the checks of the rules that a group of the pattern makes (``grammar.checks``);
+- ``passes``: the post-passes, run in the table's ``passes`` order;
+- ``coded``: the registry of those checks and passes by rule name (the mention stage's part
+  of :mod:`chemie.registry`), checked against the table;
 - ``candidate``: the candidate and the one method that makes a Mention of it;
 - ``docdata``: what the component reads from a Doc (sentence starts, NER chemical spans);
 - ``document``: helpers other components import (``doc_text``, ``token_info``,

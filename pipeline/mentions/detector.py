@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
 
@@ -17,11 +16,13 @@ from spacy.tokens import Doc
 
 from chemie.extensions import CHEMICALS, NER_STORE, SENTENCE_STARTS, TOKEN_INFO, mentions_of
 from chemie.mentions.candidate import Candidate, DocContext
+from chemie.mentions.coded import RULES, check_coded
 from chemie.mentions.docdata import chemical_spans, ner_confidence, sentence_index
 from chemie.mentions.document import core_is_bare_reference, doc_text, token_info
 from chemie.mentions.grammar import Grammar, grammar_of
+from chemie.mentions.groups import GroupRule
 from chemie.mentions.passes import PostPasses
-from chemie.mentions.table import MentionTables, Rule
+from chemie.mentions.table import MentionTables
 from chemie.mentions.tagger import Tagger
 from chemie.model import Range
 from chemie.saving import SavesTables, rule_table
@@ -45,82 +46,6 @@ PLAIN_RUN_WORDS = re.compile(r"[XZUWNA/-]+")
 CONTINUES_LEAD = frozenset("nx:S(DOPI")
 _SHORT = 4  # (a shorter run is searched again from each position: it costs less than the test)
 
-class GroupRule:
-    """A rule that a group of the mention pattern makes (``rules.*.group``, listed in
-    ``grammar.checks``): whether a match makes it (when not, the detector matches again with the
-    rule's ``fallback`` variant of the pattern) and where the name of its mention starts. A
-    subclass per rule is registered by rule name with :func:`group_rule`."""
-
-    def __init__(self, tables: MentionTables, rule: Rule):
-        self.name, self.group, self.fallback = rule.name, rule.group, rule.fallback
-
-    def accepts(self, x: DocContext, m: re.Match) -> bool:
-        """Does the match ``m``, whose group matched, make the rule?"""
-        return True
-
-    def core_start(self, x: DocContext, m: re.Match, c0: int, c1: int) -> int:
-        """The first token of the name in the core ``c0:c1`` of a match that makes the rule."""
-        return c0
-
-
-GROUP_RULES: dict[str, type[GroupRule]] = {}
-
-
-def group_rule(name: str) -> Callable[[type[GroupRule]], type[GroupRule]]:
-    """Register a :class:`GroupRule` subclass as the rule ``name``."""
-    def register(cls: type[GroupRule]) -> type[GroupRule]:
-        GROUP_RULES[name] = cls
-        return cls
-    return register
-
-
-@group_rule("eluent_ratio")
-class EluentRatio(GroupRule):
-    """``eluent_ratio``: two solvents with a numeric ratio ("DCM / MeOH = 20 / 1", "hexane /
-    EtOAc ( 4 : 1 )"; not "pH = 8"). Its fragments, word pattern and fallback variant are in its
-    entry of the table."""
-
-    def __init__(self, tables: MentionTables, rule: Rule):
-        super().__init__(tables, rule)
-        self.numeric = tables.patterns[rule.name]["numeric"]
-
-    def accepts(self, x: DocContext, m: re.Match) -> bool:
-        """Two solvent-like parts ("DCM / MeOH", "EtOAc : hexane", "a mixture of DCM and
-        hexane") and a numeric ratio ("20 / 1", "4 : 1", "from 0% to 80%")."""
-        c0, c1 = m.span("core")
-        parts = re.split(r"[/:&]" if m.group("mix") else r"[/:]", x.cs[c0:c1])
-        if sum(1 for p in parts if any(ch in "CbX" for ch in p)) < 2:
-            return False
-        # the core may end with the ratio's first number: "hexane / EtOAc 4 : 1"
-        return self.numeric.search(" ".join(x.words[c1 - 1 : m.end("ratio")])) is not None
-
-    def core_start(self, x: DocContext, m: re.Match, c0: int, c1: int) -> int:
-        """"eluent : hexane / EtOAc 10 : 1", "mobile phase hexane / EtOAc 5 : 1": the eluent is
-        the ratio, not the words that announce it."""
-        cs = x.cs
-        if cs[c0] not in "GW":
-            return c0
-        k = c0
-        while k < c1 and cs[k] in "GW":
-            k += 1
-        k += cs[k] == ":"
-        return k if k < c1 and cs[k] in "Cb" else c0
-
-
-@group_rule("mixture_of_components")
-class MixtureOfComponents(GroupRule):
-    """``mixture_of_components``: a mixture (solution, solvent) of two components ("a mixture of
-    THF and toluene ( 4 mL / 6 mL )")."""
-
-    def __init__(self, tables: MentionTables, rule: Rule):
-        super().__init__(tables, rule)
-        self.heads = tables.words[rule.name]["heads"]
-
-    def accepts(self, x: DocContext, m: re.Match) -> bool:
-        """Only a mixture head before "of" joins two components (not "a period of X and Y")."""
-        return x.low[x.cs.rfind("O", 0, m.start("mix")) - 1] in self.heads
-
-
 class MentionDetector(SavesTables):
     """The ``chemie_mentions`` component: finds mentions with the compiled class-string pattern
     and validates their heads, then runs the post-passes of the table (``to_disk`` saves the
@@ -131,15 +56,13 @@ class MentionDetector(SavesTables):
         self.tagger = Tagger(tables)
         self.classify = self.tagger.classify
         self.grammar: Grammar = grammar_of(tables)
+        check_coded(tables)  # the table's passes and checks have their code, and back
         self.passes = PostPasses(tables)
         self.pattern = self.grammar.mention()
         self.fused_pattern = self.grammar.mention(frozenset(["fused"]))
         rules = {r.name: r for r in tables.table.rules}
-        unknown = sorted(set(tables.table.grammar.checks) - set(GROUP_RULES))
-        if unknown:
-            raise TableError(tables.name, "grammar.checks", f"no group rule coded for {unknown}")
-        self.group_rules = tuple(
-            GROUP_RULES[name](tables, rules[name]) for name in tables.table.grammar.checks
+        self.group_rules: tuple[GroupRule, ...] = tuple(
+            RULES[name].code(tables, rules[name]) for name in tables.table.grammar.checks
         )
         # m.group(*checked) is ``unchecked`` when no checked group matched (a quick test)
         self.checked = tuple(r.group for r in self.group_rules) or ("core",)
