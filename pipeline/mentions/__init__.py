@@ -6,8 +6,8 @@ The mention table ``rules/mentions.yaml`` drives it all; the package's modules:
 - ``table``: the table's schema (typed loading) and its compiled word lists and shapes;
 - ``tagger``: one class letter per token (the table's ``alphabet``), then the context
   re-lettering (its ``context`` steps): the class string of the doc;
-- ``grammar``: the regex fragments with ``{NAME}`` placeholders, compiled into the mention
-  pattern and its variants;
+- ``grammar``: the named, commented regex fragments (``{NAME}`` placeholders), composed into
+  the mention pattern and its variants;
 - ``detector``: the component: ``match()`` (the pattern over the class string, each match
   validated into :class:`~chemie.mentions.candidate.Candidate` mentions, then the
   post-passes) and ``set_annotations()`` (``doc._.mentions``);
@@ -15,7 +15,9 @@ The mention table ``rules/mentions.yaml`` drives it all; the package's modules:
 - ``passes``: the post-passes, run in the table's ``passes`` order;
 - ``coded``: the registry of those checks and passes by rule name (the mention stage's part
   of :mod:`chemie.registry`), checked against the table;
-- ``candidate``: the candidate and the one method that makes a Mention of it;
+- ``runs``: the detector's tests on runs of the class string (no state);
+- ``candidate``: the candidate and the one method that makes a Mention of it
+  (``add_mentions``: the candidates of a doc into ``doc._.mentions``);
 - ``docdata``: what the component reads from a Doc (sentence starts, NER chemical spans);
 - ``document``: helpers other components import (``doc_text``, ``token_info``,
   ``describe_mention``).
