@@ -155,5 +155,5 @@ def test_skipping_a_rejected_plain_run_changes_no_mention(component, monkeypatch
         words = [w for w in WORDS if rng.random() < 0.3] or WORDS
         docs.append(rng.choices(words, k=rng.randint(1, 60)))
     with_skip = [_mentions(component, words) for words in docs]
-    monkeypatch.setattr(detector, "_plain_run", lambda cs, start, stop: False)
+    monkeypatch.setattr(detector, "plain_run", lambda cs, start, stop: False)
     assert [_mentions(component, words) for words in docs] == with_skip

@@ -4,16 +4,18 @@ with the code that uses them, and mistakes in it are reported as FILE: key: what
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from pathlib import Path
 
 import pytest
 
-from chemie.mentions import passes
+from chemie.mentions import groups, passes
 from chemie.mentions.detector import MentionDetector
 from chemie.mentions.grammar import PLACEHOLDER, Grammar
 from chemie.mentions.table import MentionTable, MentionTables
 from chemie.mentions.tagger import Tagger, TokenClassifier
+from chemie.registry import stage_rules
 from chemie.resources import load_rules
 from chemie.tables import TableError, parse_table
 
@@ -49,25 +51,78 @@ def test_mistakes_in_the_table_are_reported_with_their_key(edit, message):
     assert str(e.value).startswith(message)
 
 
-def test_grammar_mistakes_are_reported_with_their_key():
-    def unknown_placeholder(d):
-        d["grammar"]["fragments"]["START"] = "{NO_SUCH_FRAGMENT}"
+def _fragment(d: dict, name: str) -> dict:
+    """The entry of the grammar fragment ``name`` in the raw table ``d``."""
+    entries = [*d["grammar"]["fragments"], *(f for r in d["rules"] for f in r.get("fragments", ()))]
+    return next(f for f in entries if f["name"] == name)
 
-    with pytest.raises(TableError, match=r"grammar.mention: no fragment \{NO_SUCH_FRAGMENT\}"):
+
+def test_grammar_mistakes_are_reported_with_the_entry_that_holds_them():
+    def unknown_placeholder(d):
+        _fragment(d, "START")["pattern"] = "{NO_SUCH_FRAGMENT}"
+
+    with pytest.raises(TableError, match=r"grammar.fragments.START: no fragment "
+                                         r"\{NO_SUCH_FRAGMENT\}"):
         Grammar(_tables(unknown_placeholder))
 
-    def cycle(d):
-        d["grammar"]["fragments"]["START"] = "{CORE}"
-        d["grammar"]["fragments"]["CORE"] = "{START}"
+    def unknown_in_a_rule(d):
+        _fragment(d, "MIX_GROUP")["pattern"] = "(?P<mix>&{CORR})?"
 
-    with pytest.raises(TableError, match="contains itself"):
+    with pytest.raises(TableError, match=r"rules.mixture_of_components.fragments.MIX_GROUP: "
+                                         r"no fragment \{CORR\}"):
+        Grammar(_tables(unknown_in_a_rule))
+
+    def cycle(d):
+        _fragment(d, "START")["pattern"] = "{CORE}"
+        _fragment(d, "CORE")["pattern"] = "{START}"
+
+    with pytest.raises(TableError, match=r"grammar.fragments.CORE: \{START\} contains itself: "
+                                         r"START > CORE > START"):
         Grammar(_tables(cycle))
 
     def twice(d):
-        d["rules"][0]["fragments"] = {"CORE": "x"}
+        d["rules"][0]["fragments"] = [{"name": "CORE", "comment": "again", "pattern": "x"}]
 
-    with pytest.raises(TableError, match=r"rules.0.fragments.CORE: also defined in grammar"):
+    with pytest.raises(TableError, match=r"rules.chemical_np.fragments.CORE: also defined in "
+                                         r"grammar.fragments.CORE"):
         Grammar(_tables(twice))
+
+    def uncommented(d):
+        _fragment(d, "LEAD")["comment"] = ""
+
+    with pytest.raises(TableError, match=r"grammar.fragments.LEAD.comment: a fragment needs a "
+                                         r"one-line comment"):
+        Grammar(_tables(uncommented))
+
+
+# The mention pattern as one line, as it was written before it was composed of the named
+# fragments NP_BRANCH ... FITTINGS (the fragments it names are unchanged).
+ONE_LINE_MENTION = (
+    "{START}(?:{SOLUTION_LIST}|{GRADIENT}|{YIELD_STATEMENT}|{FUSED_BRANCH}(?:(?P<lead>{LEAD})|"
+    "(?P<svp>{SOLUTION_PREFIX}))?(?P<core>{RATIO_CORE}{CORE}(?:O{LEAD}?{CORE}{MIX_GROUP})?"
+    "{FROM}?)(?P<amt>(?<=[Kk])nU+(?:\\([^().]*\\))?)?{RATIO_GROUP}(?P<idp>{IDPAREN})?(?:(?:"
+    "(?P<pid>\\((?:[CZXKWGbk]|[Kk]?[NZ]){1,3}P)(?=[^().]*[AU])[^().]*\\)|(?P<qp>(?:{QPAREN})+))"
+    "(?P<idp2>{IDPAREN})?(?P<sol>(?!I(?:NU|[ADN])Y)(?:P?J|SDG)?I{LEAD}?{CORE}(?:{QPAREN})?"
+    "{MORE_SOLVENTS})?|(?P<sol2>(?!I(?:NU|[ADN])Y)(?:P?J)?I{LEAD}?{CORE}(?:{QPAREN})?"
+    "{MORE_SOLVENTS})|(?<=E)(?P<eqp>QS(?:P?&?D[WXCENSU-]+)+))?(?P<yld>{YIELD})?)"
+)
+
+
+def test_the_composed_mention_pattern_is_the_one_line_pattern():
+    grammar = Grammar(MentionTables.load())
+    names = sorted(grammar.variants)
+    for k in range(len(names) + 1):
+        for variants in itertools.combinations(names, k):
+            composed = grammar.mention(frozenset(variants)).pattern
+            assert composed == grammar.expand(ONE_LINE_MENTION, variants), variants
+    assert len(grammar.template) < 100  # (the one line had 589 characters)
+
+
+def test_every_grammar_fragment_has_a_one_line_comment():
+    table = MentionTables.load().table
+    entries = [*table.grammar.fragments, *(f for r in table.rules for f in r.fragments)]
+    assert len(entries) > 30
+    assert all(f.comment.strip() and "\n" not in f.comment for f in entries)
 
 
 def test_code_and_table_list_the_same_context_steps_and_passes():
@@ -80,10 +135,21 @@ def test_code_and_table_list_the_same_context_steps_and_passes():
     def drop_pass(d):
         d["passes"] = [p for p in d["passes"] if p["name"] != "solvent_pair"]
 
-    with pytest.raises(TableError, match="coded passes not listed: \\['solvent_pair'\\]"):
+    with pytest.raises(TableError, match="mentions rule functions without an entry: "
+                                         "solvent_pair"):
         MentionDetector(_tables(drop_pass))
-    listed = [p["name"] for p in load_rules(TABLE)["passes"]]
-    assert sorted(listed) == sorted(passes.PASSES)
+
+
+def test_the_mention_rules_with_code_are_on_the_one_registry():
+    """Every pass and every grouped rule's check of the table is registered on
+    ``stage_rules("mentions")`` with code of its kind, and every registered rule is listed."""
+    data = load_rules(TABLE)
+    coded = stage_rules("mentions")
+    assert {p["name"] for p in data["passes"]} == {n for n, c in coded.items() if c.kind == "pass"}
+    assert set(data["grammar"]["checks"]) == {n for n, c in coded.items() if c.kind == "group"}
+    assert all(callable(c.code) for c in coded.values())
+    assert coded["eluent_ratio"].code is groups.EluentRatio
+    assert coded["solvent_pair"].code is passes.solvent_pair
 
 
 def test_a_grouped_rule_needs_its_coded_group_rule():
@@ -91,8 +157,15 @@ def test_a_grouped_rule_needs_its_coded_group_rule():
         d["rules"][0].update(group="ratio", fallback="no_ratio")
         d["grammar"]["checks"].append(d["rules"][0]["name"])
 
-    with pytest.raises(TableError, match=r"no group rule coded for \['chemical_np'\]"):
+    with pytest.raises(TableError, match=r"rules: no mentions rule function for chemical_np"):
         MentionDetector(_tables(grouped))
+
+    def check_as_pass(d):
+        d["passes"].append({"name": "eluent_ratio"})
+
+    with pytest.raises(TableError, match=r"passes.18.name: 'eluent_ratio' is coded as a group "
+                                         r"rule, not a pass rule"):
+        MentionDetector(_tables(check_as_pass))
 
 
 def test_core_rules_name_groups_of_the_pattern_or_conditions():

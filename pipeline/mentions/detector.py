@@ -7,30 +7,22 @@ validates each match into :class:`Candidate` mentions, then runs the post-passes
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from bisect import bisect_right
 from operator import attrgetter
 from pathlib import Path
 
-from spacy.attrs import IDX
 from spacy.tokens import Doc
 
-from chemie.context import (
-    CHEMICALS,
-    NER_STORE,
-    SENTENCE_STARTS,
-    TOKEN_INFO,
-    chemical_spans,
-    doc_text,
-    mentions_of,
-    token_info,
-)
-from chemie.mentions.candidate import Candidate, DocContext
-from chemie.mentions.docdata import ner_confidence, sentence_index
+from chemie.context import CHEMICALS, SENTENCE_STARTS, TOKEN_INFO, mentions_of
+from chemie.mentions.candidate import Candidate, DocContext, add_mentions
+from chemie.mentions.coded import RULES, check_coded
+from chemie.mentions.docdata import sentence_index
 from chemie.mentions.document import core_is_bare_reference
 from chemie.mentions.grammar import Grammar, grammar_of
+from chemie.mentions.groups import GroupRule
 from chemie.mentions.passes import PostPasses
-from chemie.mentions.table import MentionTables, Rule
+from chemie.mentions.runs import describes, has_name, is_solution, plain_run, ref_id
+from chemie.mentions.table import MentionTables
 from chemie.mentions.tagger import Tagger
 from chemie.model import Range
 from chemie.saving import SavesTables, rule_table
@@ -43,92 +35,7 @@ _PLANS = 4096  # the bare-core plans kept (per distinct class shape)
 # the branches of the mention pattern that make a whole mention alone, by group
 _WHOLE_BRANCHES = ("soln", "ystat", "fused", "grad")
 
-# A rejected bare core made only of these classes ("! ! ! ...", a line of punctuation) needs
-# no search from the positions inside it: a core starting there ends where it ends, takes the
-# same (absent) groups after it and is rejected too (it has no chemical, generic, reference or
-# equipment word), and no other branch can start there ...
-PLAIN_RUN = re.compile(r"[XZU/-]+")
-# ... nor with words, numbers and amounts in it, unless the class after it continues a lead
-# amount ("W* N : N", "N U (", "A ... O"), a gradient ("A ... I", "N S A") or a lone "n"
-PLAIN_RUN_WORDS = re.compile(r"[XZUWNA/-]+")
-CONTINUES_LEAD = frozenset("nx:S(DOPI")
 _SHORT = 4  # (a shorter run is searched again from each position: it costs less than the test)
-
-class GroupRule:
-    """A rule that a group of the mention pattern makes (``rules.*.group``, listed in
-    ``grammar.checks``): whether a match makes it (when not, the detector matches again with the
-    rule's ``fallback`` variant of the pattern) and where the name of its mention starts. A
-    subclass per rule is registered by rule name with :func:`group_rule`."""
-
-    def __init__(self, tables: MentionTables, rule: Rule):
-        self.name, self.group, self.fallback = rule.name, rule.group, rule.fallback
-
-    def accepts(self, x: DocContext, m: re.Match) -> bool:
-        """Does the match ``m``, whose group matched, make the rule?"""
-        return True
-
-    def core_start(self, x: DocContext, m: re.Match, c0: int, c1: int) -> int:
-        """The first token of the name in the core ``c0:c1`` of a match that makes the rule."""
-        return c0
-
-
-GROUP_RULES: dict[str, type[GroupRule]] = {}
-
-
-def group_rule(name: str) -> Callable[[type[GroupRule]], type[GroupRule]]:
-    """Register a :class:`GroupRule` subclass as the rule ``name``."""
-    def register(cls: type[GroupRule]) -> type[GroupRule]:
-        GROUP_RULES[name] = cls
-        return cls
-    return register
-
-
-@group_rule("eluent_ratio")
-class EluentRatio(GroupRule):
-    """``eluent_ratio``: two solvents with a numeric ratio ("DCM / MeOH = 20 / 1", "hexane /
-    EtOAc ( 4 : 1 )"; not "pH = 8"). Its fragments, word pattern and fallback variant are in its
-    entry of the table."""
-
-    def __init__(self, tables: MentionTables, rule: Rule):
-        super().__init__(tables, rule)
-        self.numeric = tables.patterns[rule.name]["numeric"]
-
-    def accepts(self, x: DocContext, m: re.Match) -> bool:
-        """Two solvent-like parts ("DCM / MeOH", "EtOAc : hexane", "a mixture of DCM and
-        hexane") and a numeric ratio ("20 / 1", "4 : 1", "from 0% to 80%")."""
-        c0, c1 = m.span("core")
-        parts = re.split(r"[/:&]" if m.group("mix") else r"[/:]", x.cs[c0:c1])
-        if sum(1 for p in parts if any(ch in "CbX" for ch in p)) < 2:
-            return False
-        # the core may end with the ratio's first number: "hexane / EtOAc 4 : 1"
-        return self.numeric.search(" ".join(x.words[c1 - 1 : m.end("ratio")])) is not None
-
-    def core_start(self, x: DocContext, m: re.Match, c0: int, c1: int) -> int:
-        """"eluent : hexane / EtOAc 10 : 1", "mobile phase hexane / EtOAc 5 : 1": the eluent is
-        the ratio, not the words that announce it."""
-        cs = x.cs
-        if cs[c0] not in "GW":
-            return c0
-        k = c0
-        while k < c1 and cs[k] in "GW":
-            k += 1
-        k += cs[k] == ":"
-        return k if k < c1 and cs[k] in "Cb" else c0
-
-
-@group_rule("mixture_of_components")
-class MixtureOfComponents(GroupRule):
-    """``mixture_of_components``: a mixture (solution, solvent) of two components ("a mixture of
-    THF and toluene ( 4 mL / 6 mL )")."""
-
-    def __init__(self, tables: MentionTables, rule: Rule):
-        super().__init__(tables, rule)
-        self.heads = tables.words[rule.name]["heads"]
-
-    def accepts(self, x: DocContext, m: re.Match) -> bool:
-        """Only a mixture head before "of" joins two components (not "a period of X and Y")."""
-        return x.low[x.cs.rfind("O", 0, m.start("mix")) - 1] in self.heads
-
 
 class MentionDetector(SavesTables):
     """The ``chemie_mentions`` component: finds mentions with the compiled class-string pattern
@@ -140,15 +47,13 @@ class MentionDetector(SavesTables):
         self.tagger = Tagger(tables)
         self.classify = self.tagger.classify
         self.grammar: Grammar = grammar_of(tables)
+        check_coded(tables)  # the table's passes and checks have their code, and back
         self.passes = PostPasses(tables)
         self.pattern = self.grammar.mention()
         self.fused_pattern = self.grammar.mention(frozenset(["fused"]))
         rules = {r.name: r for r in tables.table.rules}
-        unknown = sorted(set(tables.table.grammar.checks) - set(GROUP_RULES))
-        if unknown:
-            raise TableError(tables.name, "grammar.checks", f"no group rule coded for {unknown}")
-        self.group_rules = tuple(
-            GROUP_RULES[name](tables, rules[name]) for name in tables.table.grammar.checks
+        self.group_rules: tuple[GroupRule, ...] = tuple(
+            RULES[name].code(tables, rules[name]) for name in tables.table.grammar.checks
         )
         # m.group(*checked) is ``unchecked`` when no checked group matched (a quick test)
         self.checked = tuple(r.group for r in self.group_rules) or ("core",)
@@ -229,7 +134,7 @@ class MentionDetector(SavesTables):
                 found.extend(got)
                 if got:
                     pos = max(got[0].ranges[-1][1], start) + 1
-                elif stop - start > _SHORT and _plain_run(cs, start, stop):
+                elif stop - start > _SHORT and plain_run(cs, start, stop):
                     pos = stop  # each later start in the run is the same rejected core
                 else:
                     pos = start + 1
@@ -351,11 +256,11 @@ class MentionDetector(SavesTables):
         (``np_in_solvent``), else None."""
         cs, low = x.cs, x.low
         sol = g["sol"] or g["sol2"]
-        if not sol or self._solvent_is_equipment(x, m) or not _has_name(cs, m):
+        if not sol or self._solvent_is_equipment(x, m) or not has_name(cs, m):
             return None  # "in a flask", "in 240 ml"
         core0, core1 = m.span("core")
         if g["sol2"] and not (
-            _is_solution(x.words, low, cs, core0, core1, self.solution_heads)
+            is_solution(x.words, low, cs, core0, core1, self.solution_heads)
             # "Fractions containing the desired compound"
             or (low[m.start("sol2")] == "containing" and low[core1 - 1] in self.fractions)
             # "88 μl ( 0.51 mmol ) of DIPEA in 0.4 ml of DMF": an amount in an amount of solvent
@@ -364,7 +269,7 @@ class MentionDetector(SavesTables):
         ):
             return None
         if g["sol"] and "O" in g["sol"] and not (
-            g["lead"] or _is_solution(x.words, low, cs, core0, core1, self.solution_heads)
+            g["lead"] or is_solution(x.words, low, cs, core0, core1, self.solution_heads)
             or g["sol"].startswith("SDG")  # "X ( 1 g ) as a solution in 3 mL of DCM"
         ):
             return None  # "X ( 4.5 g ) in 380 ml of THF": two mentions
@@ -446,7 +351,7 @@ class MentionDetector(SavesTables):
         if trimmed:
             return ranges, out, end
         cs, low = x.cs, x.low
-        if g["pid"] and not _describes(low, *m.span("pid"), self.descriptor_words,
+        if g["pid"] and not describes(low, *m.span("pid"), self.descriptor_words,
                                        self.solution_heads):
             a, b = m.span("pid")
             ranges = ((start, a), (b, stop - 1))
@@ -464,9 +369,21 @@ class MentionDetector(SavesTables):
                 k, close = state
                 ranges = ((ranges[0][0], k - 1), (close, ranges[0][1]))
                 out.append(self._state(x, k + 2, close - 1))
-        if g["idp"] and core_is_bare_reference(cs, c0, end):
+        if g["idp"] or g["idp2"]:
+            ranges, end = self._id_brackets(x, m, g, start, stop, c0, end, has_qp, sol, ranges,
+                                            out)
+        return ranges, out, end
+
+    def _id_brackets(
+        self, x: DocContext, m: re.Match, g: dict, start: int, stop: int, c0: int, end: int,
+        has_qp: bool, sol: str | None, ranges: tuple[Range, ...], out: list[Candidate],
+    ) -> tuple[tuple[Range, ...], int]:
+        """:meth:`_own_brackets` for the id brackets (``idp``, ``idp2``): "compound ( 3d )" is
+        the compound's number; "( Pd(OAc)2 )", "( TFA )" are abbreviations, mentions of their
+        own (appended to ``out``). The ranges of the mention and the end of its core."""
+        if g["idp"] and core_is_bare_reference(x.cs, c0, end):
             end = m.end("idp")  # "compound ( 3d )": the bracket is the compound's number
-        for group in ("idp", "idp2") if g["idp"] or g["idp2"] else ():
+        for group in ("idp", "idp2"):
             if g[group] is None or (group == "idp" and end == m.end("idp")):
                 continue
             a, b = m.span(group)
@@ -478,7 +395,7 @@ class MentionDetector(SavesTables):
                 ranges = ((ranges[0][0], a - 1),)
             if b - a < 6:  # "[ Example 9 , Step 1 ]" is a reference, no abbreviation
                 out.append(self._abbrev(x, a + 1, b - 2))
-        return ranges, out, end
+        return ranges, end
 
     def _solvent_component(self, x: DocContext, m: re.Match, g: dict) -> list[Candidate]:
         """``solvent_component``: "a solution of X in THF ( 10 mL )": the solvent is a mention
@@ -584,11 +501,11 @@ class MentionDetector(SavesTables):
             return None
         if n >= 2 and shape[-2] == "G" and shape[-1] in "NZ":
             return None  # generic_with_id looks at the label
-        if shape[-1] in "WDnNU-/" and not _ref_id(shape, 0, n):
+        if shape[-1] in "WDnNU-/" and not ref_id(shape, 0, n):
             return None  # trailing words are trimmed unless listed in keep_trailing (so the
             # head is never a trailing W, and a lone determiner never gets here)
         head_i = n - 1
-        if shape[head_i] in "NZXCnb" and n >= 2 and shape[n - 2] in "Kk#" and _ref_id(shape, 0, n):
+        if shape[head_i] in "NZXCnb" and n >= 2 and shape[n - 2] in "Kk#" and ref_id(shape, 0, n):
             head_i = len(shape[: n - 1].rstrip("#")) - 1  # "Compound 4": the reference head
         elif (of := shape.find("O")) != -1 and shape[of - 1] == "G":
             head_i = of - 1  # "a solution of X"
@@ -640,13 +557,7 @@ class MentionDetector(SavesTables):
             and (end == len(cs) or cs[end] in ".P:)S")
         )
         if may_trim and not gid:
-            while (
-                end > c0
-                and cs[end - 1] in "WDnNU-/"
-                and not _ref_id(cs, c0, end)
-                and low[end - 1] not in self.keep_trailing
-            ):
-                end -= 1
+            end = self._trim(x, c0, end)
         if end == c0 or (end == c0 + 1 and cs[c0] == "D"):
             return None
         trimmed = end != c1
@@ -656,7 +567,7 @@ class MentionDetector(SavesTables):
         if cs[head_i] == "W" and low[head_i] in self.keep_trailing and cs[head_i - 1] in "CGKEb":
             head_i -= 1  # "The solid ppts", "the nitrogen stream": the noun before
         # (cheap necessary conditions first: an id right after a reference head or number sign)
-        ref = cs[end - 1] in "NZXCnb" and cs[end - 2] in "Kk#" and _ref_id(cs, c0, end)
+        ref = cs[end - 1] in "NZXCnb" and cs[end - 2] in "Kk#" and ref_id(cs, c0, end)
         if ref:
             head_i = len(cs[: end - 1].rstrip("#")) - 1
         elif gid and not trimmed:
@@ -664,6 +575,19 @@ class MentionDetector(SavesTables):
         if not ref and (of := cs.find("O", c0, end)) != -1 and cs[of - 1] == "G":
             head_i = of - 1  # "a solution of X": the head is the noun before "of" when generic
         return end, head_i, trimmed, gid, ref
+
+    def _trim(self, x: DocContext, c0: int, end: int) -> int:
+        """``np_trimmed``: the end of the core ``c0:end`` without its trailing words that cannot
+        be heads (unless a reference id or listed in ``keep_trailing``)."""
+        cs, low = x.cs, x.low
+        while (
+            end > c0
+            and cs[end - 1] in "WDnNU-/"
+            and not ref_id(cs, c0, end)
+            and low[end - 1] not in self.keep_trailing
+        ):
+            end -= 1
+        return end
 
     def _adjective(self, word: str) -> bool:
         """``adjective_head``: a plain word with an adjective suffix (-ic, -ous, -al) that is
@@ -732,44 +656,8 @@ class MentionDetector(SavesTables):
 
     def set_annotations(self, doc: Doc, candidates: list[Candidate]) -> None:
         """Append a :class:`~chemie.model.Mention` per candidate (in order) to
-        ``doc._.mentions``: its char spans and text, its rule's confidence (or, for a chemical
-        whose name holds NER chemical spans, their NER class and confidence)."""
-        mentions = mentions_of(doc)
-        words = token_info(doc)[0]
-        text_of_doc = doc_text(doc, words)
-        idx = doc.to_array(IDX).tolist()
-        chem = chemical_spans(doc)
-        rule_conf = self.tables.confidence
-        chem_starts = [c[0] for c in chem]
-        ner_store = doc.user_data.get(NER_STORE, {}) if chem else {}
-        for n, c in enumerate(candidates, 1):
-            ranges = c.ranges
-            if len(ranges) == 1:
-                a, b = ranges[0]
-                spans: tuple[Range, ...] = ((idx[a], idx[b] + len(words[b])),)
-                text = text_of_doc[spans[0][0] : spans[0][1]]
-            else:
-                spans = tuple((idx[a], idx[b] + len(words[b])) for a, b in ranges)
-                text = " ".join(text_of_doc[a:b] for a, b in spans)
-            conf = rule_conf.get(c.rule, 0.5)
-            chemdner_class = None
-            if chem and c.kind == "chemical":
-                # the NER spans (sorted by start) inside the name
-                c0, c1 = c.core
-                k = bisect_left(chem_starts, c0)
-                inside = []
-                while k < len(chem) and chem[k][0] <= c1:
-                    if chem[k][1] <= c1 + 1:
-                        inside.append(chem[k])
-                    k += 1
-                if len(inside) == 1:
-                    chemdner_class = inside[0][2]
-                    conf = ner_confidence(ner_store, inside[0][0], inside[0][1])
-                elif inside:
-                    # the class of the longest NER span in the name; its NER confidence
-                    chemdner_class = max(inside, key=lambda s: (s[1] - s[0], -s[0]))[2]
-                    conf = max(ner_confidence(ner_store, s[0], s[1]) for s in inside)
-            mentions.append(c.mention(f"M{n}", spans, text, conf, chemdner_class))
+        ``doc._.mentions`` (:func:`~chemie.mentions.candidate.add_mentions`)."""
+        add_mentions(doc, candidates, self.tables.confidence)
 
 
 def _index(tables: MentionTables, name: str) -> int:
@@ -780,58 +668,5 @@ def _index(tables: MentionTables, name: str) -> int:
     raise TableError(tables.name, "filters", f"no filter {name!r}")
 
 
-def _plain_run(cs: str, start: int, stop: int) -> bool:
-    """True when no search from inside the rejected bare core ``start:stop`` finds a mention
-    before ``stop`` (so the search resumes there: linear time on long runs)."""
-    if PLAIN_RUN.fullmatch(cs, start, stop):
-        return True
-    return (
-        PLAIN_RUN_WORDS.fullmatch(cs, start, stop) is not None
-        and (stop == len(cs) or cs[stop] not in CONTINUES_LEAD)
-    )
-
-
 _REJECT = ()  # a bare noun phrase that its class letters rule out
 _UNKNOWN = object()  # (a shape whose plan is not made yet)
-
-
-def _is_solution(
-    words: list[str], low: list[str], cs: str, c0: int, c1: int, solution_heads: frozenset[str]
-) -> bool:
-    """``a solution of X``, ``a 4 M HCl solution``: a core that describes a solution."""
-    core = cs[c0:c1]
-    if "O" in core:
-        return core[core.index("O") - 1] == "G"
-    if core[:2] in ("NU", "nU") and words[c0 + 1] in ("M", "N"):
-        return True  # "4 M hydrogen chloride in dioxane"
-    return core[-1:] == "G" and low[c1 - 1] in solution_heads
-
-
-def _has_name(cs: str, m: re.Match) -> bool:
-    """``in THF ( 2 mL )`` names something; ``in 240 ml`` does not."""
-    a, b = m.span("sol") if m.group("sol") else m.span("sol2")
-    return any(c in "CXGKWbk" for c in cs[a:b].split("(")[0])
-
-
-def _describes(
-    low: list[str], a: int, b: int, descriptor_words: frozenset[str],
-    solution_heads: frozenset[str],
-) -> bool:
-    """The words ``low[a + 1 : b - 1]`` after the opening bracket at ``a`` (up to the comma
-    before ``b``) describe the compound ("( conc , 1 mL )", "( racemate , 117 mg )",
-    "( hexane solution , 22 mL )"): no abbreviation, the bracket stays whole."""
-    inner = low[a + 1 : b - 1]
-    return bool(inner) and (
-        all(w in descriptor_words for w in inner) or inner[-1] in solution_heads
-    )
-
-
-def _ref_id(cs: str, c0: int, end: int) -> bool:
-    """``Compound 22``, ``intermediate 4a``, ``Compound No. 5``: a reference head followed by
-    an identifier."""
-    if end - c0 < 2 or cs[end - 1] not in "NZXCnb":
-        return False
-    k = end - 2  # the last class before the id that is no number sign
-    while k > c0 and cs[k] == "#":
-        k -= 1
-    return cs[k] in "Kk"

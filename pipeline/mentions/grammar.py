@@ -21,17 +21,21 @@ class Grammar:
     def __init__(self, tables: MentionTables):
         self.table = tables.name
         g = tables.table.grammar
-        self.fragments: dict[str, str] = dict(g.fragments)
-        self.owner = dict.fromkeys(g.fragments, "grammar.fragments")
-        for i, rule in enumerate(tables.table.rules):
-            for name, text in rule.fragments.items():
-                if name in self.fragments:
-                    raise TableError(
-                        self.table, f"rules.{i}.fragments.{name}",
-                        f"also defined in {self.owner[name]}",
-                    )
-                self.fragments[name] = text
-                self.owner[name] = f"rules.{i}.fragments"
+        self.fragments: dict[str, str] = {}  # fragment name -> its pattern (unexpanded)
+        self.owner: dict[str, str] = {}  # fragment name -> its entry ("grammar.fragments.CORE")
+        entries = [("grammar.fragments", f) for f in g.fragments] + [
+            (f"rules.{rule.name}.fragments", f) for rule in tables.table.rules
+            for f in rule.fragments
+        ]
+        for where, f in entries:
+            entry = f"{where}.{f.name}"
+            if f.name in self.fragments:
+                raise TableError(self.table, entry, f"also defined in {self.owner[f.name]}")
+            if not f.comment.strip() or "\n" in f.comment.strip():
+                raise TableError(self.table, f"{entry}.comment", "a fragment needs a one-line "
+                                 "comment")
+            self.fragments[f.name] = f.pattern
+            self.owner[f.name] = entry
         self.template = g.mention
         self.variants = g.variants
         for name, overrides in self.variants.items():
@@ -46,27 +50,30 @@ class Grammar:
         self.mention()  # the default pattern is compiled (and checked) when the table loads
 
     def expand(self, text: str, variants: Iterable[str] = (), where: str = "") -> str:
-        """``text`` with every ``{NAME}`` replaced by its fragment (expanded in turn), the
-        fragments of ``variants`` replaced first."""
-        fragments = dict(self.fragments)
+        """``text`` (the entry ``where``) with every ``{NAME}`` replaced by its fragment
+        (expanded in turn), the fragments of ``variants`` replaced first. An unknown or cyclic
+        name is a :class:`TableError` naming the entry that holds it."""
+        fragments, owner = dict(self.fragments), dict(self.owner)
         for v in sorted(variants):
-            fragments.update(self.variants[v])
+            for name, pattern in self.variants[v].items():
+                fragments[name], owner[name] = pattern, f"grammar.variants.{v}.{name}"
         done: dict[str, str] = {}
 
-        def sub(text: str, path: tuple[str, ...]) -> str:
+        def sub(text: str, path: tuple[str, ...], entry: str) -> str:
             def one(m: re.Match[str]) -> str:
                 name = m.group(1)
                 if name in path:
-                    raise TableError(self.table, where, f"{{{name}}} contains itself")
+                    cycle = " > ".join((*path[path.index(name):], name))
+                    raise TableError(self.table, entry, f"{{{name}}} contains itself: {cycle}")
                 if name not in fragments:
-                    raise TableError(self.table, where, f"no fragment {{{name}}}")
+                    raise TableError(self.table, entry, f"no fragment {{{name}}}")
                 if name not in done:
-                    done[name] = sub(fragments[name], (*path, name))
+                    done[name] = sub(fragments[name], (*path, name), owner[name])
                 return done[name]
 
             return PLACEHOLDER.sub(one, text)
 
-        return sub(text, ())
+        return sub(text, (), where)
 
     def mention(self, variants: frozenset[str] = frozenset()) -> re.Pattern[str]:
         """The mention pattern with ``variants`` (names of ``grammar.variants``)."""
@@ -75,7 +82,6 @@ class Grammar:
             text = self.expand(self.template, variants, "grammar.mention")
             pattern = self._patterns[variants] = _compile(self.table, "grammar.mention", text)
         return pattern
-
 
 
 class _Compiled(dict):
@@ -89,7 +95,7 @@ class _Compiled(dict):
         g = self.grammar
         if name not in g.fragments:
             raise TableError(g.table, "grammar", f"no fragment {{{name}}}")
-        where = f"{g.owner[name]}.{name}"
+        where = g.owner[name]
         pattern = self[name] = _compile(g.table, where, g.expand(g.fragments[name], (), where))
         return pattern
 

@@ -15,35 +15,30 @@ from itertools import accumulate
 from operator import attrgetter
 
 from chemie.mentions.candidate import Candidate, DocContext
+from chemie.mentions.coded import RULES, Coded
 from chemie.mentions.table import MentionTables
-from chemie.tables import TableError
 
 PassFunction = Callable[[DocContext, list[Candidate]], list[Candidate]]
-PASSES: dict[str, PassFunction] = {}
 _RANGES = attrgetter("ranges")
 
 
 def post_pass(name: str) -> Callable[[PassFunction], PassFunction]:
-    """Register ``function`` as the post-pass ``name`` (listed in the table's ``passes``)."""
+    """Register ``function`` as the post-pass ``name`` (listed in the table's ``passes``) on
+    the mention stage's registry (:data:`chemie.mentions.coded.RULES`)."""
     def register(function: PassFunction) -> PassFunction:
-        PASSES[name] = function
+        RULES.add(name, Coded("pass", function))
         return function
     return register
 
 
 class PostPasses:
-    """The passes of a table, in its order, each with its guard."""
+    """The passes of a table, in its order, each with its guard (the detector checks first
+    that the table and the registry agree: :func:`~chemie.mentions.coded.check_coded`)."""
 
     def __init__(self, tables: MentionTables):
-        listed = [p.name for p in tables.table.passes]
-        for i, name in enumerate(listed):
-            if name not in PASSES:
-                raise TableError(tables.name, f"passes.{i}.name", f"no pass coded as {name!r}")
-        unlisted = sorted(set(PASSES) - set(listed))
-        if unlisted:
-            raise TableError(tables.name, "passes", f"coded passes not listed: {unlisted}")
         self.passes = [
-            (PASSES[p.name], frozenset(p.when_words), p.when_classes) for p in tables.table.passes
+            (RULES[p.name].code, frozenset(p.when_words), p.when_classes)
+            for p in tables.table.passes
         ]
 
     def __call__(self, x: DocContext, found: list[Candidate]) -> list[Candidate]:

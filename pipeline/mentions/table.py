@@ -43,6 +43,16 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Fragment:
+    """A named sub-pattern of the grammar (as a token of OPSIN's ``regexTokens.xml``): a regex
+    over the class string in which ``{NAME}`` stands for the fragment NAME."""
+
+    name: str
+    comment: str  # one line: what it matches, with an example
+    pattern: str
+
+
+@dataclass(frozen=True)
 class Rule:
     """A mention rule: its name is the ``rule`` of the mentions it makes."""
 
@@ -51,7 +61,7 @@ class Rule:
     confidence: float
     group: str = ""  # the group of the mention pattern that makes it (a checked branch)
     fallback: str = ""  # the variant of the pattern to match again with when the check fails
-    fragments: dict[str, str] = field(default_factory=dict)  # grammar fragments it owns
+    fragments: tuple[Fragment, ...] = ()  # grammar fragments it owns
     words: dict[str, Words] = field(default_factory=dict)
     patterns: dict[str, str] = field(default_factory=dict)  # regexes over words
 
@@ -79,7 +89,7 @@ class Grammar:
     """Regex fragments over the class string, the mention pattern and its variants, and how a
     match gets its rule and kind."""
 
-    fragments: dict[str, str]
+    fragments: tuple[Fragment, ...]
     mention: str
     variants: dict[str, dict[str, str]]
     checks: Words  # the rules whose group is checked after each match, in this order

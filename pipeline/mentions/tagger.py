@@ -210,13 +210,7 @@ class Tagger:
                 continue
             prev = classes[i - 1]
             if c in "(PI":
-                nxt = classes[i + 1] if i + 1 < n else "$"
-                if nxt in "CXbG":
-                    self._split_name(words, classes, i)
-                elif c == "I":
-                    self._colour_phrase(classes, low, i)
-                elif c == "(" and nxt == "A":
-                    self._gram_label(words, classes, i)
+                self._bracket_comma_in(words, classes, low, i)
             elif c in "SX" and prev in "Kk" and self._number_sign(words, classes, i):
                 continue
             elif c == "S":
@@ -232,13 +226,9 @@ class Tagger:
                 ):
                     self._new_name(words, classes, low, i)
             elif c == "N":
-                if prev in "CXGEZbNK" and i + 1 < n and classes[i + 1] == "U":
-                    # number_starts_np: "...carboxylic acid 8.0 ml ( ... ) of": a number with a
-                    # unit after a name starts a new noun phrase
-                    classes[i] = "n"
+                self._number_starts_np(classes, i)
             elif c == ".":
-                if prev in "DW" or low[i - 1] in self.abbreviations:
-                    self._space_in_np(words, classes, i)
+                self._space_in_np(words, classes, low, i)
             elif prev in _AFTER.get(c, ""):
                 self._after_a_name(words, classes, i)
 
@@ -260,6 +250,20 @@ class Tagger:
             k = joined.find("K", k + 1)
 
     # -- the pass: one method per class ----------------------------------------------------
+
+    def _bracket_comma_in(
+        self, words: list[str], classes: list[str], low: list[str], i: int
+    ) -> None:
+        """The steps of a bracket, comma or "in" token ``i``: ``split_name`` before a name
+        piece, ``colour_phrase`` after "in", ``gram_label`` before an amount."""
+        c = classes[i]
+        nxt = classes[i + 1] if i + 1 < len(classes) else "$"
+        if nxt in "CXbG":
+            self._split_name(words, classes, i)
+        elif c == "I":
+            self._colour_phrase(classes, low, i)
+        elif c == "(" and nxt == "A":
+            self._gram_label(words, classes, i)
 
     def _split_name(self, words: list[str], classes: list[str], i: int) -> None:
         """``split_name``: a bracket, comma or "in"/"containing" token ``i`` before a name
@@ -403,11 +407,19 @@ class Tagger:
         elif c != "W" and prev == "C" and word.isupper() and len(words[i - 1]) >= 15:
             classes[i] = "b"
 
-    def _space_in_np(self, words: list[str], classes: list[str], i: int) -> None:
+    def _number_starts_np(self, classes: list[str], i: int) -> None:
+        """``number_starts_np``: "...carboxylic acid 8.0 ml ( ... ) of": a number with a unit
+        after a name starts a new noun phrase."""
+        if classes[i - 1] in "CXGEZbNK" and i + 1 < len(classes) and classes[i + 1] == "U":
+            classes[i] = "n"
+
+    def _space_in_np(self, words: list[str], classes: list[str], low: list[str], i: int) -> None:
         """``space_in_np``: "The  mixture", "the\\nmixture" (raw text): extra spaces or a line
         break after a determiner or modifier do not end the noun phrase; "abs . ethanol": an
         abbreviated modifier split from its full stop."""
         prev = classes[i - 1]
+        if prev not in "DW" and low[i - 1] not in self.abbreviations:
+            return
         if prev in "DW" and words[i].isspace() and "\n\n" not in words[i]:
             classes[i] = "W"
         elif (
