@@ -8,7 +8,7 @@ import pytest
 from spacy.tokens import Doc
 
 from chemie.coref.component import CorefResolver, coref_table
-from chemie.coref.rules import RULES, Context, CorefMention, Features
+from chemie.coref.features import RULES, Context, CorefMention, Features
 from chemie.extensions import relations_of
 from chemie.formats.chemu import iter_chemu
 from chemie.model import Document, Mention, tokens_from_words
