@@ -8,8 +8,9 @@ import pytest
 from spacy.tokens import Doc
 
 from chemie.context import relations_of
-from chemie.coref.component import CorefResolver, coref_table
-from chemie.coref.rules import RULES, Context, CorefMention, Features
+from chemie.coref.component import CorefResolver
+from chemie.coref.features import RULES, Context, CorefMention, Features
+from chemie.coref.rules import coref_table
 from chemie.formats.chemu import iter_chemu
 from chemie.model import Document, Mention, tokens_from_words
 from chemie.nlp import SENTENCE_COMPONENTS, annotate, doc_from_document, load

@@ -153,7 +153,7 @@ def test_a_rule_without_a_function_is_refused():
     table = load_table("events.yaml", chemie.events.linker.EventTable)
     broken = type(table)(**{**table.__dict__, "rules": (
         *table.rules, type(table.rules[0])(name="after_trigers", comment="typo"))})
-    with pytest.raises(TableError, match="rules.after_trigers.name: unknown name"):
+    with pytest.raises(TableError, match="rules: no events rule function for after_trigers"):
         EventLinker(broken)
 
 

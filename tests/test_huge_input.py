@@ -163,7 +163,7 @@ def test_the_suffix_search_from_the_end_finds_what_a_search_from_the_start_finds
 # regexes of the components rewritten to run in linear time, and their plain forms
 PLAIN_COMPONENT_REGEXES = {
     "chemie.coref.component:_HAS_DIGIT_AND_LETTER": (r"(?=.*\d)(?=.*[A-Za-z])", "search"),
-    "chemie.coref.rules:_AMOUNT": (
+    "chemie.coref.rules_workup:_AMOUNT": (
         r"(\d+(?:\.\d+)?)\s*(mmole?|[uµμ]mol|mol)\b", "search"
     ),
     "chemie.ner.rules:_LOCANT_GROUP": (

@@ -10,7 +10,7 @@ import pytest
 from chemie.actions.table import ActionTable
 from chemie.bridging.table import BridgingTable
 from chemie.characters import CharacterTable
-from chemie.coref.rules import CorefTable
+from chemie.coref.features import CorefTable
 from chemie.events.linker import EventTable
 from chemie.mentions.table import MentionTable
 from chemie.ner.rules import NerTable

@@ -1,7 +1,7 @@
 """``chemie_coref``: rule-based COREFERENCE links between the mentions of ``chemie_mentions``.
 
 Rules (``rules/coref.yaml``, in order; the first that resolves an anaphor wins; each a
-function of :mod:`chemie.coref.rules` registered with its gate) put each
+function of :mod:`chemie.coref.rules`' families registered with its gate) put each
 anaphor into the chain of an earlier mention. The links written to ``doc._.relations`` go
 from each anaphor to the closest earlier member of its chain (``mode="surface"``; a label in
 the gap of a discontinuous name is skipped, and rules marked ``link: direct`` link the mention
@@ -22,7 +22,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie.context import mentions_of, number_relations, relations_of, token_info, token_table
-from chemie.coref.rules import (
+from chemie.coref.features import (
     RULES,
     TITLE_WORDS,
     Context,
@@ -34,10 +34,10 @@ from chemie.coref.rules import (
     material_role,
     open_bracket,
 )
+from chemie.coref.rules import coref_table
 from chemie.mentions.tagger import default_tagger
 from chemie.model import Mention, Relation
 from chemie.saving import SavesTables, rule_table, table_sources
-from chemie.tables import load_table
 
 _ID = re.compile(r"^(?:[A-Za-z]{0,4}-?\d+[a-zA-Z]{0,3}'?(?:-\d+)?|[A-Z]{1,3}|[IVX]+)$")
 _SPANS = attrgetter("spans")
@@ -49,14 +49,11 @@ _NUMBERED_WORD = re.compile(r"^[(\[]?\d{1,3}[a-z]?[)\]]([a-z]+)$")
 _HEADING_ID = re.compile(
     r"^[(\[]?(?:\d[\dA-Za-z]{0,3}|[A-Za-z]\d{0,3}|[IVX]{1,4})(?:[.-]\d+)?[a-z]?[)\].:]?$"
 )
+_TITLE, _TARGET, _DESIRED = TITLE_WORDS  # Features.titled: the core holds one of them
 # a rule to try: its name, its function and its entry of the table
 Step = tuple[str, Callable, CorefRule]
 
 
-def coref_table(name: str | Path = "coref.yaml") -> CorefTable:
-    """The coreference rules and word lists of ``rules/<name>`` (read once) or of a table
-    file."""
-    return load_table(name, CorefTable)
 
 
 # The class letters (rules/mentions.yaml `alphabet`) coref reads; tests/test_coref.py checks
@@ -94,6 +91,47 @@ def _core_words(
         if (c in _NAME_CLASSES and not amount) or w == "acid":
             name_w.append(w)
     return core_w, core_i, name_w
+
+
+def _ident(kind: str, core_w: list[str], last_class: str) -> str:
+    """The label of a reference of several words ("Compound 22" -> "22", "Example 7" ->
+    "example 7"), else ""."""
+    if kind != "reference" or last_class not in _NAME_CLASSES:
+        return ""
+    if core_w[-2] in ("example", "examples"):
+        return "example " + core_w[-1]  # Example 7 is not Compound 7
+    return core_w[-1]
+
+
+def _core_and_name(
+    cs: str, low: list[str], c0: int, c1: int
+) -> tuple[list[str], str, str, int, int]:
+    """The core's words, its text, its name (the chemical words) and its first and last
+    token, of the core tokens ``c0`` … ``c1``."""
+    end = c1 + 1
+    classes = cs[c0:end]
+    if c0 < 0 or not _NOT_CORE.isdisjoint(classes):
+        core_w, core_i, name_w = _core_words(cs, low, c0, c1)
+        i0, i1 = (core_i[0], core_i[-1]) if core_i else (0, 0)
+        return core_w, " ".join(core_w), " ".join(name_w), i0, i1
+    # most cores have no bracket or punctuation: their words are a slice of the doc's
+    core_w = low[c0:end]
+    core = " ".join(core_w)
+    if _NAME_CLASSES.issuperset(classes) and not (
+        classes[-1:] == _NUMBER and cs[end : end + 1] == _UNIT
+    ):
+        return core_w, core, core, c0, c1  # every word is a chemical word
+    if _NAME_CLASSES.isdisjoint(classes) and "acid" not in core_w:
+        return core_w, core, "", c0, c1
+    # the chemical words, each with the class of the token after it
+    nexts = cs[c0 + 1 : end + 1]
+    if len(nexts) < len(core_w):
+        nexts += " "
+    name = " ".join([
+        w for w, c, d in zip(core_w, classes, nexts, strict=True)
+        if (c in _NAME_CLASSES and (c != _NUMBER or d != _UNIT)) or w == "acid"
+    ])
+    return core_w, core, name, c0, c1
 
 
 class CorefResolver(SavesTables):
@@ -198,12 +236,8 @@ class CorefResolver(SavesTables):
         n_words = len(words)
         views: list[CorefMention] = []
         append = views.append
-        orders = self._orders
         rules: list[tuple[list[Step], list[Step]]] = []
         add_rules = rules.append
-        gate_words, rules_for, table = self.gate_words, self.rules_for, self.table
-        title_word, target_word, desired_word = TITLE_WORDS
-        heading_end, id_words = self._heading_end, self._id_words
         after_label = following = False  # a label / "the following compounds" before
         for n, m in enumerate(mentions):
             # one C call for the fields chemie_mentions sets (a gold mention may lack some)
@@ -211,35 +245,8 @@ class CorefResolver(SavesTables):
             first, last = (0, 0) if tokens is None else tokens
             ranges = ranges or ((first, last),)
             c0, c1 = (first, last) if core_pair is None else core_pair
-            end = c1 + 1
-            classes = cs[c0:end]
-            # most cores have no bracket or punctuation: their words are a slice of the doc's
-            if c0 >= 0 and _NOT_CORE.isdisjoint(classes):
-                core_w = low[c0:end]
-                core = " ".join(core_w)
-                n_core, i0, i1 = len(core_w), c0, c1
-                if _NAME_CLASSES.issuperset(classes) and not (
-                    classes[-1:] == _NUMBER and cs[end : end + 1] == _UNIT
-                ):
-                    name = core  # every word is a chemical word
-                elif _NAME_CLASSES.isdisjoint(classes) and "acid" not in core_w:
-                    name = ""
-                else:
-                    # the chemical words, each with the class of the token after it
-                    nexts = cs[c0 + 1 : end + 1]
-                    if len(nexts) < n_core:
-                        nexts += " "
-                    name = " ".join([
-                        w for w, c, d in zip(core_w, classes, nexts, strict=True)
-                        if (c in _NAME_CLASSES and (c != _NUMBER or d != _UNIT))
-                        or w == "acid"
-                    ])
-            else:
-                core_w, core_i, name_w = _core_words(cs, low, c0, c1)
-                core = " ".join(core_w)
-                name = " ".join(name_w)
-                n_core = len(core_i)
-                i0, i1 = (core_i[0], core_i[-1]) if core_i else (0, 0)
+            core_w, core, name, i0, i1 = _core_and_name(cs, low, c0, c1)
+            n_core = len(core_w)
             before = low[first - 1] if first > 0 else ""
             after = words[last + 1] if last + 1 < n_words else ""
             bracketed = before in ("(", "[") and after in (")", "]", ",")
@@ -248,46 +255,55 @@ class CorefResolver(SavesTables):
                 and open_bracket(words, first) >= 0
             ):
                 bracketed = True  # "NAME ( reaction scheme 3 , compound 142 )"
-            ident = ""
-            if kind == "reference" and n_core > 1 and cs[i1] in _NAME_CLASSES:
-                ident = core_w[-1]
-                if core_w[-2] in ("example", "examples"):
-                    ident = "example " + ident  # Example 7 is not Compound 7
-            elif n_core == 1:
-                word = words[i0]
-                is_id = id_words.get(word)
-                if is_id is None:
-                    is_id = id_words[word] = _ID.match(word) is not None
-                if is_id and (
-                    bracketed
-                    or (cs[i0] == _IDENT and _HAS_DIGIT_AND_LETTER.search(word) is not None)
-                ):
-                    ident = core_w[0]
-            append(CorefMention(
+            ident = _ident(kind, core_w, cs[i1]) if n_core > 1 else ""
+            if n_core == 1 and self._is_ident(words[i0], cs[i0], bracketed):
+                ident = core_w[0]
+            v = CorefMention(
                 m, n, first, last, core, kind, head, det, sentence, ident, name, ranges,
                 before, bracketed, name.replace(" ", ""),
-            ))
-            label = kind == "reference" and ident != "" and head != "example"
-            # the anaphor's Features but after_title (in their order)
-            key = (
-                kind, det, head if head in gate_words else "",
-                core if core in gate_words else "",
-                core[-1:].isdigit() and material_role(table, core),
-                title_word in core or target_word in core or desired_word in core,
-                ident != "" and not ident.startswith("example"),
-                bracketed or m.abbreviation,
-                before == "as",
-                before in (":", "."), after_label, following, n > 0 and first < heading_end,
-                label or "%" in m.text,
             )
-            order = orders.get(key)
-            if order is None:
-                f = Features(*key, after_title=False)
-                order = orders[key] = (rules_for(f), rules_for(f._replace(after_title=True)))
-            add_rules(order)
+            append(v)
+            label = kind == "reference" and ident != "" and head != "example"
+            add_rules(self._rules_of(v, label, after_label, following))
             after_label = label
             following = following or (det == "the" and core.startswith("following "))
         return views, rules
+
+    def _rules_of(
+        self, v: CorefMention, label: bool, after_label: bool, following: bool
+    ) -> tuple[list[Step], list[Step]]:
+        """The rules to try on the anaphor ``v`` before and after the title (one dict lookup
+        by its :class:`Features` but after_title; :meth:`rules_for` on a new key)."""
+        core, gate_words = v.core, self.gate_words
+        key = (
+            v.kind, v.det, v.head if v.head in gate_words else "",
+            core if core in gate_words else "",
+            core[-1:].isdigit() and material_role(self.table, core),
+            _TITLE in core or _TARGET in core or _DESIRED in core,
+            v.ident != "" and not v.ident.startswith("example"),
+            v.bracketed or v.m.abbreviation,
+            v.before == "as",
+            v.before in (":", "."), after_label, following,
+            v.i > 0 and v.first < self._heading_end,
+            label or "%" in v.m.text,
+        )
+        order = self._orders.get(key)
+        if order is None:
+            f = Features(*key, after_title=False)
+            order = self._orders[key] = (
+                self.rules_for(f), self.rules_for(f._replace(after_title=True))
+            )
+        return order
+
+    def _is_ident(self, word: str, c: str, bracketed: bool) -> bool:
+        """Whether the one-word core ``word`` (token class ``c``) is a compound label: a word
+        that fits :data:`_ID` in brackets, or a label token with a digit and a letter."""
+        is_id = self._id_words.get(word)
+        if is_id is None:
+            is_id = self._id_words[word] = _ID.match(word) is not None
+        return is_id and (
+            bracketed or (c == _IDENT and _HAS_DIGIT_AND_LETTER.search(word) is not None)
+        )
 
     def _heading(self, words: list[str], cs: str) -> int:
         """The first token after the heading ("Step 2: Synthesis of X"), the text's first

@@ -30,7 +30,8 @@ from operator import attrgetter
 from pathlib import Path
 
 from chemie.model import Role
-from chemie.tables import TableError, load_table
+from chemie.registry import StageRules, stage_rules
+from chemie.tables import load_table
 
 NO_LINK = -1  # a rule's decision: the candidate is no argument
 Decision = int | None  # a trigger's index in the sentence, NO_LINK, or None (undecided)
@@ -74,9 +75,19 @@ RuleFunction = Callable[["Sentence", EventRule, int], Decision]
 # a candidate's place in its sentence: before the first trigger, between two, after the last
 FIRST, BETWEEN, LAST = "first", "between", "last"
 PLACES = (FIRST, BETWEEN, LAST)
-RULES: dict[str, RuleFunction] = {}
-RULE_PLACES: dict[str, frozenset[str]] = {}
-WORD_GATED: set[str] = set()  # rules that decide only in a sentence holding one of their words
+
+
+@dataclass(frozen=True)
+class EventRuleSpec:
+    """A registered rule: its function, the places where it decides and whether it decides
+    only in a sentence that holds one of its words."""
+
+    fn: RuleFunction
+    places: frozenset[str]
+    in_sentence: bool
+
+
+RULES: StageRules[EventRuleSpec] = stage_rules("events")
 
 
 def rule(name: str, places: tuple[str, ...] = PLACES, *, in_sentence: bool = False
@@ -86,10 +97,7 @@ def rule(name: str, places: tuple[str, ...] = PLACES, *, in_sentence: bool = Fal
     holds one of its ``words`` (the linker tries it nowhere else)."""
 
     def add(fn: RuleFunction) -> RuleFunction:
-        RULES[name] = fn
-        RULE_PLACES[name] = frozenset(places)
-        if in_sentence:
-            WORD_GATED.add(name)
+        RULES.add(name, EventRuleSpec(fn, frozenset(places), in_sentence))
         return fn
 
     return add
@@ -166,18 +174,15 @@ class EventLinker:
     """Links the candidates of each sentence to its triggers by the table's rules."""
 
     def __init__(self, table: EventTable, source: str | Path = "events.yaml"):
-        unknown = [r.name for r in table.rules if r.name not in RULES]
-        if unknown:
-            raise TableError(source, f"rules.{unknown[0]}.name",
-                             f"unknown name {unknown[0]!r} (no rule function)")
+        RULES.check([r.name for r in table.rules], source)  # a table may leave rules out
         self.table = table
         self.role_of = {label: role for role, labels in table.roles.items()
                         for label in labels}
         self.breaks = re.compile("|".join(f"(?:{b})" for b in table.clause_breaks))
-        rules = [(RULES[r.name], r) for r in table.rules]
+        rules = [(RULES[r.name].fn, r) for r in table.rules]
         names = [r.name for r in table.rules]
         after = names.index("product_yield") + 1 if "product_yield" in names else 0
-        self.gated = [r for r in table.rules if r.name in WORD_GATED]
+        self.gated = [r for r in table.rules if RULES[r.name].in_sentence]
         # per candidate label and place, and which word-gated rules the sentence allows:
         # the rules that may decide for the candidate, all and those after product_yield
         gates = list(itertools.product((False, True), repeat=len(self.gated)))
@@ -307,7 +312,7 @@ def _applying(rules: list[tuple[RuleFunction, EventRule]], label: str, place: st
     """The rules for a candidate with ``label`` at ``place``, in table order (those named
     in ``off`` left out)."""
     return [(fn, r) for fn, r in rules if (not r.labels or label in r.labels)
-            and place in RULE_PLACES[r.name] and r.name not in off]
+            and place in RULES[r.name].places and r.name not in off]
 
 
 def _last_char(text: str, a: int, b: int) -> str:

@@ -15,6 +15,7 @@ from typing import Literal
 import regex
 
 from chemie.brackets import bracket_partners
+from chemie.registry import InlineRule, StageRules, inline_rules, stage_rules
 from chemie.resources import read_table
 from chemie.tables import load_table
 
@@ -75,9 +76,22 @@ class NerTable:
     head_letters: str
 
 
+# the rules of kinds ``glued`` and ``context``, written in code (stage "ner" of the one
+# registry); the table names each, and only these, with such a kind
+RULES: StageRules[InlineRule] = stage_rules("ner")
+inline_rules(RULES, "rules", "chemie.ner.rules", "locant_name", "protected_name")
+inline_rules(RULES, "rules", "chemie.ner.component", "salt_extension", "cation_anion",
+             "substituent_name", "head_letter", "abbreviation_definition")
+_CODE_KINDS = ("glued", "context")
+
+
 def ner_table(name: str | Path = TABLE) -> NerTable:
-    """The typed NER table ``rules/<name>`` (read once) or a table file."""
-    return load_table(name, NerTable)
+    """The typed NER table ``rules/<name>`` (read once) or a table file; its rules of the
+    kinds written in code (``glued``, ``context``) are the registered ones."""
+    table = load_table(name, NerTable)
+    RULES.check([r.name for r in table.rules if r.kind in _CODE_KINDS], name,
+                every_function=True)
+    return table
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,18 @@ from typing import Any
 import regex
 
 from chemie.reactions.table import NamedRule, PatternRule
+from chemie.registry import InlineRule, StageRules, inline_rules, stage_rules
 from chemie.tables import TableError, load_table
 
 TABLE = "procedures.yaml"
-CODE_RULES = ("step_reference", "linked_product", "general_procedure", "procedure_example",
-              "replaced_component", "referenced_heading", "heading_word",
-              "reference_then_stage", "product_is_reactant")
+# the rules written in code (stage "procedures" of the one registry); ``code`` names each
+RULES: StageRules[InlineRule] = stage_rules("procedures")
+inline_rules(RULES, "code", "chemie.reactions.references", "step_reference", "linked_product")
+inline_rules(RULES, "code", "chemie.model.reaction", "general_procedure")
+inline_rules(RULES, "code", "chemie.reactions.records", "procedure_example", "replaced_component",
+             "heading_word", "product_is_reactant")
+inline_rules(RULES, "code", "chemie.reactions.sections", "referenced_heading",
+             "reference_then_stage")
 
 
 @dataclass(frozen=True)
@@ -141,9 +147,7 @@ def check_table(table: ProcedureTable, name: str | Path) -> ProcedureTable:
     """``table`` with its patterns compiled into ``table.compiled`` (TableError naming the key
     of a pattern that does not compile, of an empty SMARTS, or of a rule written in code that
     the table does not name; that RDKit reads every SMARTS is a test's)."""
-    missing = set(CODE_RULES) - {r.name for r in table.code}
-    if missing:
-        raise TableError(name, "code", f"missing rule(s) {', '.join(sorted(missing))}")
+    RULES.check([r.name for r in table.code], name, key="code", every_function=True)
     nouns: dict[str, str] = {}
     for i, c in enumerate(table.class_references.classes):
         if not c.smarts.strip():

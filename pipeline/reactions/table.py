@@ -11,20 +11,25 @@ from typing import Any, Literal
 
 import regex
 
+from chemie.registry import InlineRule, StageRules, inline_rules, stage_rules
 from chemie.roles.table import role_table
 from chemie.tables import TableError, load_table, suggest
 
 TABLE = "reactions.yaml"
 ROLES_TABLE = "roles.yaml"  # the chemie_roles table whose rule names this one refers to
 Role = Literal["product", "reactant", "reagent", "catalyst", "solvent", "none"]
-# rules written in code that the table must name, by section
-CODE_RULES = {
-    "products": ("line_break", "yield_then_stage", "not_a_product", "title_product",
-                 "last_product", "product_of_input_class", "alias", "is_the_product"),
-    "names": ("widened_name", "joined_names", "reference_to_title", "coreference_antecedent"),
-}
 MEASURES = ("mass", "volume", "moles", "equivalents", "concentration", "temperature", "time",
             "pressure")
+
+
+# the rules written in code (stage "reactions" of the one registry); the table names each
+RULES: StageRules[InlineRule] = stage_rules("reactions")
+inline_rules(RULES, "products", "chemie.reactions.assemble", "line_break", "not_a_product",
+             "title_product", "last_product", "product_of_input_class", "alias")
+inline_rules(RULES, "products", "chemie.reactions.sections", "yield_then_stage")
+inline_rules(RULES, "products", "chemie.reactions.records", "is_the_product")
+inline_rules(RULES, "names", "chemie.reactions.structures", "widened_name", "joined_names",
+             "reference_to_title", "coreference_antecedent")
 
 
 @dataclass(frozen=True)
@@ -173,8 +178,9 @@ def roles_rule_references(table: ReactionTable) -> list[tuple[str, str]]:
 
 def check_table(table: ReactionTable, name: str) -> ReactionTable:
     """``table`` checked (its patterns compiled into ``table.compiled``): units name known
-    measures, the rules written in code are named, patterns compile, and every rule name of
-    ``chemie_roles`` it refers to is a rule of ``rules/roles.yaml``."""
+    measures, ``products`` and ``names`` name the rules written in code (:data:`RULES`) and
+    only them, patterns compile, and every rule name of ``chemie_roles`` it refers to is a
+    rule of ``rules/roles.yaml``."""
     known = set(role_table(ROLES_TABLE).rule_names())
     for key, rule in roles_rule_references(table):
         if rule not in known:
@@ -183,10 +189,8 @@ def check_table(table: ReactionTable, name: str) -> ReactionTable:
         if measure not in MEASURES:
             raise TableError(name, f"units.{measure}", f"unknown measure (known: "
                              f"{', '.join(MEASURES)})")
-    for key, names in CODE_RULES.items():
-        missing = set(names) - {r.name for r in getattr(table, key)}
-        if missing:
-            raise TableError(name, key, f"missing rule(s) {', '.join(sorted(missing))}")
+    RULES.check([r.name for key in ("products", "names") for r in getattr(table, key)], name,
+                key="products, names", every_function=True)
     for key in ("reagent_names", "title_salt", "atmosphere", "pressure", "time_words",
                 "after_reaction"):
         rule = getattr(table, key)
