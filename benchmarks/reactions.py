@@ -181,7 +181,7 @@ def chemu_pairs(gold: list, docs: list) -> list[tuple[str, str, str, str]]:
     covering the component carries (the labels follow the decision)."""
     out = []
     for g, doc in zip(gold, docs, strict=True):
-        parts = [c for r in doc.meta.get("reactions") or [] for c in r.components()
+        parts = [c for r in doc.reactions for c in r.components()
                  if c.role in CHEMU_ROLES]
         for m in g.mentions:
             if m.label not in ("STARTING_MATERIAL", "REAGENT_CATALYST"):
@@ -277,7 +277,7 @@ def handwritten(nlp, folder: Path = FIXTURES) -> dict[str, dict[str, float]]:
         rows = {json.loads(x)["id"]: json.loads(x)["gold"]
                 for x in path.read_text(encoding="utf-8").splitlines() if x.strip()}
         texts = [(d.id, normalise(d.text)) for d in iter_uspto(path)]
-        docs = [(d.id, annotate(nlp, d).meta.get("reactions") or []) for d in iter_uspto(path)]
+        docs = [(d.id, annotate(nlp, d).reactions) for d in iter_uspto(path)]
         link((records for _, records in docs), has_group=has_group,
              verdict=one_source(texts))  # as --link-documents auto, the default, links them
         for doc_id, records in docs:

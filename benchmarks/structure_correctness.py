@@ -70,7 +70,7 @@ def record_names(doc) -> list[tuple[str, str | None, bool]]:
     place)."""
     implied = {r.name for r in reaction_table().implied}  # species the text does not name
     groups: dict[tuple[str, int], list] = {}
-    for reaction in doc.meta.get("reactions") or []:
+    for reaction in doc.reactions:
         for c in reaction.components():
             if c.structure is None or c.structure.rule not in implied:
                 groups.setdefault((" ".join(c.name.split()), c.start), []).append(c)

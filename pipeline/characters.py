@@ -84,7 +84,7 @@ def restore(out: Document, original: Document) -> Document:
             _quote(m.text, norm, text, m.spans[0][0])
     for r in out.roles:
         r.text = _quote(r.text, norm, text, r.start)
-    for record in out.meta.get("reactions") or ():
+    for record in out.reactions:
         _restore_fields(record, norm, text)
     return out
 

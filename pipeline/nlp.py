@@ -81,7 +81,7 @@ _NOT_START = numpy.uint64(-1 % 2**64)  # SENT_START -1 (not a sentence start) as
 # word <-> orth id tables of the pipeline's vocabulary, kept across documents
 _TABLES = WordTables()
 # Input meta that describes the input's annotations, not its text: never copied to predictions.
-ANNOTATION_META = frozenset({"dropped_pairs", "actions", "reactions"})
+ANNOTATION_META = frozenset({"dropped_pairs"})
 
 
 def register_components(names: Iterable[str]) -> None:
@@ -273,12 +273,9 @@ def _copy_predictions(doc: Doc, out: Document, mapper: _CharMap | None) -> Docum
         out.mentions.append(m)
     out.relations = list(relations_of(doc))
     out.roles = _mapped_roles(roles_of(doc), out.text, mapper)
-    actions = actions_of(doc)
-    if actions:
-        out.meta["actions"] = list(actions)
-    reactions = reactions_of(doc)
-    if reactions:  # (chemie_reactions; offsets are the Doc's, as the texts are the same)
-        out.meta["reactions"] = list(reactions)
+    out.actions = list(actions_of(doc))
+    # (chemie_reactions; offsets are the Doc's, as the texts are the same)
+    out.reactions = list(reactions_of(doc))
     return out
 
 

@@ -107,8 +107,8 @@ def test_restore_quotes_discontinuous_mentions_and_reaction_fields():
         Mention("M1", ((0, 14), (28, 35)), text=f"{norm[0:14]} {norm[28:35]}"),
         Mention("M2", ((28, 35),), text=norm[28:35])],
         roles=[Role("R1", 8, 14, "TEMPERATURE", norm[8:14], "r")],
-        meta={"reactions": [[Named("EDC.HCl", 28, 35), Named("EDC.HCl")]]})
+        reactions=[[Named("EDC.HCl", 28, 35), Named("EDC.HCl")]])
     restore(out, original)
     assert [m.text for m in out.mentions] == ["a cold (−30 °C EDC·HCl", "EDC·HCl"]
     assert out.roles[0].text == "−30 °C"
-    assert [n.name for n in out.meta["reactions"][0]] == ["EDC·HCl", "EDC·HCl"]
+    assert [n.name for n in out.reactions[0]] == ["EDC·HCl", "EDC·HCl"]

@@ -167,7 +167,7 @@ def test_uspto_paragraphs_give_scorable_reactions(corpus, nlp):
     docs = list(iter_uspto(path))[:10]
     pred = {}
     for d in docs:
-        reactions = annotate(nlp, d).meta.get("reactions") or []
+        reactions = annotate(nlp, d).reactions
         assert reactions, d.id
         r = reactions[-1]
         assert r.doc_id == d.id and r.id.startswith(d.id)

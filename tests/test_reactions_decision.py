@@ -65,7 +65,7 @@ def pairs(doc) -> list[tuple[object, object]]:
     """(component, ChEMU 2020 span) of every input of the records that a span labelled
     STARTING_MATERIAL or REAGENT_CATALYST holds."""
     roles = roles_of(doc) if hasattr(doc, "_") else doc.roles
-    reactions = reactions_of(doc) if hasattr(doc, "_") else doc.meta.get("reactions") or []
+    reactions = reactions_of(doc) if hasattr(doc, "_") else doc.reactions
     out = []
     for c in (c for r in reactions for c in r.components() if c.role in CHEMU):
         span = next((s for s in roles if s.start <= c.start and c.end <= s.end
@@ -246,7 +246,7 @@ def test_an_accounting_out_of_time_keeps_the_text_roles_and_names_the_reaction(
 
     monkeypatch.setattr(structure_roles, "account", out_of_time)
     out = annotate(nlp, Document("d7", SNIPPETS["SNAr"]))
-    [r] = out.meta["reactions"]
+    [r] = out.reactions
     assert [p.check for p in r.problems] == ["mapping_timeout"]
     assert all(c.rule not in STRUCTURE_TIER for c in r.components())  # text roles kept
     assert mapping_timeouts(out) == "atom mapping gave up on reaction d7-1 (roles by text there)"

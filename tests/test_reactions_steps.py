@@ -156,7 +156,7 @@ TWO_STEPS = (
 
 def _records(nlp, text: str, doc_id: str = "d") -> list[Reaction]:
     """The records of ``text`` read as the document ``doc_id``."""
-    return annotate(nlp, Document(doc_id, text)).meta.get("reactions") or []
+    return annotate(nlp, Document(doc_id, text)).reactions
 
 
 @needs_java
@@ -171,7 +171,7 @@ def test_a_second_step_makes_the_title_from_the_first_steps_product(nlp):
     assert (reference.structure.via, reference.structure.rule) == (
         "methyl 3-(benzyloxy)propanoate", "product_of_step")
     # the last rsmi line (the final product) makes the title from the intermediate
-    last = rsmi_block(Document("d", "", meta={"reactions": [first, second]})).splitlines()[-1]
+    last = rsmi_block(Document("d", "", reactions=[first, second])).splitlines()[-1]
     assert last.split("\t")[1].split(">")[::2] == [canonical(ESTER), canonical(PROPANOL)]
 
 
@@ -292,7 +292,7 @@ def test_examples_of_a_general_procedure_are_one_record_each(nlp):
         assert all(c.name != "General" for c in r.components())  # heading_word
     assert {(x.old, x.new) for x in seven.refers_to.replaced} == {
         ("amine", "butylamine"), ("sulfonyl chloride", "benzenesulfonyl chloride")}
-    doc = Document("d", "", meta={"reactions": records})
+    doc = Document("d", "", reactions=records)
     assert len(written(doc)) == 2 and len(rsmi_block(doc).splitlines()) == 2
 
 

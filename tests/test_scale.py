@@ -510,7 +510,8 @@ def test_document_json_is_the_json_of_the_documents_fields():
     doc = Document("d\u00e9", text, tokens, [(0, 6)], [m, untyped],
                    [Relation("COREFERENCE", "T1", "T1")])
     action = Action("Add", 0, 2, 0, "add", {"object": ["T1"]})
-    doc.meta = {"sentences": [["x"]], "actions": [action], "token": tokens[1], "n": 3}
+    doc.meta = {"sentences": [["x"]], "token": tokens[1], "n": 3}
+    doc.actions = [action]  # written under meta, after the input's own keys
     expected = json.dumps({
         "id": doc.id, "text": text, "tokens": [dataclasses.asdict(t) for t in tokens],
         "sentences": [list(s) for s in doc.sentences],
@@ -524,7 +525,7 @@ def test_document_json_is_the_json_of_the_documents_fields():
              "confidence": None, "attrs": {"tokens": [0, 0], "notes": ["a note"]}},
         ],
         "relations": [dataclasses.asdict(doc.relations[0])],
-        "meta": {"actions": [dataclasses.asdict(action)], "token": tokens[1], "n": 3},
+        "meta": {"token": tokens[1], "n": 3, "actions": [dataclasses.asdict(action)]},
     }, ensure_ascii=False, default=str)
     assert document_json(doc) == expected
     assert document_json(Document("e", "")) == json.dumps({

@@ -409,7 +409,7 @@ def _scheme_document():
         reagents=[part(NAMES[2], "reagent"), part(NAMES[4], "reagent"), part(LONG, "reagent")],
         solvents=[part("1,4-dioxane", "solvent"), part("water", "solvent")],
     )
-    pred.meta["reactions"] = [reaction, dataclasses.replace(reaction, id="many-2")]
+    pred.reactions = [reaction, dataclasses.replace(reaction, id="many-2")]
     first = pred.mentions[0]
     pred.roles = [Role("T1", first.start, first.end, "STARTING_MATERIAL", first.text, "test"),
                   Role("T2", 0, 4, "REACTION_STEP", pred.text[:4], "test", ["T1"])]

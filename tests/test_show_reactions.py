@@ -72,7 +72,7 @@ def roles() -> list[Role]:
 
 
 def document(doc_id: str = "one") -> Document:
-    doc = Document(doc_id, TEXT, meta={"reactions": [reaction(doc_id)]})
+    doc = Document(doc_id, TEXT, reactions=[reaction(doc_id)])
     doc.mentions = [Mention("M1", (_at("Benzoic acid"),), "ENTITY", "Benzoic acid", "r",
                             kind="chemical")]
     doc.roles = roles()

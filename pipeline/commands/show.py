@@ -124,7 +124,7 @@ def _predicted(args: argparse.Namespace, docs: list[Document]) -> list[Document]
     if args.reactions:
         records = read_reactions_file(args.reactions)
         for d in docs:
-            d.meta["reactions"] = records.get(d.id, [])
+            d.reactions = records.get(d.id, [])
         if records and not any(d.id in records for d in docs):
             ids = ", ".join(list(records)[:3]) + (" …" if len(records) > 3 else "")
             print(f"chemie: warning: {args.reactions}: no shown document has the id of one "

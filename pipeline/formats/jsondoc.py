@@ -53,9 +53,12 @@ def document_json(doc: Document) -> str:
         "mentions": doc.mentions,
         "relations": doc.relations,
     }
-    meta = {k: v for k, v in doc.meta.items() if k != "sentences"}
-    if "actions" in meta:
-        meta["actions"] = [_fields(a) for a in meta["actions"]]  # type: ignore[union-attr]
+    meta: dict[str, object] = {k: v for k, v in doc.meta.items() if k != "sentences"}
+    # the typed annotations without a key of their own, written under meta as they always were
+    if doc.actions:
+        meta["actions"] = [_fields(a) for a in doc.actions]
+    if doc.reactions:
+        meta["reactions"] = doc.reactions
     # no cycle check: Documents hold trees of plain values (a cycle would fail either way)
     head, _, rest = json.dumps(
         out, ensure_ascii=False, default=_fields, check_circular=False

@@ -1,5 +1,5 @@
 """Writers of ``chemie reactions``' results: a document's reaction records
-(``doc.meta["reactions"]``, :class:`chemie.model.reaction.Reaction`) as JSON lines, reaction
+(``doc.reactions``, :class:`chemie.model.reaction.Reaction`) as JSON lines, reaction
 SMILES lines or the rows of three tables. The templates of general procedures (rule
 ``general_procedure``: no reaction of their own) are not written (:func:`written`).
 
@@ -31,7 +31,7 @@ ROLE_LISTS = ("products", "reactants", "reagents", "catalysts", "solvents")
 def reactions_of(doc: Document) -> list[Reaction]:
     """The reaction records of an annotated document (none when it has no reactions), the
     templates of its general procedures included."""
-    return doc.meta.get("reactions") or []  # type: ignore[return-value]
+    return doc.reactions
 
 
 def written(doc: Document) -> list[Reaction]:
@@ -43,7 +43,7 @@ def written(doc: Document) -> list[Reaction]:
 def reactions_document(doc: Document) -> Document:
     """Only what the tables read: the id and the reactions (a light payload for a worker
     to send back)."""
-    return Document(doc.id, "", meta={"reactions": reactions_of(doc)})
+    return Document(doc.id, "", reactions=reactions_of(doc))
 
 
 def jsonl_block(doc: Document) -> str:

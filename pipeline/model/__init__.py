@@ -17,6 +17,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import repeat
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chemie.model.reaction import Reaction
 
 Range = tuple[int, int]
 
@@ -205,7 +209,8 @@ class Relation:
 
 @dataclass
 class Document:
-    """One snippet or abstract with everything the pipeline knows about it."""
+    """One snippet or abstract with everything the pipeline knows about it (``meta``: free-form
+    facts of the input and the run: its format, path and line, warnings …)."""
 
     id: str
     text: str
@@ -215,6 +220,9 @@ class Document:
     relations: list[Relation] = field(default_factory=list)
     meta: dict[str, object] = field(default_factory=dict)
     roles: list[Role] = field(default_factory=list)  # ChEMU 2020 labels (chemie_roles)
+    actions: list[Action] = field(default_factory=list)  # steps and phases (chemie_actions)
+    # reaction records, general-procedure templates included (chemie_reactions)
+    reactions: list[Reaction] = field(default_factory=list)
 
     def mention(self, mention_id: str) -> Mention:
         """The mention with this id (KeyError when absent)."""

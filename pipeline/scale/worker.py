@@ -142,7 +142,7 @@ def mapping_timeouts(doc: Document) -> str | None:
     """A warning naming the reactions of ``doc`` whose atom accounting ran out of time
     (problem ``mapping_timeout``: the species it had not reached keep their text roles),
     or None."""
-    ids = [r.id for r in doc.meta.get("reactions") or []  # type: ignore[attr-defined]
+    ids = [r.id for r in doc.reactions
            if any(p.check == "mapping_timeout" for p in r.problems)]
     if not ids:
         return None
@@ -157,8 +157,8 @@ def structure_failures(doc: Document, shown: int = 3) -> str | None:
 
     global_reasons = ("no java", "no opsin jar")
     failed: dict[str, str] = {}
-    for reaction in doc.meta.get("reactions") or []:
-        for c in reaction.components():  # type: ignore[attr-defined]
+    for reaction in doc.reactions:
+        for c in reaction.components():
             reason = c.structure.reason if c.structure is not None else None
             if reason in SERVICE_FAILURES and reason not in global_reasons:
                 failed.setdefault(c.name, reason)

@@ -4,7 +4,7 @@ Inputs: a ChEMU-Ref ``.jsonl`` file; the JSON lines of ``chemie run --format jso
 ``{"id", "text", "tokens", "mentions", "relations", ...}`` object per line); USPTO
 paragraphs (``.jsonl`` lines with ``id``, ``title``, ``text``: the title is the heading);
 the JSON lines of ``chemie reactions`` (one reaction record per line: a document per
-``doc_id`` with its reactions in ``meta["reactions"]`` and no text, since records carry
+``doc_id`` with its reactions in ``reactions`` and no text, since records carry
 none); a brat folder (``.txt`` with or without ``.ann``); a ``.ann`` file (with the ``.txt``
 beside it); a ``.txt`` file (with the annotations of a ``.ann`` beside it, if there is one).
 Raw text is one document whose id is the file stem. The kind of a ``.jsonl`` file is told
@@ -92,7 +92,7 @@ def run_pipeline(
     """Predictions for ``docs`` from the chemie pipeline (their own annotations are ignored),
     chemical mentions classed by ``ner`` (see :func:`add_chemdner_classes`); with
     ``reactions`` (the config of ``chemie_reactions``, e.g. ``{"structures": False}``) their
-    reaction records too (``meta["reactions"]``).
+    reaction records too (``reactions``).
 
     ChEMU-Ref documents keep their tokens (so predictions align with the gold); any other
     text goes through the chemie tokenizer.
@@ -195,10 +195,10 @@ def read_reactions_file(path: PathLike) -> dict[str, list[Reaction]]:
 
 def iter_reaction_documents(path: PathLike) -> Iterator[Document]:
     """One Document per ``doc_id`` of a ``chemie reactions`` file: no text, its records in
-    ``meta["reactions"]``."""
+    ``reactions``."""
     for doc_id, records in read_reactions_file(path).items():
-        yield Document(doc_id, "", meta={"reactions": records, "format": "reactions",
-                                         "path": str(path)})
+        yield Document(doc_id, "", meta={"format": "reactions", "path": str(path)},
+                       reactions=records)
 
 
 def parse_document_json(

@@ -10,7 +10,7 @@ plain table below it. A document with roles (``doc.roles``) also gets its text w
 roles marked (``<span class="r r-LABEL" data-r=ID>``, a trigger framed, what it acts on
 highlighted on hover) and a table of its triggers; a switch in the header (a page with
 roles only) shows one view or the other. Each panel has a slot above its text
-(``panel(above=...)``): the reaction schemes of ``doc.meta["reactions"]``
+(``panel(above=...)``): the reaction schemes of ``doc.reactions``
 (:mod:`chemie.show.scheme`) go there. All text is escaped; output depends only on the input.
 """
 
@@ -326,8 +326,8 @@ def panel(
 
 
 def reactions_of(doc: Document) -> list[Reaction]:
-    """The reaction records a document carries (``doc.meta["reactions"]``)."""
-    return list(doc.meta.get("reactions") or [])  # type: ignore[call-overload]
+    """The reaction records a document carries (``doc.reactions``)."""
+    return list(doc.reactions)
 
 
 def _amount(c) -> str:  # noqa: ANN001  (a reaction Component)
