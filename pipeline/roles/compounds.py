@@ -12,7 +12,7 @@ import regex
 
 from chemie.model import Mention
 from chemie.roles.context import RoleContext
-from chemie.roles.features import Compound, FeatureIndex, features_of
+from chemie.roles.features import Compound, FeatureIndex, compound_features
 from chemie.roles.found import Found
 from chemie.roles.rules import Decision, RuleBook
 from chemie.roles.table import NONE, RoleTable
@@ -704,8 +704,8 @@ def assign_roles(ctx: RoleContext, compounds: list[Found], heading: int,
     out = []
     # where each step heading inside the heading ends ("... Step A:")
     steps = [m.end() for m in _STEP_HEADING.finditer(ctx.text, 0, heading)] if heading else []
-    for f in compounds:
-        x = features_of(ctx, f, index, heading, steps, lexicon)
+    for x in compound_features(ctx, compounds, index, heading, steps, lexicon):
+        f = x.span
         decision = rules.decide(ctx, x) or stage(ctx, x)
         if decision is None or decision[0] == NONE:
             continue

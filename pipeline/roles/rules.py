@@ -103,10 +103,14 @@ class TextRule(CompoundRule):
     # words one of which the (lowercased) text the pattern reads holds wherever it matches:
     # without any, the pattern is not tried (a quick test, never a condition of its own)
     cues: tuple[str, ...] = ()
+    # the text the cues are looked for in: the 40 characters "before" the compound, the 40
+    # "next" to it, or its "name"
+    window: ClassVar[str] = "name"
 
 
 @dataclass(frozen=True, kw_only=True)
 class BeforeRule(TextRule):
+    window: ClassVar[str] = "before"
     before: str  # a pattern (``patterns:``) over the 40 characters before the compound
     phase: Phase | None = None
     kind: Literal["reference", "state"] | None = None
@@ -115,6 +119,7 @@ class BeforeRule(TextRule):
 
 @dataclass(frozen=True, kw_only=True)
 class NextRule(TextRule):
+    window: ClassVar[str] = "next"
     next: str  # a pattern matched at the compound's end (40 characters)
     phase: Phase | None = None
 
@@ -360,23 +365,36 @@ def reactant(p: CompoundRule, f: Features) -> bool:
 
 Step = tuple[RuleSpec, CompoundRule]
 Decision = tuple[str, str]  # (label, rule name)
+Plan = tuple[list[Step], "Decision | None"]  # the text rules to try, then the decision
 
 
 class RuleBook:
     """Rules in table order: a compound -> (label, rule name) of the first rule that holds,
-    or None. The feature rules are decided once per distinct :class:`Features`."""
+    or None. The feature rules are decided once per distinct :class:`Features` and set of
+    text rules the document leaves out (those none of whose cues it holds); a text rule
+    whose cues are looked for in a window before or after the compound is tried only on a
+    compound whose window holds one (the cues found once per document, by position)."""
 
     def __init__(self, rules: Iterable[CompoundRule]):
         self.steps: list[Step] = [(RULES[r.name], r) for r in rules]
-        self._plans: dict[Features, tuple[list[Step], Decision | None]] = {}
-        # the plans of the document being labelled (its cues filter the text rules)
+        # the text rules with cues: (name, cues, window)
+        self.cued = [(e.name, e.cues, e.window) for s, e in self.steps
+                     if s.reads_text and getattr(e, "cues", ())]
+        self._plans: dict[frozenset[str], dict[Features, Plan]] = {}
+        # the document being labelled, its plans and its windows (see :meth:`start`)
         self._doc: RoleContext | None = None
-        self._doc_plans: dict[Features, tuple[list[Step], Decision | None]] = {}
+        self.doc_plans: dict[Features, Plan] = {}
+        self.windows: dict[str, tuple[bool, set[int]]] = {}
+        self._off: frozenset[str] = frozenset()
 
-    def plan(self, f: Features) -> tuple[list[Step], Decision | None]:
-        """The text rules to try on a compound with features ``f`` (in order, gates passed)
-        and the decision of the first feature rule that holds after them (or None)."""
-        plan = self._plans.get(f)
+    def plan(self, f: Features, off: frozenset[str] = frozenset()) -> Plan:
+        """The text rules to try on a compound with features ``f`` (in order, gates passed,
+        those named in ``off`` left out) and the decision of the first feature rule that
+        holds after them (or None)."""
+        plans = self._plans.get(off)
+        if plans is None:
+            plans = self._plans[off] = {}
+        plan = plans.get(f)
         if plan is None:
             tries: list[Step] = []
             decided = None
@@ -386,24 +404,60 @@ class RuleBook:
                     if spec.fn(entry, f):
                         decided = (entry.label, entry.name)
                         break
-                elif spec.gate is None or spec.gate(f, entry):
+                elif entry.name not in off and (spec.gate is None or spec.gate(f, entry)):
                     tries.append(step)
-            plan = self._plans[f] = (tries, decided)
+            plan = plans[f] = (tries, decided)
         return plan
+
+    def start(self, c: RoleContext) -> None:
+        """Read the cues of document ``c``: which cued rules it leaves out (its plans:
+        :attr:`doc_plans`), and for each rule cued in a window, the starts (window before)
+        or ends (window after) of the compounds whose window holds a cue (:attr:`windows`)."""
+        if c is self._doc:
+            return
+        self._doc = c
+        low = c.lower_text
+        off = []
+        windows: dict[str, tuple[bool, set[int]]] = {}
+        for name, cues, window in self.cued:
+            if window == "name":
+                if not _cued(cues, low):
+                    off.append(name)
+                continue
+            allowed: set[int] = set()
+            for cue in cues:
+                at = low.find(cue)
+                while at >= 0:
+                    if window == "before":  # cue in [start - 40, start)
+                        allowed.update(range(at + len(cue), at + 41))
+                    else:  # cue in [end, end + 40)
+                        allowed.update(range(at + len(cue) - 40, at + 1))
+                    at = low.find(cue, at + 1)
+            if allowed:
+                windows[name] = (window == "before", allowed)
+            else:
+                off.append(name)
+        key = frozenset(off)
+        plans = self._plans.get(key)
+        if plans is None:
+            plans = self._plans[key] = {}
+        self.doc_plans, self.windows, self._off = plans, windows, key
 
     def decide(self, c: RoleContext, x: Compound) -> Decision | None:
         """The label and rule of the first rule that holds for ``x``."""
-        if c is not self._doc:
-            self._doc, self._doc_plans = c, {}
-        plan = self._doc_plans.get(x.f)
+        self.start(c)
+        plan = self.doc_plans.get(x.f)
         if plan is None:
-            # the document's plan: without the text rules none of whose cues it holds
-            tries, decided = self.plan(x.f)
-            low = c.lower_text
-            plan = self._doc_plans[x.f] = (
-                [(s, e) for s, e in tries if _cued(getattr(e, "cues", ()), low)], decided)
+            plan = self.plan(x.f, self._off)
         tries, decided = plan
-        for spec, entry in tries:
-            if spec.fn(c, entry, x):
-                return entry.label, entry.name
+        if tries:
+            windows = self.windows
+            span = x.span
+            for spec, entry in tries:
+                window = windows.get(entry.name)
+                if window is not None and (
+                        (span.start if window[0] else span.end) not in window[1]):
+                    continue  # none of its cues in the compound's window
+                if spec.fn(c, entry, x):
+                    return entry.label, entry.name
         return decided
