@@ -704,9 +704,10 @@ def assign_roles(ctx: RoleContext, compounds: list[Found], heading: int,
     out = []
     # where each step heading inside the heading ends ("... Step A:")
     steps = [m.end() for m in _STEP_HEADING.finditer(ctx.text, 0, heading)] if heading else []
-    for x in compound_features(ctx, compounds, index, heading, steps, lexicon):
+    xs = compound_features(ctx, compounds, index, heading, steps, lexicon)
+    for x, decision in zip(xs, rules.decide_all(ctx, xs), strict=True):
         f = x.span
-        decision = rules.decide(ctx, x) or stage(ctx, x)
+        decision = decision or stage(ctx, x)
         if decision is None or decision[0] == NONE:
             continue
         f.label, f.rule = decision
