@@ -33,12 +33,12 @@ from pathlib import Path
 import pandas as pd
 
 from chemie.corpora import data_dir
+from chemie.events.linker import load_linker
 from chemie.formats.chemu2020 import read_event_gold, roles_as_mentions
-from chemie.language import blank
 from chemie.model import Document, Relation, Role
 from chemie.nlp import annotate, load
-from chemie.roles.events import load_linker
 from chemie.scoring.events import score_events
+from chemie.tokenizer.language import blank
 
 GOLD = Path(__file__).parent / "events_gold"
 SETS = {"dev (30 docs, read)": "dev", "test (25 docs, errors unread)": "test"}

@@ -34,13 +34,13 @@ from pathlib import Path
 import pandas as pd
 import spacy
 
-from chemie.components.ner import ChemicalNER, Found, find_in_sentences
-from chemie.components.ner_lexicon import default_index
 from chemie.corpora import data_dir
 from chemie.formats.iob import IOBSentence, iob_spans, read_iob
-from chemie.language import blank
 from chemie.lexicon_build import derive_chemicals, derive_nonchemical
+from chemie.ner.component import ChemicalNER, Found, find_in_sentences
+from chemie.ner.lexicon import default_index
 from chemie.scoring.report import prf
+from chemie.tokenizer.language import blank
 
 WINDOW = 600
 

@@ -72,9 +72,9 @@ from chemie.formats.reactions import Reaction as ScoredReaction
 from chemie.formats.reactions import read_reactions
 from chemie.formats.uspto import iter_uspto
 from chemie.model import Document
+from chemie.model.reaction import TEMPLATE
 from chemie.nlp import annotate, load
 from chemie.reactions.inputs import link, one_source
-from chemie.reactions.model import TEMPLATE
 from chemie.roles.evaluate import gold_documents, jsonl_order
 from chemie.roles.evaluate import predict as predict_roles
 from chemie.scoring.entities import score_entities

@@ -10,7 +10,7 @@ Custom attributes (registered on import of this module):
   ``chemie_coref``, ``chemie_bridging``).
 - ``doc._.actions``: list[chemie.model.Action] (``chemie_actions``).
 - ``doc._.roles``: list[chemie.model.Role] (ChEMU 2020 labels, with rule names; ``chemie_roles``).
-- ``doc._.reactions``: list[chemie.reactions.model.Reaction] (``chemie_reactions``).
+- ``doc._.reactions``: list[chemie.model.reaction.Reaction] (``chemie_reactions``).
 - ``span._.chem_rule``, ``span._.chem_conf``: the rule (or lexicon) and confidence of a
   chemical span in ``doc.spans[CHEMICAL_SPANS]`` (``chemie_ner``; kept in :data:`NER_STORE`).
 
@@ -51,7 +51,7 @@ from spacy.tokens import Doc, Span
 
 from chemie import serialize
 from chemie.model import Action, Mention, Relation, Role
-from chemie.reactions.model import Reaction
+from chemie.model.reaction import Reaction
 
 # -- doc.user_data keys (see the table above) -------------------------------------------
 TEXT = "chemie.text"

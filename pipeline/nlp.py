@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import itertools
-import pkgutil
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import replace
@@ -28,9 +27,7 @@ from spacy.attrs import IDX, LENGTH, ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie import components
 from chemie.characters import normalise, normalised_document, restore
-from chemie.components.mentions.document import describe_mention, doc_text
 from chemie.components.words import WordTables
 from chemie.errors import InputError
 from chemie.extensions import (
@@ -44,6 +41,7 @@ from chemie.extensions import (
     roles_of,
     set_doc_id,
 )
+from chemie.mentions.document import describe_mention, doc_text
 from chemie.model import Document, Mention, Range, Role, TokenPair, make_tokens
 
 if TYPE_CHECKING:
@@ -60,6 +58,19 @@ PIPELINE: tuple[str, ...] = (
 # Components added on request only (``load(roles=True)``, ``load(reactions=True)``, which
 # needs the roles): they cost time, and the anaphora output does not use them
 OPTIONAL: tuple[str, ...] = ("chemie_roles", "chemie_events", "chemie_reactions")
+# the module whose import registers each component's factory (setup.cfg's spacy_factories
+# entry points name the same modules, for spaCy)
+FACTORY_MODULES: dict[str, str] = {
+    "chemie_sentences": "chemie.tokenizer.sentences",
+    "chemie_ner": "chemie.ner.component",
+    "chemie_mentions": "chemie.mentions",
+    "chemie_actions": "chemie.actions.component",
+    "chemie_coref": "chemie.coref.component",
+    "chemie_bridging": "chemie.bridging.component",
+    "chemie_roles": "chemie.roles.component",
+    "chemie_events": "chemie.events.component",
+    "chemie_reactions": "chemie.reactions.component",
+}
 COREF_MODES = ("surface", "atomic")
 SENTENCE_COMPONENTS = ("chemie_sentences", "sentencizer")
 _TEXT = attrgetter("text")
@@ -71,20 +82,17 @@ ANNOTATION_META = frozenset({"dropped_pairs", "actions", "reactions"})
 
 
 def _register_components(names: Iterable[str]) -> None:
-    """Import the modules of ``chemie.components`` that make the components ``names``
-    (``chemie_X`` is made in ``chemie.components.X``), so their factories are registered;
-    the others are not imported (the roles and reactions cost a tenth of a second)."""
-    present = {info.name for info in pkgutil.iter_modules(components.__path__)}
+    """Import the modules that make the components ``names`` (:data:`FACTORY_MODULES`), so
+    their factories are registered; the others are not imported (the roles and reactions
+    cost a tenth of a second)."""
     for name in names:
-        module = name.removeprefix("chemie_")
-        if module in present:
-            importlib.import_module(f"chemie.components.{module}")
+        importlib.import_module(FACTORY_MODULES[name])
 
 
 def _blank() -> Language:
     """The chemical tokenizer + sentence segmenter, or blank English + sentencizer."""
     try:
-        from chemie.language import blank
+        from chemie.tokenizer.language import blank
     except ImportError:
         nlp = spacy.blank("en")
         nlp.add_pipe("sentencizer")

@@ -7,7 +7,7 @@ True)``) nor come back from ``nlp.pipe(..., n_process=N)``. Registering :func:`e
 :class:`~chemie.model.Mention`, :class:`~chemie.model.Relation`,
 :class:`~chemie.model.Action` and :class:`~chemie.model.Role` into a tagged map and back,
 with its tuples restored (a Mention as its first six fields and its
-:func:`~chemie.model.mention_attrs` map); a :class:`~chemie.reactions.model.Reaction` travels
+:func:`~chemie.model.mention_attrs` map); a :class:`~chemie.model.reaction.Reaction` travels
 as its ``to_dict`` dictionary.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 import srsly
 
 from chemie.model import Action, Mention, Relation, Role, mention_attrs
-from chemie.reactions.model import Reaction
+from chemie.model.reaction import Reaction
 
 _TAG = "__chemie__"
 _CLASSES: dict[str, type] = {cls.__name__: cls for cls in (Mention, Relation, Action, Role)}

@@ -6,8 +6,8 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-import chemie.components.actions  # noqa: F401  (registers chemie_actions)
-from chemie.components.actions import HEADING, mention_views
+import chemie.actions.component  # noqa: F401  (registers chemie_actions)
+from chemie.actions.component import HEADING, mention_views
 from chemie.extensions import actions_of
 from chemie.model import Mention
 from chemie.resources import load_rules
@@ -184,7 +184,7 @@ def test_step_word_before_a_verb_is_a_label(nlp):
 
 
 def test_head_word_skips_post_modifiers():
-    from chemie.components.actions import head_word
+    from chemie.actions.component import head_word
 
     assert head_word(("the", "residue", "obtained", "thereby")) == "residue"
     assert head_word(("the", "obtained", "residue")) == "residue"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import spacy
 from spacy.tokens import Doc
 
-import chemie.components.actions  # noqa: F401  (registers chemie_actions)
-from chemie.components.actions import head_word, mention_table, token_table
+import chemie.actions.component  # noqa: F401  (registers chemie_actions)
+from chemie.actions.component import head_word, mention_table, token_table
 from chemie.extensions import TOKEN_INFO, actions_of
 from chemie.model import Mention
 

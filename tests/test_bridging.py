@@ -10,8 +10,8 @@ import spacy
 import yaml
 from spacy.tokens import Doc
 
-import chemie.components.actions  # noqa: F401  (registers chemie_actions)
-import chemie.components.bridging  # noqa: F401  (registers chemie_bridging)
+import chemie.actions.component  # noqa: F401  (registers chemie_actions)
+import chemie.bridging.component  # noqa: F401  (registers chemie_bridging)
 from chemie.extensions import actions_of, relations_of
 from chemie.model import Mention
 from chemie.resources import load_rules
@@ -140,7 +140,7 @@ def test_whole_pipeline_relation_ids_are_unique():
 
 
 def test_number_relations_skips_taken_ids():
-    from chemie.components.coref import number_relations
+    from chemie.coref.component import number_relations
     from chemie.model import Relation
 
     rels = [Relation("WORK_UP", "M2", "M1", id="B1"), Relation("WORK_UP", "M3", "M1"),

@@ -9,12 +9,12 @@ import bisect
 import pytest
 from test_bridging import SNIPPETS, bridging_pipeline, make_doc
 
-import chemie.components.actions  # noqa: F401  (registers chemie_actions)
-import chemie.components.bridging  # noqa: F401  (registers chemie_bridging)
-from chemie.components.actions import mention_views, token_table
-from chemie.components.bridging import SKIP, STATE, _Context
-from chemie.components.mentions.document import doc_text
+import chemie.actions.component  # noqa: F401  (registers chemie_actions)
+import chemie.bridging.component  # noqa: F401  (registers chemie_bridging)
+from chemie.actions.component import mention_views, token_table
+from chemie.bridging.component import SKIP, STATE, _Context
 from chemie.extensions import actions_of
+from chemie.mentions.document import doc_text
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,8 @@ from itertools import islice
 import pytest
 from spacy.tokens import Doc
 
-from chemie.components.coref import CorefResolver, coref_table
-from chemie.components.coref_rules import RULES, Context, CorefMention, Features
+from chemie.coref.component import CorefResolver, coref_table
+from chemie.coref.rules import RULES, Context, CorefMention, Features
 from chemie.extensions import relations_of
 from chemie.formats.chemu import iter_chemu
 from chemie.model import Document, Mention, tokens_from_words
@@ -561,8 +561,8 @@ def test_the_class_letters_coref_reads_are_the_letters_the_tagger_gives(nlp):
     """coref.py tests class letters (rules/mentions.yaml ``alphabet``) by name; each name holds
     the letters the tagger gives real tokens of its sort, so a change of the alphabet fails
     here instead of silently changing what coref reads."""
-    from chemie.components import coref
-    from chemie.components.mentions.tagger import default_tagger
+    from chemie.coref import component as coref
+    from chemie.mentions.tagger import default_tagger
 
     tagger = default_tagger()
 

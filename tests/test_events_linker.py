@@ -1,4 +1,4 @@
-"""The event-argument linker (chemie.roles.events, rules/events.yaml, chemie_events): each
+"""The event-argument linker (chemie.events.linker, rules/events.yaml, chemie_events): each
 rule fires on a hand-written sentence, the table and the functions agree, and the pipeline
 writes the links into the triggers' ``args`` with their rule names."""
 
@@ -9,11 +9,11 @@ import re
 import pytest
 
 import chemie
-from chemie.language import blank
+from chemie.events.linker import RULES, EventLinker, Link, load_linker, set_arguments
 from chemie.model import Role
 from chemie.resources import load_rules
-from chemie.roles.events import RULES, EventLinker, Link, load_linker, set_arguments
 from chemie.tables import TableError, load_table
+from chemie.tokenizer.language import blank
 
 LABELS = {"SM": "STARTING_MATERIAL", "REAG": "REAGENT_CATALYST", "SOLV": "SOLVENT",
           "PROD": "REACTION_PRODUCT", "OC": "OTHER_COMPOUND", "TEMP": "TEMPERATURE",
@@ -96,7 +96,7 @@ def test_rule_fires(rule, sentences):
 
 @pytest.mark.parametrize("rule", sorted(set(CASES) - {"after_trigger"}))
 def test_without_the_rule_its_case_comes_out_otherwise(rule, sentences):
-    table = load_table("events.yaml", chemie.roles.events.EventTable)
+    table = load_table("events.yaml", chemie.events.linker.EventTable)
     fewer = type(table)(**{**table.__dict__,
                            "rules": tuple(r for r in table.rules if r.name != rule)})
     marked, expected = CASES[rule]
@@ -150,7 +150,7 @@ def test_a_sentence_cut_without_a_full_stop_runs_on():
 
 
 def test_a_rule_without_a_function_is_refused():
-    table = load_table("events.yaml", chemie.roles.events.EventTable)
+    table = load_table("events.yaml", chemie.events.linker.EventTable)
     broken = type(table)(**{**table.__dict__, "rules": (
         *table.rules, type(table.rules[0])(name="after_trigers", comment="typo"))})
     with pytest.raises(TableError, match="rules.after_trigers.name: unknown name"):
@@ -171,7 +171,7 @@ def test_set_arguments_replaces_every_triggers_args():
     "Example 5 Preparation of X  Y was added",
 ])
 def test_text_and_sentences_are_the_docs(text):
-    from chemie.components.events import text_and_sentences
+    from chemie.events.component import text_and_sentences
 
     doc = chemie.load(roles=True)(text)
     assert text_and_sentences(doc) == (doc.text,

@@ -17,8 +17,8 @@ import pytest
 import regex
 
 import chemie
-from chemie.language import MAX_EDGE_RUN, _compiled, _search_suffix, tokenize
 from chemie.resources import load_rules
+from chemie.tokenizer.language import MAX_EDGE_RUN, _compiled, _search_suffix, tokenize
 
 SMALL, BIG = 10_000, 1_000_000
 # linear growth gives about BIG / SMALL = 100x; quadratic growth 10,000x (a 100 kB text is
@@ -162,11 +162,11 @@ def test_the_suffix_search_from_the_end_finds_what_a_search_from_the_start_finds
 
 # regexes of the components rewritten to run in linear time, and their plain forms
 PLAIN_COMPONENT_REGEXES = {
-    "chemie.components.coref:_HAS_DIGIT_AND_LETTER": (r"(?=.*\d)(?=.*[A-Za-z])", "search"),
-    "chemie.components.coref_rules:_AMOUNT": (
+    "chemie.coref.component:_HAS_DIGIT_AND_LETTER": (r"(?=.*\d)(?=.*[A-Za-z])", "search"),
+    "chemie.coref.rules:_AMOUNT": (
         r"(\d+(?:\.\d+)?)\s*(mmole?|[uµμ]mol|mol)\b", "search"
     ),
-    "chemie.components.ner_rules:_LOCANT_GROUP": (
+    "chemie.ner.rules:_LOCANT_GROUP": (
         r"\d+(?:alpha|beta|[A-Za-z])?['′]*(?:,\d+[A-Za-z]?['′]*)*-", "finditer"
     ),
 }

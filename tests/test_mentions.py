@@ -249,6 +249,7 @@ RULE_SENTENCES = [
     "It was eluted with methanol and chloroform ( concentration gradient , 0 to 15% ) .",
     "It was washed with NH4Cl ( saturated solution ) .",
     "It was eluted with methanol containing 1% ammonium hydroxide .",
+    "It was purified ( 10-50% EtOAc in hexanes , then 0-5% MeOH in EtOAc ) .",
     "It was acidified with 2 N hydrochloric acid ( HCl ) solution .",
     "Compound A ( 10 g ) was used . ( 92% ) MS = 725",
     "It was put on an Isolute column ( 2g , silica ) .",
@@ -646,6 +647,9 @@ def test_equipped_with_ends_at_the_verb(nlp):
                         "charged with water .")
     assert got["A flask fitted with a reflux condenser and a nitrogen inlet"][0] == (
         "equipment_equipped_with")
+    # a stir bar: "bar" is also a unit of pressure
+    got = mentions(nlp, "To a flask equipped with a magnetic stir bar was added water .")
+    assert got["a flask equipped with a magnetic stir bar"][0] == "equipment_equipped_with"
 
 
 @pytest.mark.parametrize(
@@ -763,9 +767,42 @@ def test_gradient_from_one_eluent_to_another(nlp, sentence, eluent):
     assert mentions(nlp, sentence)[eluent][0] == "eluent_gradient"
 
 
+@pytest.mark.parametrize(
+    ("sentence", "eluent"),
+    [("It was purified by HPLC ( C18 , acetonitrile-H2O with 0.1% TFA as eluent ) .",
+      "acetonitrile-H2O with 0.1% TFA"),
+     ("It was purified by HPLC ( mobile phase : MeCN / water gradient with addition of 0.1% "
+      "formic acid ) .", "MeCN / water gradient with addition of 0.1% formic acid"),
+     ("It was purified by chromatography ( hexane : ethyl acetate = 2 : 1 , containing 0.1% "
+      "triethylamine ) .", "hexane : ethyl acetate = 2 : 1 , containing 0.1% triethylamine")],
+)
+def test_eluent_with_a_modifier_is_one_eluent(nlp, sentence, eluent):
+    assert mentions(nlp, sentence)[eluent][0] == "eluent_additive"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "eluent", "rule"),
+    [("It was purified on silica gel ( heptane / acetone 100 / 0 to 80 / 20 then DCM / MeOH 100 "
+      "/ 0 to 90 / 10 ) to give X .",
+      "heptane / acetone 100 / 0 to 80 / 20 then DCM / MeOH 100 / 0 to 90 / 10", "eluent_sequence"),
+     ("It was purified ( 10-50% EtOAc in hexanes , then 0-5% MeOH in EtOAc ) .",
+      "10-50% EtOAc in hexanes , then 0-5% MeOH in EtOAc", "eluent_sequence"),
+     ("It was eluted with DCM : EtOAc 100 : 0 , 95 : 5 , 90 : 10 then 80 : 20 to give X .",
+      "DCM : EtOAc 100 : 0 , 95 : 5 , 90 : 10 then 80 : 20", "eluent_ratio")],
+)
+def test_eluents_run_one_after_the_other_are_one(nlp, sentence, eluent, rule):
+    assert mentions(nlp, sentence)[eluent][0] == rule
+
+
 def test_eluent_additive(nlp):
     got = mentions(nlp, "It was eluted with methanol containing 1% ammonium hydroxide .")
     assert got["methanol containing 1% ammonium hydroxide"][0] == "eluent_additive"
+    # a column packing takes no additive: the eluent after it is its own mention
+    got = mentions(nlp, "It was purified on silica gel with 0-15% ethyl acetate / hexane .")
+    assert "silica gel" in got
+    # no eluent before the percentage: a reagent added with the catalyst stays apart
+    got = mentions(nlp, "The mixture was treated with 10% Pd / C ( 50 mg ) .")
+    assert "The mixture" in got and "10% Pd / C ( 50 mg )" in got
     got = mentions(nlp, "It was eluted with methanol containing 10% aqueous ammonia and chloroform "
                         "( concentration , 25% ) .")
     assert got["methanol containing 10% aqueous ammonia and chloroform ( concentration , 25% )"][
@@ -865,7 +902,7 @@ def test_amount_each_of(nlp):
 @pytest.mark.parametrize(
     "vessel",
     ["an oven - dried 100 mL round - bottom flask", "a flame - dried flask", "a pressure tube",
-     "a sealed pressure vessel"],
+     "a sealed pressure vessel", "an oven - dried 100 mL Schlenk tube"],
 )
 def test_vessel_description_keeps_its_stop_words(nlp, vessel):
     got = mentions(nlp, f"Phenol ( 1 g ) and THF ( 5 mL ) were placed in {vessel} .")

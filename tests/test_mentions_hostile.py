@@ -20,9 +20,9 @@ import pytest
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from chemie.components.mentions import detector, tagger
-from chemie.components.mentions.tables import MentionTables
 from chemie.extensions import mentions_of
+from chemie.mentions import detector, tagger
+from chemie.mentions.table import MentionTables
 from chemie.model import mention_attrs
 from chemie.nlp import load
 

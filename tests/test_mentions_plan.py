@@ -7,10 +7,10 @@ import itertools
 
 import pytest
 
-from chemie.components.mentions import detector as M
-from chemie.components.mentions.candidate import DocContext
-from chemie.components.mentions.docdata import SentenceIndex
-from chemie.components.mentions.tables import MentionTables
+from chemie.mentions import detector as M
+from chemie.mentions.candidate import DocContext
+from chemie.mentions.docdata import SentenceIndex
+from chemie.mentions.table import MentionTables
 
 # class letters a bare core is made of, and the letters that may follow it
 CORE_LETTERS = "DWCGKEXZNUAbnk#O-/"

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from chemie.components.mentions import passes
-from chemie.components.mentions.detector import MentionDetector
-from chemie.components.mentions.grammar import PLACEHOLDER, Grammar
-from chemie.components.mentions.tables import MentionTable, MentionTables
-from chemie.components.mentions.tagger import Tagger, TokenClassifier
+from chemie.mentions import passes
+from chemie.mentions.detector import MentionDetector
+from chemie.mentions.grammar import PLACEHOLDER, Grammar
+from chemie.mentions.table import MentionTable, MentionTables
+from chemie.mentions.tagger import Tagger, TokenClassifier
 from chemie.resources import load_rules
 from chemie.tables import TableError, parse_table
 
@@ -38,7 +38,7 @@ def _tables(edit) -> MentionTables:
         (lambda d: d["alphabet"][0].update(letter="PP"),
          "rules/mentions.yaml: alphabet.0.letter: 'PP' is not one character"),
         (lambda d: d["passes"].append({"name": "no_such_rule"}),
-         "rules/mentions.yaml: passes.17.name: 'no_such_rule' is no rule or filter"),
+         "rules/mentions.yaml: passes.18.name: 'no_such_rule' is no rule or filter"),
         (lambda d: d["shapes"].update(NUMBER="(unclosed"),
          "rules/mentions.yaml: shapes.NUMBER: bad regular expression"),
     ],

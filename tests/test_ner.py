@@ -7,10 +7,10 @@ import json
 import pytest
 from spacy.tokens import Doc
 
-from chemie.components.ner import CLASSES, SPANS_KEY, ChemicalNER, find_in_sentences
-from chemie.components.ner_lexicon import LexEntry, default_index
-from chemie.components.ner_rules import default_rules
-from chemie.language import blank
+from chemie.ner.component import CLASSES, SPANS_KEY, ChemicalNER, find_in_sentences
+from chemie.ner.lexicon import LexEntry, default_index
+from chemie.ner.rules import default_rules
+from chemie.tokenizer.language import blank
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +221,7 @@ def test_curated_formulas_are_element_symbols_with_counts():
     Ac2O), so a name built with them or other group abbreviations is an ABBREVIATION."""
     import regex
 
-    from chemie.components.ner_rules import ELEMENTS, symbols_of
+    from chemie.ner.rules import ELEMENTS, symbols_of
     from chemie.resources import read_table
 
     symbols = [s for s in symbols_of(read_table(ELEMENTS)) if s not in ("Ac", "Pr", "Ts")]
@@ -460,7 +460,7 @@ def test_ring_size_periods_glue_a_pretokenized_name():
 def test_results_do_not_depend_on_the_string_caches(monkeypatch, corpus):
     """The per-word and per-run caches only save work: emptied at every document (limit
     0), the mentions found on ChEMU-Ref snippets (tokenized and pre-tokenized) are the same."""
-    import chemie.components.ner as ner_module
+    import chemie.ner.component as ner_module
 
     path = corpus("chemu-ref/train.jsonl")
     with path.open(encoding="utf-8") as fh:
@@ -480,7 +480,7 @@ def _search_back(rule, text: str, at: int, length: int):
     """Reference for ``_match_back``: a backwards search over the whole window."""
     import regex
 
-    from chemie.components.ner_rules import _SEQUENCE_WINDOW
+    from chemie.ner.rules import _SEQUENCE_WINDOW
 
     backwards = regex.compile(rule.pattern.pattern, rule.pattern.flags | regex.REVERSE)
     m = backwards.search(text, max(0, at - _SEQUENCE_WINDOW), min(len(text), at + length + 3))
@@ -503,7 +503,7 @@ def _search_back(rule, text: str, at: int, length: int):
     ],
 )
 def test_anchored_sequence_rules_match_like_a_backwards_search(text):
-    from chemie.components.ner_rules import _match_back
+    from chemie.ner.rules import _match_back
 
     tried = 0
     for rule, required, backwards, _ in default_rules().sequence:
@@ -525,7 +525,7 @@ def test_resolve_is_one_greedy_pass_by_length_and_confidence():
     confidence, start) picks, ties to the first, on random candidates."""
     import random
 
-    from chemie.components.ner import _resolve
+    from chemie.ner.component import _resolve
 
     def greedy(cands, n):
         occupied = [False] * n

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from chemie.model.rc import Entity, RCExample
 from chemie.rc import rules
 from chemie.rc.classifier import DEFAULT_RULE, RuleClassifier
-from chemie.rc.model import Entity, RCExample
 from chemie.resources import load_rules
 from chemie.tables import parse_table
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from chemie.cli import main
-from chemie.reactions.model import Reaction
+from chemie.model.reaction import Reaction
 
 PARAGRAPH = {"id": "p1", "title": "Benzyl benzoate",
              "text": "Benzoic acid (1.2 g) and benzyl bromide (1.9 g) were stirred in DMF "

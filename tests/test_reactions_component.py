@@ -13,8 +13,8 @@ from chemie.extensions import reactions_of
 from chemie.formats.reactions import Reaction as ScoredReaction
 from chemie.formats.reactions import read_reactions
 from chemie.formats.uspto import iter_uspto
+from chemie.model.reaction import Reaction
 from chemie.nlp import annotate
-from chemie.reactions.model import Reaction
 from chemie.scoring.reactions import score_reactions
 from chemie.structures.chem import skeleton_keys
 

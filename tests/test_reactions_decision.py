@@ -12,11 +12,11 @@ import pytest
 import chemie
 from chemie.extensions import reactions_of, roles_of
 from chemie.model import Document
+from chemie.model.reaction import Problem, Reaction
 from chemie.nlp import annotate
 from chemie.reactions import structure_roles
 from chemie.reactions.accounting import Accounting, Given
 from chemie.reactions.decision import REAGENT_CATALYST, STARTING_MATERIAL
-from chemie.reactions.model import Problem, Reaction
 from chemie.reactions.table import reaction_table
 from chemie.roles.evaluate import gold_documents, jsonl_order
 from chemie.scale.worker import mapping_timeouts

@@ -10,9 +10,9 @@ from collections.abc import Callable
 import pytest
 
 from chemie.model import Role
+from chemie.model.reaction import Amount, Structure
 from chemie.reactions.assemble import Candidate, DocView
 from chemie.reactions.implied import implied_species
-from chemie.reactions.model import Amount, Structure
 from chemie.reactions.table import check_table, reaction_table
 from chemie.resources import load_rules
 from chemie.structures import chem

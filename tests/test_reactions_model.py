@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from chemie.reactions.model import (
+from chemie.model.reaction import (
     Amount,
     Component,
     Condition,

@@ -11,10 +11,10 @@ import pytest
 from test_reactions_implied import IMPLIED_CASES
 
 from chemie.model import Mention, Role
+from chemie.model.reaction import Amount, Quantity, Reaction, Structure
 from chemie.reactions import assemble
 from chemie.reactions.amounts import amount_near
 from chemie.reactions.assemble import Candidate, DocView, candidates, conditions
-from chemie.reactions.model import Amount, Quantity, Reaction, Structure
 from chemie.reactions.records import inputs_like_product, records
 from chemie.reactions.roles import text_roles
 from chemie.reactions.sections import Plan, Section

@@ -19,7 +19,7 @@ import pytest
 from chemie.cli import main
 from chemie.formats.reactions import read_reactions
 from chemie.formats.tabular import read_tables
-from chemie.reactions.model import Reaction
+from chemie.model.reaction import Reaction
 from chemie.scale import worker
 from chemie.structures import opsin as opsin_module
 from chemie.structures.chem import canonical

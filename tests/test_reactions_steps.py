@@ -17,6 +17,7 @@ from chemie.commands.reactions import ResolvingSink
 from chemie.formats.reaction_records import rsmi_block, written
 from chemie.formats.uspto import iter_uspto
 from chemie.model import Document, Mention
+from chemie.model.reaction import TEMPLATE, Reaction, Reference, Replacement, Structure
 from chemie.nlp import annotate
 from chemie.reactions.assemble import Candidate, DocView
 from chemie.reactions.inputs import (
@@ -28,7 +29,6 @@ from chemie.reactions.inputs import (
     link,
     one_source,
 )
-from chemie.reactions.model import TEMPLATE, Reaction, Reference, Replacement, Structure
 from chemie.reactions.procedures_table import CODE_RULES, check_table, procedure_table
 from chemie.reactions.references import Made, References
 from chemie.reactions.sections import Plan, Section

@@ -471,8 +471,8 @@ def test_annotate_gives_the_document_its_roles(nlp):
 def test_a_rule_table_without_a_builtin_rule_is_refused(tmp_path):
     import yaml
 
-    from chemie.components.roles import RoleLabeller
     from chemie.resources import rules_path
+    from chemie.roles.component import RoleLabeller
     from chemie.tables import TableError
 
     data = yaml.safe_load(rules_path("roles.yaml").read_text(encoding="utf-8"))

@@ -7,23 +7,23 @@ import copy
 
 import pytest
 
+from chemie.actions.component import ActionTable
+from chemie.bridging.component import BridgingTable
 from chemie.characters import CharacterTable
-from chemie.components.actions import ActionTable
-from chemie.components.bridging import BridgingTable
-from chemie.components.coref_rules import CorefTable
-from chemie.components.mentions.tables import MentionTable
-from chemie.components.ner_rules import NerTable
-from chemie.components.sentences import SentenceTable
-from chemie.language import TokenizerTable
+from chemie.coref.rules import CorefTable
+from chemie.events.linker import EventTable
+from chemie.mentions.table import MentionTable
+from chemie.ner.rules import NerTable
 from chemie.rc.labels import LabelTable
 from chemie.rc.rules import RcTable
 from chemie.reactions.procedures_table import ProcedureTable
 from chemie.reactions.table import ReactionTable
 from chemie.resources import load_rules, rules_path
-from chemie.roles.events import EventTable
 from chemie.roles.table import RoleTable
 from chemie.structures.grounding import GroundingTable
 from chemie.tables import TableError, load_table, parse_table
+from chemie.tokenizer.language import TokenizerTable
+from chemie.tokenizer.sentences import SentenceTable
 
 SCHEMAS = {
     "actions.yaml": ActionTable,

@@ -17,10 +17,10 @@ import yaml
 from spacy.language import Language
 
 import chemie
-from chemie.components.ner import ChemicalNER
-from chemie.components.ner_lexicon import default_index
 from chemie.errors import InputError
 from chemie.extensions import CHEMICAL_SPANS
+from chemie.ner.component import ChemicalNER
+from chemie.ner.lexicon import default_index
 from chemie.nlp import OPTIONAL, PIPELINE
 from chemie.resources import lexicon_path, rules_path
 from chemie.tables import TableError

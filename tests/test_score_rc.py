@@ -14,7 +14,7 @@ import pytest
 
 from chemie.cli import main
 from chemie.errors import InputError
-from chemie.rc.model import Pair
+from chemie.model.rc import Pair
 from chemie.scoring import rc
 
 

@@ -382,7 +382,7 @@ LONG = "x" * 90  # a name with no break point at all
 
 def _scheme_document():
     from chemie.model import Role
-    from chemie.reactions.model import Component, Reaction, Structure
+    from chemie.model.reaction import Component, Reaction, Structure
 
     pred = _many_links(steps=2)
     smiles = {

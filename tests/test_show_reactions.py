@@ -13,7 +13,7 @@ from html_parts import HtmlParts
 
 from chemie.cli import main
 from chemie.model import Document, Mention, Role
-from chemie.reactions.model import (
+from chemie.model.reaction import (
     Component,
     Condition,
     Conditions,

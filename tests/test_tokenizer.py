@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 import spacy
 
-from chemie.components.sentences import sentence_rules
 from chemie.extensions import TEXT
-from chemie.language import blank, bracket_partners, tokenize
 from chemie.resources import load_rules
+from chemie.tokenizer.language import blank, bracket_partners, tokenize
+from chemie.tokenizer.sentences import sentence_rules
 
 CASES_FILE = Path(__file__).parent / "fixtures" / "ner" / "tokenizer_cases.tsv"
 

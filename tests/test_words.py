@@ -5,10 +5,10 @@ from __future__ import annotations
 from spacy.attrs import ORTH
 from spacy.tokens import Doc
 
-from chemie.components.ner import SPANS_KEY
 from chemie.components.words import cached_words
 from chemie.extensions import ORTH_IDS
-from chemie.language import blank
+from chemie.ner.component import SPANS_KEY
+from chemie.tokenizer.language import blank
 
 TEXT = "The acid (2 g) was added to THF. Then tetrahydrofuran (THF) was stirred."
 

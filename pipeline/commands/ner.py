@@ -56,7 +56,7 @@ from chemie.scale.worker import Job
 if TYPE_CHECKING:  # spaCy and the NER: imported when a command needs them, not for --help
     from spacy.language import Language
 
-    from chemie.components.ner import ChemicalNER
+    from chemie.ner.component import ChemicalNER
 
 FORMATS = ("auto", "text", "chemdner", "iob")
 IOB_SUFFIXES = (".iob", ".bio", ".conll")
@@ -117,8 +117,8 @@ def build_nlp(
     abbreviation_window: int = 0, nonchemical_veto: str = "rules", max_chars: int = MAX_CHARS
 ) -> Language:
     """The chemie tokenizer, sentence segmenter and NER (``nlp.max_length``: ``max_chars``)."""
-    import chemie.components.ner  # noqa: F401  (registers the chemie_ner factory)
-    from chemie.language import blank
+    import chemie.ner.component  # noqa: F401  (registers the chemie_ner factory)
+    from chemie.tokenizer.language import blank
 
     nlp = blank()
     nlp.max_length = max_chars
@@ -132,7 +132,7 @@ def build_nlp(
 def ner_document(nlp: Language, text: str) -> list[dict[str, object]]:
     """Mention records (char offsets into ``text``) of one document (read with its
     characters normalised, :mod:`chemie.characters`; the records quote ``text``)."""
-    from chemie.components.ner import mention_records
+    from chemie.ner.component import mention_records
 
     norm = normalise(text)
     records = mention_records(nlp(norm))
@@ -144,7 +144,7 @@ def ner_document(nlp: Language, text: str) -> list[dict[str, object]]:
 
 def tag_iob(ner: ChemicalNER, sentences: list[IOBSentence]) -> list[IOBSentence]:
     """The same sentences with predicted tags (the input tokenization is kept)."""
-    from chemie.components.ner import find_in_sentences
+    from chemie.ner.component import find_in_sentences
 
     found = find_in_sentences(ner, [[normalise(w) for w in s.words] for s in sentences])
     return [

@@ -6,8 +6,8 @@ ChEMU-Ref ``.jsonl``) and USPTO paragraphs (``.jsonl`` lines with ``id``, ``titl
 through the pipeline with ``chemie_reactions``; its reactions are written in input order, a
 document's reactions in text order (the last makes its final product). Formats (declared in
 :mod:`chemie.scale.outputs`): JSON lines, one per reaction (the default;
-:meth:`chemie.reactions.model.Reaction.to_dict`, whose fields map to the Open Reaction
-Database's as :mod:`chemie.reactions.model` documents), ``rsmi`` (``ID<TAB>reactants>
+:meth:`chemie.model.reaction.Reaction.to_dict`, whose fields map to the Open Reaction
+Database's as :mod:`chemie.model.reaction` documents), ``rsmi`` (``ID<TAB>reactants>
 reagents>products`` per reaction, ``ID`` the document's id), ``csv``/``parquet`` (tables of
 reactions, components and steps: ``-o PREFIX`` or ``-o FOLDER/``). An output name ending
 in ``.jsonl``, ``.rsmi``, ``.csv`` or ``.parquet`` implies its format; without ``-o`` the

@@ -1,9 +1,9 @@
 """Writers of ``chemie reactions``' results: a document's reaction records
-(``doc.meta["reactions"]``, :class:`chemie.reactions.model.Reaction`) as JSON lines, reaction
+(``doc.meta["reactions"]``, :class:`chemie.model.reaction.Reaction`) as JSON lines, reaction
 SMILES lines or the rows of three tables. The templates of general procedures (rule
 ``general_procedure``: no reaction of their own) are not written (:func:`written`).
 
-- JSON lines: one line per reaction, :meth:`~chemie.reactions.model.Reaction.to_dict`.
+- JSON lines: one line per reaction, :meth:`~chemie.model.reaction.Reaction.to_dict`.
 - rsmi: one line per reaction, ``ID<TAB>reactants>reagents>products`` (the document's id,
   as the USPTO sets are distributed and ``chemie score reactions`` reads them); a reaction
   with a component that has no structure gets a third column naming such components. A document's
@@ -22,7 +22,7 @@ import json
 
 from chemie.formats.tabular import Table
 from chemie.model import Document
-from chemie.reactions.model import CONDITION_KINDS, TEMPLATE, Component, Quantity, Reaction
+from chemie.model.reaction import CONDITION_KINDS, TEMPLATE, Component, Quantity, Reaction
 
 MEASURES = ("mass", "volume", "moles", "equivalents", "concentration")
 ROLE_LISTS = ("products", "reactants", "reagents", "catalysts", "solvents")

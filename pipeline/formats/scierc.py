@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO
 
 from chemie.errors import InputError, read_text
-from chemie.rc.model import Entity, Pair, RCDocument
+from chemie.model.rc import Entity, Pair, RCDocument
 
 
 def _spans(obj: dict, path: Path, lineno: int) -> list[tuple[int, int, str]]:

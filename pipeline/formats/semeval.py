@@ -24,7 +24,7 @@ from typing import IO
 from xml.sax.saxutils import escape
 
 from chemie.errors import InputError, read_text
-from chemie.rc.model import Entity, Pair, RCDocument
+from chemie.model.rc import Entity, Pair, RCDocument
 
 _TAG = re.compile(
     r"<\?[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>"

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO
 
 from chemie.errors import InputError, read_text
-from chemie.rc.model import Entity, Pair, RCDocument
+from chemie.model.rc import Entity, Pair, RCDocument
 
 NO_ENTITY = "NO-ENTITY"
 

@@ -18,10 +18,10 @@ from typing import IO
 
 from chemie.corpora import data_dir
 from chemie.errors import InputError, atomic_write
+from chemie.model.rc import RCExample
 from chemie.rc import tasks
 from chemie.rc.backoff import MIN_COUNT, PRIOR, TABLE, class_name, features
 from chemie.rc.features import context
-from chemie.rc.model import RCExample
 from chemie.resources import rules_path
 
 SOURCE = "sci-rc-unified/sample-train"

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from chemie.errors import InputError
-from chemie.rc.model import Entity, Pair, RCDocument, RCExample
+from chemie.model.rc import Entity, Pair, RCDocument, RCExample
 
 
 def entity_index(docs: Mapping[str, RCDocument]) -> dict[str, tuple[RCDocument, Entity]]:

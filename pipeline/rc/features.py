@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chemie.rc.model import RCExample
+from chemie.model.rc import RCExample
 
 WINDOW = 4  # words kept before the first and after the second entity
 _BRACKETS = {"-lrb-": "(", "-rrb-": ")", "-lsb-": "[", "-rsb-": "]"}

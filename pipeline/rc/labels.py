@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chemie.rc.model import Pair
+from chemie.model.rc import Pair
 from chemie.tables import load_table
 
 OTHER = "OTHER"

@@ -13,8 +13,8 @@ from typing import IO
 
 from chemie.errors import InputError
 from chemie.formats import scierc, semeval, unified
+from chemie.model.rc import Pair, RCDocument, RCExample
 from chemie.rc.examples import build_examples
-from chemie.rc.model import Pair, RCDocument, RCExample
 
 FORMATS = ("unified", "semeval", "scierc")
 

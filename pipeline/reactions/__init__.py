@@ -1,5 +1,5 @@
-"""Reactions with structures (issue 15): the record model, amounts, assembly and roles.
-
-- :mod:`chemie.reactions.model`: the record (:class:`~chemie.reactions.model.Reaction` and
-  its parts), JSON-serialisable, with its mapping to the Open Reaction Database.
+"""Reactions with structures (issue 15): amounts, assembly, roles and the records built from
+them. The record itself (:class:`~chemie.model.reaction.Reaction` and its parts,
+JSON-serialisable, with its mapping to the Open Reaction Database) is in
+:mod:`chemie.model.reaction`.
 """

@@ -1,4 +1,4 @@
-"""Quantities in text: numbers with units, parsed into :class:`~chemie.reactions.model.Amount`.
+"""Quantities in text: numbers with units, parsed into :class:`~chemie.model.reaction.Amount`.
 
 The units and their measures are data (``rules/reactions.yaml``, ``units``). A quantity is a
 number (``1.5``, ``1,5``, ``0.5-1``: a range takes its first number; a temperature keeps its
@@ -14,7 +14,7 @@ import functools
 
 import regex
 
-from chemie.reactions.model import Amount, Quantity
+from chemie.model.reaction import Amount, Quantity
 from chemie.reactions.table import ReactionTable, reaction_table
 
 AMOUNT_MEASURES = ("mass", "volume", "moles", "equivalents", "concentration")

@@ -14,7 +14,7 @@ The work, per document:
 3. **Structures** (:class:`chemie.reactions.structures.StructureResolver`): every name of
    the document in one batch; references through the heading and coreference.
 4. **Records** (:func:`chemie.reactions.records.records`): one
-   :class:`~chemie.reactions.model.Reaction` per section that makes a product, its
+   :class:`~chemie.model.reaction.Reaction` per section that makes a product, its
    references to earlier products resolved (:mod:`chemie.reactions.references`), its
    product chosen (:func:`choose_products`), its roles by structure
    (:func:`chemie.reactions.structure_roles.structure_roles`), and what it inherits from a
@@ -33,8 +33,7 @@ from dataclasses import dataclass, field
 import regex
 
 from chemie.model import Action, Mention, Role
-from chemie.reactions.amounts import amount_near, may_state, quantities
-from chemie.reactions.model import (
+from chemie.model.reaction import (
     Amount,
     Component,
     Condition,
@@ -46,6 +45,7 @@ from chemie.reactions.model import (
     Structure,
     Yield,
 )
+from chemie.reactions.amounts import amount_near, may_state, quantities
 from chemie.reactions.table import ReactionTable
 
 HEADING_ACTION = "Heading"

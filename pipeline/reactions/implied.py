@@ -21,8 +21,8 @@ import functools
 
 import regex
 
+from chemie.model.reaction import Structure
 from chemie.reactions.assemble import INPUTS, Candidate, DocView
-from chemie.reactions.model import Structure
 from chemie.reactions.table import ImpliedRule, ReactionTable
 from chemie.structures.dictionary import Entry, compounds
 from chemie.structures.grounding import ground

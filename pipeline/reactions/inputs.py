@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from chemie.reactions.model import TEMPLATE, Reaction, Structure
+from chemie.model.reaction import TEMPLATE, Reaction, Structure
 from chemie.reactions.procedures import inherit
 from chemie.reactions.procedures_table import ProcedureTable, procedure_table
 

@@ -5,7 +5,7 @@ inherits.
 An example that follows a general procedure (or another example: "as described in Example
 3, using X instead of Y") is one record with its own reactants, product, amounts and yield,
 and the reagents, catalysts, solvents and conditions of what it follows
-(:func:`inherit`). Its :class:`~chemie.reactions.model.Reference` (``refers_to``) names the
+(:func:`inherit`). Its :class:`~chemie.model.reaction.Reference` (``refers_to``) names the
 procedure or example (:func:`find_references`, ``procedure_references`` of
 ``rules/procedures.yaml``), the record inherited from (``source``), the components taken
 (``inherited``) and those replaced (``replaced``: "using X instead of Y",
@@ -23,8 +23,7 @@ from dataclasses import dataclass
 
 import regex
 
-from chemie.reactions.assemble import Candidate
-from chemie.reactions.model import (
+from chemie.model.reaction import (
     CONDITION_KINDS,
     Component,
     Condition,
@@ -32,6 +31,7 @@ from chemie.reactions.model import (
     Reference,
     Replacement,
 )
+from chemie.reactions.assemble import Candidate
 from chemie.reactions.procedures_table import ProcedureTable
 
 INHERITED = ("reagents", "catalysts", "solvents")

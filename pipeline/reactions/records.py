@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import regex
 
+from chemie.model.reaction import TEMPLATE, Problem, Reaction, Reference, Replacement
 from chemie.reactions.assemble import (
     INPUTS,
     ROLE_LISTS,
@@ -46,7 +47,6 @@ from chemie.reactions.assemble import (
     steps,
     yield_of,
 )
-from chemie.reactions.model import TEMPLATE, Problem, Reaction, Reference, Replacement
 from chemie.reactions.procedures import inherit, reference_in, replacements_in
 from chemie.reactions.procedures_table import ProcedureTable, procedure_table
 from chemie.reactions.references import STEP_REFERENCE, Made, References

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 import regex
 
+from chemie.model.reaction import Structure
 from chemie.reactions.amounts import amount_near
 from chemie.reactions.assemble import INPUTS, Candidate, DocView
-from chemie.reactions.model import Structure
 from chemie.reactions.procedures_table import ProcedureTable
 from chemie.reactions.sections import Plan, Section
 from chemie.reactions.table import ReactionTable

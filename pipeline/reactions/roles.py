@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from chemie.model.reaction import Amount
 from chemie.reactions.assemble import Candidate
 from chemie.reactions.decision import Decision, text_decision
-from chemie.reactions.model import Amount
 from chemie.reactions.table import ReactionTable
 
 MEASURES = tuple(f.name for f in dataclasses.fields(Amount))

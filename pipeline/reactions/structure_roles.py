@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field, replace
 
+from chemie.model.reaction import Problem, Reaction, Structure
 from chemie.reactions.accounting import Accounting, Species, account
 from chemie.reactions.assemble import Candidate
 from chemie.reactions.decision import (
@@ -26,7 +27,6 @@ from chemie.reactions.decision import (
     Evidence,
     structure_decision,
 )
-from chemie.reactions.model import Problem, Reaction, Structure
 from chemie.reactions.table import ReactionTable
 from chemie.structures import chem
 from chemie.structures.resolve import SERVICE_FAILURES

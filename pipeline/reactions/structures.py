@@ -26,8 +26,8 @@ from dataclasses import replace
 
 import regex
 
+from chemie.model.reaction import Structure
 from chemie.reactions.assemble import Candidate, DocView
-from chemie.reactions.model import Structure
 from chemie.reactions.table import ReactionTable
 from chemie.structures import chem
 from chemie.structures.dictionary import compounds

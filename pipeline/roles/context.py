@@ -13,9 +13,9 @@ from typing import Protocol
 import regex
 from spacy.tokens import Doc
 
-from chemie.components.actions import HEADING, TokenTable, token_table
-from chemie.components.mentions.document import doc_text
+from chemie.actions.component import HEADING, TokenTable, token_table
 from chemie.extensions import actions_of, mentions_of, relations_of
+from chemie.mentions.document import doc_text
 from chemie.model import Action, Mention
 from chemie.roles.found import Found
 

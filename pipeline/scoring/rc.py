@@ -53,8 +53,8 @@ import pandas as pd
 
 from chemie.errors import InputError, read_text
 from chemie.formats import scierc, semeval, unified
+from chemie.model.rc import Pair
 from chemie.rc.labels import OTHER, mapping, to_unified
-from chemie.rc.model import Pair
 from chemie.scoring.report import ScoreReport, ScoreTable, prf
 
 MISSING = "(none)"

@@ -31,7 +31,7 @@ from chemie.model import (
     Role,
     Token,
 )
-from chemie.reactions.model import Reaction
+from chemie.model.reaction import Reaction
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -117,7 +117,7 @@ def add_chemdner_classes(doc: Document, ner: NER) -> Document:
     ``ner`` is the NER pipeline of ``chemie ner`` (text -> spaCy ``Doc``); the caller
     builds it, so this library module does not depend on the command layer.
     """
-    from chemie.components.ner import mention_records
+    from chemie.ner.component import mention_records
 
     targets = [
         m for m in doc.mentions

@@ -27,7 +27,7 @@ from string import Template
 
 from chemie.formats.tabular import chemdner_class
 from chemie.model import Document, Mention, Role
-from chemie.reactions.model import Reaction
+from chemie.model.reaction import Reaction
 from chemie.show.compare import Marks, compare, relation_key, roles_only
 from chemie.show.layout import Node, Piece, nest
 from chemie.show.palette import (

@@ -20,7 +20,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from chemie.reactions.model import Component, Reaction
+from chemie.model.reaction import Component, Reaction
 
 BOND = 18  # px: the length of a bond in every drawing (one scale for every species)
 MAX_SIZE = (360, 260)  # px: a larger molecule is scaled down to fit

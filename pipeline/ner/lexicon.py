@@ -18,7 +18,7 @@ from pathlib import Path
 
 import ahocorasick
 
-from chemie.components.ner_rules import ELEMENTS, guess_class
+from chemie.ner.rules import ELEMENTS, guess_class
 from chemie.resources import read_table
 
 EXACT_CLASSES = frozenset({"ABBREVIATION", "FORMULA", "IDENTIFIER"})

@@ -1,7 +1,7 @@
 """Reaction records (factory ``chemie_reactions``): reactants, reagents, products with
 structures, amounts, yield, conditions and steps, after ``chemie_roles``.
 
-Writes :class:`chemie.reactions.model.Reaction` objects to ``doc._.reactions``, one per
+Writes :class:`chemie.model.reaction.Reaction` objects to ``doc._.reactions``, one per
 step that makes a product (see :mod:`chemie.reactions.records`). Roles follow the USPTO
 convention and name their rule (``rules/reactions.yaml``): the reactant-or-reagent decision
 of :mod:`chemie.reactions.decision`, by text, then, with structures, by the atom accounting
@@ -27,7 +27,6 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.mentions.document import doc_text
 from chemie.extensions import (
     actions_of,
     doc_id_of,
@@ -36,10 +35,11 @@ from chemie.extensions import (
     relations_of,
     roles_of,
 )
+from chemie.mentions.document import doc_text
+from chemie.model.reaction import Problem
 from chemie.reactions.assemble import DocView, candidates
 from chemie.reactions.implied import implied_species
 from chemie.reactions.labels import follow
-from chemie.reactions.model import Problem
 from chemie.reactions.procedures_table import procedure_table
 from chemie.reactions.records import records
 from chemie.reactions.roles import text_roles

@@ -335,8 +335,8 @@ def blank(sentences: bool = True) -> Language:
     Importing the components registers the ``chemie_sentences`` and ``chemie_ner``
     factories, so ``nlp.add_pipe("chemie_ner")`` works on the result.
     """
-    import chemie.components.ner  # noqa: F401  (registers the factory)
-    import chemie.components.sentences  # noqa: F401  (registers the factory)
+    import chemie.ner.component  # noqa: F401  (registers the factory)
+    import chemie.tokenizer.sentences  # noqa: F401  (registers the factory)
 
     nlp = Chemie()
     if sentences:

@@ -15,14 +15,14 @@ from pathlib import Path
 from spacy.attrs import IDX
 from spacy.tokens import Doc
 
-from chemie.components.mentions.candidate import Candidate, DocContext
-from chemie.components.mentions.docdata import chemical_spans, ner_confidence, sentence_index
-from chemie.components.mentions.document import core_is_bare_reference, doc_text, token_info
-from chemie.components.mentions.grammar import Grammar, grammar_of
-from chemie.components.mentions.passes import PostPasses
-from chemie.components.mentions.tables import MentionTables, Rule
-from chemie.components.mentions.tagger import Tagger
 from chemie.extensions import CHEMICALS, NER_STORE, SENTENCE_STARTS, TOKEN_INFO, mentions_of
+from chemie.mentions.candidate import Candidate, DocContext
+from chemie.mentions.docdata import chemical_spans, ner_confidence, sentence_index
+from chemie.mentions.document import core_is_bare_reference, doc_text, token_info
+from chemie.mentions.grammar import Grammar, grammar_of
+from chemie.mentions.passes import PostPasses
+from chemie.mentions.table import MentionTables, Rule
+from chemie.mentions.tagger import Tagger
 from chemie.model import Range
 from chemie.saving import SavesTables, rule_table
 from chemie.tables import TableError

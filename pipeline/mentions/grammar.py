@@ -8,7 +8,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from chemie.components.mentions.tables import MentionTables
+from chemie.mentions.table import MentionTables
 from chemie.tables import TableError
 
 # {NAME}: a placeholder (regex quantifiers such as {1,3} are no names)

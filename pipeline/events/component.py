@@ -1,7 +1,7 @@
 """Event arguments (factory ``chemie_events``): the ChEMU 2020 Task 2 links of each trigger.
 
 Runs after ``chemie_roles``, once the role labels are final: a post-pass over the labelled
-spans of ``doc._.roles`` and the sentences of the Doc (:mod:`chemie.roles.events`, rules in
+spans of ``doc._.roles`` and the sentences of the Doc (:mod:`chemie.events.linker`, rules in
 ``rules/events.yaml``). Each trigger's ``args`` become the ids of the entities it acts on
 (ARG1 for a compound, ARGM for a temperature, time or yield, by the entity's label) and its
 ``arg_rules`` the rule that linked each. A component of its own rather than a step inside
@@ -17,10 +17,10 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.actions import token_table
-from chemie.components.mentions.document import doc_text
+from chemie.actions.component import token_table
+from chemie.events.linker import EventLinker, load_linker, set_arguments
 from chemie.extensions import TEXT, roles_of
-from chemie.roles.events import EventLinker, load_linker, set_arguments
+from chemie.mentions.document import doc_text
 from chemie.saving import SavesTables, rule_table, table_sources
 
 

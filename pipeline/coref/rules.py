@@ -29,6 +29,7 @@ from functools import cached_property
 from typing import ClassVar, Literal, NamedTuple
 
 from chemie.model import Mention
+from chemie.registry import StageRules, stage_rules
 
 
 @dataclass(slots=True)
@@ -153,7 +154,7 @@ class RuleSpec:
         return self.gate is None or self.gate(f, p)
 
 
-RULES: dict[str, RuleSpec] = {}  # rule name -> its function, kinds and gate
+RULES: StageRules[RuleSpec] = stage_rules("coref")  # name -> its function, kinds and gate
 
 
 def rule(
@@ -168,9 +169,7 @@ def rule(
     pass ``gate(features, entry)``."""
 
     def register(fn: Callable[..., Found]) -> Callable[..., Found]:
-        if name in RULES:
-            raise ValueError(f"coreference rule {name!r} registered twice")
-        RULES[name] = RuleSpec(name, fn, None if kinds is None else frozenset(kinds), gate)
+        RULES.add(name, RuleSpec(name, fn, None if kinds is None else frozenset(kinds), gate))
         CorefRule.table_variants[name] = params
         return fn
 

@@ -24,7 +24,7 @@ import regex
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.actions import (
+from chemie.actions.component import (
     HEADING,
     ActionTable,
     MentionView,
@@ -34,9 +34,9 @@ from chemie.components.actions import (
     mention_views,
     token_table,
 )
-from chemie.components.coref import number_relations
-from chemie.components.mentions.document import doc_text
+from chemie.coref.component import number_relations
 from chemie.extensions import actions_of, mentions_of, relations_of
+from chemie.mentions.document import doc_text
 from chemie.model import Action, Relation
 from chemie.saving import SavesTables, table_sources
 from chemie.tables import load_table
@@ -117,6 +117,7 @@ class BridgingTable:
     quench_words: frozenset[str]
     reaction_gases: frozenset[str]
     condition_actions: frozenset[str]
+    carried_conditions: frozenset[str]
     part_rules: frozenset[str]
     filter_aid_heads: frozenset[str]
     filter_aids: frozenset[str]
@@ -583,10 +584,12 @@ class BridgingResolver(SavesTables):
                 and not self._by_class(m))
             if m.id in ctx.thrown_away:
                 # "filtered to remove a solid", "the water layer was removed": linked, but the
-                # system goes on from the state before it
-                kept = walk.state, walk.parent, walk.inputs
+                # system goes on from the state before it, with the compounds still pending
+                # ("washed with brine, dried over Na2SO4 and distilled to remove the filtrate.
+                # The residue": the residue links to the brine and the Na2SO4)
+                kept = walk.state, walk.parent, walk.inputs, list(walk.pending)
                 self._state(ctx, m, walk, in_workup, product, out, changed)
-                walk.state, walk.parent, walk.inputs = kept
+                walk.state, walk.parent, walk.inputs, walk.pending = kept
                 continue
             in_workup = self._state(ctx, m, walk, in_workup, product, out, changed)
             if product and in_workup and m.head not in t.state_heads:
@@ -649,9 +652,12 @@ class BridgingResolver(SavesTables):
             here = ctx.table.idx[m.first]
             for p in pending:
                 # "Y was dissolved in W, and to the solution was added Z": Y and W are not
-                # moved (no addition between them and the solution)
-                clause = p.sentence == m.sentence and ctx.one_addition_between(
-                    ctx.table.idx[p.last], here)
+                # moved (no addition between them and the solution); nor in "Y was dissolved
+                # in W, and Z was added to the solution" (the addition names what it adds
+                # after them)
+                lo = ctx.table.idx[p.last]
+                clause = (p.sentence == m.sentence and ctx.one_addition_between(lo, here)
+                          and not (p.id in ctx.solvents and ctx.adds_later(lo, here)))
                 (deferred if clause else []).append(p)
             pending = [p for p in pending if p not in deferred]
         prev = walk.state
@@ -811,6 +817,8 @@ class _Context:
         self.steps = steps = [a.step for a in body]
         self.phases = [a.phase for a in body]
         self.labels = [a.label for a in body]
+        self.objects = [a.args.get("object", ()) if a.args else () for a in body]
+        self._starts: dict[str, int] | None = None  # mention id -> first character
         # the first action of each step (filled backwards: the earliest start is written last)
         self.first_action: dict[int, int] = dict(
             zip(reversed(steps), reversed(starts), strict=True))
@@ -818,6 +826,7 @@ class _Context:
         self.removed: set[str] = set()
         self.targets: set[str] = set()  # "X was prepared / synthesized ...": the step's target
         self.extracted: set[str] = set()  # objects of extractions ("the layer was extracted")
+        self.solvents: set[str] = set()  # solvents of actions ("dissolved in W")
         self.thrown_away: set[str] = set()  # objects of "removed", "decanted" (not evaporated)
         self.workup_objects: set[str] = set()
         self.processed: set[str] = set()  # objects of condition actions ("the tube was heated")
@@ -828,6 +837,8 @@ class _Context:
                 continue  # no mention to record (an action without arguments)
             if "product" in args:
                 self.products.update(args["product"])
+            if "solvent" in args:
+                self.solvents.update(args["solvent"])
             label = a.label
             if label not in special:
                 continue  # (most actions) no rule reads this action's object
@@ -844,6 +855,26 @@ class _Context:
                 self.workup_objects.update(args.get("object", ()))
             if label in resolver.t.extracting_actions:
                 self.extracted.update(args.get("object", ()))
+        self._carry_condition(body, resolver.t.carried_conditions)
+
+    def _carry_condition(self, body: list[Action], conditions: frozenset[str]) -> None:
+        """A condition verb without an object right after "and" acts on what the action before
+        it (in the sentence) acted on: "The vial was capped and heated", "X and Y were placed in
+        a flask and refluxed": the vial, the flask are processed (they hold the system)."""
+        table = self.table
+        for before, a in zip(body, body[1:], strict=False):
+            if (a.label not in conditions or (a.args and a.args.get("object"))
+                    or not before.args or before.sentence != a.sentence):
+                continue
+            k = table.starting_at(a.start)
+            if k is None or k < 2:
+                continue
+            low = table.lower
+            if low[k - 1] == "then" and low[k - 2] == "and":
+                k -= 1
+            if low[k - 1] == "and":
+                self.processed.update(before.args.get("object", ()))
+                self.processed.update(before.args.get("container", ()))
 
     def workup_active(self, step: int, char: int, since: int = -1) -> bool:
         """True when the last action of ``step`` between ``since`` and ``char`` is a work-up."""
@@ -861,6 +892,21 @@ class _Context:
         is an addition ("X was added to the mixture")."""
         a, b = bisect.bisect_right(self.starts, lo), bisect.bisect_left(self.starts, hi)
         return b - a == 1 and self.labels[a] in self.adding
+
+    def adds_later(self, lo: int, hi: int) -> bool:
+        """True when the addition starting between characters ``lo`` and ``hi`` names what
+        it adds after ``lo`` ("dissolved in W at rt , and Z was added to the solution")."""
+        a = bisect.bisect_right(self.starts, lo)
+        added = self.objects[a] if a < len(self.objects) else ()
+        return bool(added) and min(map(self.mention_start, added)) > lo
+
+    def mention_start(self, mention_id: str) -> int:
+        """The character offset of a mention's first token (the index is built on first
+        use)."""
+        if self._starts is None:
+            idx = self.table.idx
+            self._starts = {v.id: idx[v.first] for v in self.views}
+        return self._starts.get(mention_id, -1)
 
     def actions_between(self, lo: int, hi: int) -> int:
         """Number of actions starting between characters ``lo`` and ``hi``."""

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 from spacy.tokens import Doc
 
-from chemie.components.mentions.docdata import SentenceIndex
-from chemie.components.mentions.tables import MentionTables
+from chemie.mentions.docdata import SentenceIndex
+from chemie.mentions.table import MentionTables
 from chemie.model import Mention, Range, TokenPair
 
 if TYPE_CHECKING:
-    from chemie.components.mentions.grammar import Grammar
+    from chemie.mentions.grammar import Grammar
 
 Ranges = tuple[TokenPair, ...]
 

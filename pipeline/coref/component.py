@@ -1,7 +1,7 @@
 """``chemie_coref``: rule-based COREFERENCE links between the mentions of ``chemie_mentions``.
 
 Rules (``rules/coref.yaml``, in order; the first that resolves an anaphor wins; each a
-function of :mod:`chemie.components.coref_rules` registered with its gate) put each
+function of :mod:`chemie.coref.rules` registered with its gate) put each
 anaphor into the chain of an earlier mention. The links written to ``doc._.relations`` go
 from each anaphor to the closest earlier member of its chain (``mode="surface"``; a label in
 the gap of a discontinuous name is skipped, and rules marked ``link: direct`` link the mention
@@ -21,8 +21,8 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from chemie.components.actions import token_table
-from chemie.components.coref_rules import (
+from chemie.actions.component import token_table
+from chemie.coref.rules import (
     RULES,
     TITLE_WORDS,
     Context,
@@ -34,8 +34,8 @@ from chemie.components.coref_rules import (
     material_role,
     open_bracket,
 )
-from chemie.components.mentions.document import token_info
 from chemie.extensions import mentions_of, relations_of
+from chemie.mentions.document import token_info
 from chemie.model import Mention, Relation
 from chemie.saving import SavesTables, rule_table, table_sources
 from chemie.tables import load_table
@@ -352,7 +352,7 @@ class CorefResolver(SavesTables):
                 best = x
         return best
 
-    # (the rules themselves: chemie.components.coref_rules)
+    # (the rules themselves: chemie.coref.rules)
 
 
 @Language.factory(

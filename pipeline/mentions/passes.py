@@ -14,8 +14,8 @@ from collections.abc import Callable
 from itertools import accumulate
 from operator import attrgetter
 
-from chemie.components.mentions.candidate import Candidate, DocContext
-from chemie.components.mentions.tables import MentionTables
+from chemie.mentions.candidate import Candidate, DocContext
+from chemie.mentions.table import MentionTables
 from chemie.tables import TableError
 
 PassFunction = Callable[[DocContext, list[Candidate]], list[Candidate]]
@@ -451,24 +451,36 @@ def abbreviated_solution(x: DocContext, found: list[Candidate]) -> list[Candidat
 
 @post_pass("eluent_additive")
 def eluent_additive(x: DocContext, found: list[Candidate]) -> list[Candidate]:
-    """``eluent_additive``: a solvent containing a percentage of another is one eluent
-    ("methanol containing 1% ammonium hydroxide", "25% methanol containing 0.2% NH4OH")."""
+    """``eluent_additive``: a solvent or eluent with a percentage of an additive is one eluent
+    ("methanol containing 1% ammonium hydroxide", "acetonitrile-H2O with 0.1% TFA",
+    "acetonitrile / water gradient with addition of 0.1% TFA", "DCM : MeOH = 50 : 1 , 0.1%
+    aqueous ammonia"): the words between them are one of the rule's ``joiners`` (after an
+    eluent with a ratio also one of ``ratio_joiners``); the additive starts with its
+    percentage; a column packing (``packings``) takes none."""
     cs, low, words = x.cs, x.low, x.words
+    table = x.tables.words["eluent_additive"]
+    joiners, ratio_joiners = table["joiners"], table["ratio_joiners"]
+    eluents, packings = table["eluents"], table["packings"]
     out: list[Candidate] = []
     for b in sorted(found, key=_RANGES):
-        if out:
+        b0 = b.first
+        if out and cs[b0] == "A":  # (most candidates start otherwise: one test)
             a = out[-1]
-            a1, b0 = a.last, b.first
+            a1 = a.last
             if (
-                a.rule in ("chemical_np", "amount_of_np")
-                and b.rule in ("chemical_np", "np_quantity")
+                a1 + 1 < b0 <= a1 + 5 and "%" in words[b0]
+                and a.rule in eluents and b.rule in ("chemical_np", "np_quantity")
                 and len(a.ranges) == len(b.ranges) == 1 and a.kind == "chemical"
-                and b.kind == "chemical" and b0 == a1 + 2 and low[a1 + 1] == "containing"
-                and cs[b0] == "A" and "%" in words[b0]
+                and b.kind == "chemical"
+                # "silica gel with 0-15% EtOAc": the packing takes no additive
+                and packings.isdisjoint(low[a.first : a1 + 1])
             ):
-                out[-1] = b.but(ranges=((a.first, b.last),), rule="eluent_additive",
-                                tokens=(a.first, b.last), core=(a.core[0], b.core[1]), det=a.det)
-                continue
+                between = " ".join(low[a1 + 1 : b0])
+                if between in joiners or (a.rule == "eluent_ratio" and between in ratio_joiners):
+                    out[-1] = b.but(ranges=((a.first, b.last),), rule="eluent_additive",
+                                    tokens=(a.first, b.last), core=(a.core[0], b.core[1]),
+                                    det=a.det)
+                    continue
         out.append(b)
     return out
 
@@ -554,6 +566,30 @@ def solvent_pair(x: DocContext, found: list[Candidate]) -> list[Candidate]:
                 out[-1] = c.but(ranges=((a, d),), rule="solvent_pair", tokens=(a, d))
                 continue
         out.append(f)
+    return out
+
+
+@post_pass("eluent_sequence")
+def eluent_sequence(x: DocContext, found: list[Candidate]) -> list[Candidate]:
+    """``eluent_sequence``: eluents run one after the other are one eluent ("petroleum ether /
+    acetone 100 / 0 to 80 / 20 then heptane / acetone 100 / 0 to 60 / 40", "70-100% EtOAc in DCM
+    , then 0-5% MeOH in EtOAc"): the words between them are one of the rule's ``joiners``."""
+    low = x.low
+    table = x.tables.words["eluent_sequence"]
+    joiners, eluents = table["joiners"], table["eluents"]
+    out: list[Candidate] = []
+    for b in sorted(found, key=_RANGES):
+        if out:
+            a = out[-1]
+            if (
+                a.rule in eluents and b.rule in eluents and len(a.ranges) == len(b.ranges) == 1
+                and a.last + 1 < b.first <= a.last + 3
+                and " ".join(low[a.last + 1 : b.first]) in joiners
+            ):
+                out[-1] = a.but(ranges=((a.first, b.last),), rule="eluent_sequence",
+                                tokens=(a.first, b.last), core=(a.core[0], b.core[1]))
+                continue
+        out.append(b)
     return out
 
 

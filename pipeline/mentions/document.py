@@ -8,9 +8,9 @@ from dataclasses import replace
 from spacy.attrs import ORTH, SPACY
 from spacy.tokens import Doc
 
-from chemie.components.mentions.docdata import sentence_index
-from chemie.components.mentions.tagger import default_tagger
 from chemie.extensions import TEXT, TOKEN_INFO
+from chemie.mentions.docdata import sentence_index
+from chemie.mentions.tagger import default_tagger
 from chemie.model import Mention
 
 

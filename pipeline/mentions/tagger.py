@@ -16,8 +16,8 @@ from operator import itemgetter
 from spacy.attrs import ORTH
 from spacy.tokens import Doc
 
-from chemie.components.mentions.docdata import chemical_spans, sentence_starts
-from chemie.components.mentions.tables import Letter, MentionTables
+from chemie.mentions.docdata import chemical_spans, sentence_starts
+from chemie.mentions.table import Letter, MentionTables
 from chemie.tables import TableError
 
 _FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
@@ -538,9 +538,10 @@ class Tagger:
 
 
 # the classes between a determiner and an equipment head that a vessel's description may hold
-# (words, numbers, units, hyphens, the comma of "250 mL , 3-neck", names, stop words), and how
-# far back the determiner may be (vessel_description)
-_VESSEL_WORDS = frozenset("WNU-PCS")
+# (words, numbers, units, hyphens, the comma of "250 mL , 3-neck", names, stop words, other
+# capitalised words: "an oven - dried Schlenk tube"), and how far back the determiner may be
+# (vessel_description)
+_VESSEL_WORDS = frozenset("WNU-PCSX")
 _VESSEL_REACH = 8
 
 

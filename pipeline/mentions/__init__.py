@@ -3,13 +3,13 @@ equipment, numbered compounds) from a class string over the tokens.
 
 The mention table ``rules/mentions.yaml`` drives it all; the package's modules:
 
-- ``tables``: the table's schema (typed loading) and its compiled word lists and shapes;
+- ``table``: the table's schema (typed loading) and its compiled word lists and shapes;
 - ``tagger``: one class letter per token (the table's ``alphabet``), then the context
   re-lettering (its ``context`` steps): the class string of the doc;
 - ``grammar``: the regex fragments with ``{NAME}`` placeholders, compiled into the mention
   pattern and its variants;
 - ``detector``: the component: ``match()`` (the pattern over the class string, each match
-  validated into :class:`~chemie.components.mentions.candidate.Candidate` mentions, then the
+  validated into :class:`~chemie.mentions.candidate.Candidate` mentions, then the
   post-passes) and ``set_annotations()`` (``doc._.mentions``);
 - ``passes``: the post-passes, registered by rule name, run in the table's ``passes`` order;
 - ``candidate``: the candidate and the one method that makes a Mention of it;
@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from spacy.language import Language
 
-from chemie.components.mentions.detector import MentionDetector
-from chemie.components.mentions.tables import MentionTables
+from chemie.mentions.detector import MentionDetector
+from chemie.mentions.table import MentionTables
 from chemie.saving import table_sources
 
 

@@ -5,6 +5,10 @@ discontinuous: ``spans`` holds one or more ``(start, end)`` ranges in text order
 Relations point from ``head`` (the anaphor, or the first argument) to ``tail`` (the
 antecedent, or the second argument) by mention id. Anything produced by a rule carries
 the rule's name in ``rule``.
+
+The other records every layer may read live beside it: :mod:`chemie.model.reaction` (the
+reaction record of ``chemie_reactions``) and :mod:`chemie.model.rc` (relation
+classification examples).
 """
 
 from __future__ import annotations
@@ -78,7 +82,7 @@ class Mention:
     """A (possibly discontinuous) text-bound annotation.
 
     The fields after ``confidence`` are what ``chemie_mentions`` says of a mention it found
-    (and :func:`chemie.components.mentions.document.describe_mention` of a gold mention put
+    (and :func:`chemie.mentions.document.describe_mention` of a gold mention put
     on a Doc): token indices are the Doc's. A mention read from a file has none of them: its
     ``kind`` is "" (untyped), ``tokens`` and ``core`` are None, ``ranges`` is empty.
     """

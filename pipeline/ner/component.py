@@ -33,14 +33,16 @@ import regex
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from chemie.components.ner_lexicon import (
+from chemie.components.words import cached_words
+from chemie.extensions import CHEMICAL_SPANS, NER_STORE
+from chemie.ner.lexicon import (
     CURATED,
     DERIVED,
     LexEntry,
     LexiconIndex,
     default_index,
 )
-from chemie.components.ner_rules import (
+from chemie.ner.rules import (
     ELEMENTS,
     TABLE,
     NerRules,
@@ -50,8 +52,6 @@ from chemie.components.ner_rules import (
     ner_table,
     symbols_of,
 )
-from chemie.components.words import cached_words
-from chemie.extensions import CHEMICAL_SPANS, NER_STORE
 from chemie.resources import lexicon_path, load_lexicon, read_table, rules_path
 from chemie.saving import SavesTables
 

@@ -1,0 +1,1 @@
+"""Bridging: relations between mentions that are not the same compound (stage package)."""
