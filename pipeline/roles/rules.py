@@ -1,4 +1,5 @@
-"""The compound rules of ``rules/roles.yaml``, each a function registered under its name.
+"""The compound rules of ``rules/roles.yaml``, each a function registered under its name in
+the rule registry (``chemie.registry.stage_rules("roles")``).
 
 A rule is an entry of the table (name, comment, the label it gives, its own keys) and one
 function here. A *feature rule* reads only the :class:`Features` of a compound (computed once
@@ -30,6 +31,8 @@ import bisect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
+
+from chemie.registry import StageRules, stage_rules
 
 if TYPE_CHECKING:  # (the table's schema imports this module: it stays free of spaCy)
     from chemie.roles.context import RoleContext
@@ -156,13 +159,11 @@ class RuleSpec:
     gate: Gate | None
 
 
-RULES: dict[str, RuleSpec] = {}  # rule name -> its function
+RULES: StageRules[RuleSpec] = stage_rules("roles")  # rule name -> its function and gate
 
 
 def _register(name: str, params: type[CompoundRule], spec: RuleSpec) -> None:
-    if name in RULES:
-        raise ValueError(f"compound rule {name!r} registered twice")
-    RULES[name] = spec
+    RULES.add(name, spec)
     CompoundRule.table_variants[name] = params
 
 
