@@ -141,3 +141,21 @@ def test_a_table_file_reads_the_vocabularies_beside_it(tmp_path):
     path = tmp_path / "roles.yaml"
     path.write_text(yaml.safe_dump(table()), encoding="utf-8")
     assert role_table(path).words["solvents"] == {"thf", "water", "eqv"}
+
+
+def test_a_compound_rule_without_a_registered_function_is_refused(monkeypatch):
+    """The registry's agreement check: an entry the schema can read but no function of
+    stage_rules("roles") decides."""
+    from chemie.roles.rules import CompoundRule
+
+    monkeypatch.setitem(CompoundRule.table_variants, "orphan", CompoundRule)
+    data = table(compounds=[{"name": "orphan", "comment": "c", "label": "SOLVENT"}])
+    with pytest.raises(TableError, match="no roles rule function for orphan"):
+        parse(data)
+
+
+def test_the_shipped_table_names_every_registered_function():
+    from chemie.roles.table import TABLE
+
+    with pytest.raises(TableError, match="roles rule functions without an entry: "):
+        check_table(parse_table(table(), RoleTable, TABLE), TABLE)

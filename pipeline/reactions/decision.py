@@ -156,6 +156,7 @@ def _structure_fires(rule: StructureRule, prior: Decision, evidence: Evidence) -
 
 Stage = Callable[["RoleContext", "Compound"], "tuple[str, str] | None"]
 REAGENT_BY_CLASS = "reagent_by_class"  # its rule in rules/roles.yaml (builtin)
+_ANSWERS_KEPT = 100_000  # answers TextTier remembers before it starts afresh
 
 
 class TextTier:
@@ -171,13 +172,22 @@ class TextTier:
         self.stage = stage
         self.table = table if table is not None else reaction_table()
         self.dictionary = compounds()
+        # (the stage's rule, the name as written) -> the answer: names recur across texts
+        self._answers: dict[tuple[str, str], tuple[str, str]] = {}
 
     def __call__(self, c: RoleContext, x: Compound) -> tuple[str, str] | None:
         out = self.stage(c, x)
         if out is None or out[0] != STARTING_MATERIAL:
             return out
-        entry = self.dictionary.lookup(x.raw)
-        d = text_decision(out[0], out[1], x.raw, entry.cls if entry is not None else None,
-                          frozenset(), self.table)
-        return (REAGENT_CATALYST, REAGENT_BY_CLASS) if chemu_label(d) == REAGENT_CATALYST \
-            else out
+        key = (out[1], x.raw)
+        answer = self._answers.get(key)
+        if answer is None:
+            if len(self._answers) >= _ANSWERS_KEPT:
+                self._answers.clear()
+            entry = self.dictionary.lookup(x.raw)
+            d = text_decision(out[0], out[1], x.raw, entry.cls if entry is not None else None,
+                              frozenset(), self.table)
+            answer = self._answers[key] = (
+                (REAGENT_CATALYST, REAGENT_BY_CLASS) if chemu_label(d) == REAGENT_CATALYST
+                else out)
+        return answer

@@ -24,12 +24,7 @@ from chemie.model import Role
 from chemie.reactions.decision import TextTier
 from chemie.resources import lexicon_path
 from chemie.roles.anchors import Anchors
-from chemie.roles.compounds import (
-    CompoundFinder,
-    assign_roles,
-    bracket_labels,
-    merge_heading_names,
-)
+from chemie.roles.compounds import CompoundFinder, merge_heading_names
 from chemie.roles.conditions import (
     find_amounts,
     find_conditions,
@@ -40,6 +35,7 @@ from chemie.roles.conditions import (
 from chemie.roles.context import Patterns, RoleContext, role_context
 from chemie.roles.features import FeatureIndex
 from chemie.roles.found import Found
+from chemie.roles.labelling import assign_roles, bracket_labels
 from chemie.roles.lexicon import load_role_lexicon
 from chemie.roles.participants import ReactantOrReagent
 from chemie.roles.phases import assign_phases

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from chemie.model import Mention
 from chemie.roles.context import RoleContext
 from chemie.roles.found import Found
 
@@ -80,7 +81,7 @@ class Compound:
 
 
 class FeatureIndex:
-    """What the rules name, for :func:`features_of`: each name of the named word lists -> the
+    """What the rules name, for :func:`compound_features`: each name of the named word lists -> the
     lists holding it, and the action classes, verbs, argument roles and relation labels
     (each as a one-element set, the common case of one action naming a compound)."""
 
@@ -107,54 +108,77 @@ def _union(entries: list[object], key: str) -> frozenset[str]:
                                if getattr(e, key, None) is not None))
 
 
-def features_of(ctx: RoleContext, f: Found, index: FeatureIndex, heading: int,
-                steps: list[int], lexicon: dict[str, str]) -> Compound:
-    """The :class:`Compound` of span ``f`` (whose mention, links and action are set here
-    from the smallest covering mention named by an action; ``steps``: where the step
-    headings of the heading end)."""
-    linked: frozenset[str] | set[str] = _EMPTY
-    covering = ctx.covering(f.start, f.end)
-    if covering:
-        linked = _link(ctx, f, covering)
-        if linked:
-            linked = index.linked.intersection(linked)
-    action = f.action
-    phase = (ctx.phase_of.get(id(action), action.phase) if action is not None
-             else phase_near(ctx, f.start))
-    end = f.aqueous_tail if f.aqueous_tail >= 0 else f.end
-    start = f.start
-    if f.aqueous > start:
-        start = f.aqueous
-    if f.core > start:
-        start = f.core
-    low = ctx.lower_text
-    text = low[start:end]
-    place = "body"
-    if f.start < heading:
-        place = "heading"
-        k = bisect.bisect_left(steps, f.end)
-        if k < len(steps) and text not in low[steps[k] : heading]:
-            place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
-    links = f.links
-    if not links:
-        actions = verbs = roles = _EMPTY
-    elif len(links) == 1:
-        a, role = links[0]
-        actions = index.one_action.get(a.label, _EMPTY)
-        verbs = index.one_verb.get(low[a.start : a.end], _EMPTY)
-        roles = index.one_role.get(role, _EMPTY)
-    else:
-        actions = index.actions.intersection([a.label for a, _ in links])
-        verbs = index.verbs.intersection([low[a.start : a.end] for a, _ in links])
-        roles = index.roles.intersection([r for _, r in links])
-    name = text if " " not in text else " ".join(text.split())
-    # (tuple.__new__: a NamedTuple's own __new__ is Python code, three times slower)
-    features = _new(Features, (place, phase, f.kind, lexicon.get(name, ""), linked or _EMPTY,
-                               index.lists.get(text, _EMPTY), actions, roles, verbs))
-    return Compound(f, features, start, end, text, ctx.text, low)
+def compound_features(ctx: RoleContext, spans: list[Found], index: FeatureIndex,
+                      heading: int, steps: list[int], lexicon: dict[str, str]
+                      ) -> list[Compound]:
+    """The :class:`Compound` of each span of ``spans`` (in text order), in one pass over the
+    document: each span's mention, links and action are set here from the mentions covering
+    it (the smallest covering mention named by an action) and its phase from its action or
+    the action nearest to it (``steps``: where the step headings of the heading end)."""
+    low, source = ctx.lower_text, ctx.text
+    m_starts, m_ends, mentions = ctx.mention_starts, ctx.mention_ends, ctx.mentions
+    longest, linked_of = ctx.longest, ctx.linked
+    near = _PhaseNear(ctx)
+    one_action, one_verb, one_role = index.one_action, index.one_verb, index.one_role
+    lists_of, lexicon_of, index_linked = index.lists.get, lexicon.get, index.linked
+    bisect_right = bisect.bisect_right
+    out = []
+    for f in spans:
+        start, end = f.start, f.end
+        linked: frozenset[str] | set[str] = _EMPTY
+        # the mentions covering the span, smallest first
+        k = bisect_right(m_starts, start) - 1
+        if k >= 0:
+            earliest = end - longest  # no mention starting before it reaches the end
+            covering = []
+            while k >= 0 and m_starts[k] >= earliest:
+                if m_ends[k] >= end:
+                    covering.append(k)
+                k -= 1
+            if covering:
+                if len(covering) > 1:
+                    covering.sort(key=lambda k: m_ends[k] - m_starts[k])
+                linked = _link(ctx, f, [mentions[k] for k in covering], linked_of)
+                if linked:
+                    linked = index_linked.intersection(linked)
+        action = f.action
+        phase = (ctx.phase_of.get(id(action), action.phase) if action is not None
+                 else near.phase(start))
+        if f.aqueous_tail >= 0:
+            end = f.aqueous_tail
+        if f.aqueous > start:
+            start = f.aqueous
+        if f.core > start:
+            start = f.core
+        text = low[start:end]
+        place = "body"
+        if f.start < heading:
+            place = "heading"
+            k = bisect.bisect_left(steps, f.end)
+            if k < len(steps) and text not in low[steps[k] : heading]:
+                place = "title"  # "Intermediate 62: NAME Step A: NAME2": NAME is the target
+        links = f.links
+        if not links:
+            actions = verbs = roles = _EMPTY
+        elif len(links) == 1:
+            a, role = links[0]
+            actions = one_action.get(a.label, _EMPTY)
+            verbs = one_verb.get(low[a.start : a.end], _EMPTY)
+            roles = one_role.get(role, _EMPTY)
+        else:
+            actions = index.actions.intersection([a.label for a, _ in links])
+            verbs = index.verbs.intersection([low[a.start : a.end] for a, _ in links])
+            roles = index.roles.intersection([r for _, r in links])
+        name = text if " " not in text else " ".join(text.split())
+        # (tuple.__new__: a NamedTuple's own __new__ is Python code, three times slower)
+        features = _new(Features, (place, phase, f.kind, lexicon_of(name, ""), linked or _EMPTY,
+                                   lists_of(text, _EMPTY), actions, roles, verbs))
+        out.append(Compound(f, features, start, end, text, source, low))
+    return out
 
 
-def _link(ctx: RoleContext, f: Found, covering: list) -> frozenset[str] | set[str]:
+def _link(ctx: RoleContext, f: Found, covering: list[Mention],
+          linked_of: dict[str, set[str]]) -> frozenset[str] | set[str]:
     """Set the mention of ``f`` (the smallest covering one) and its links (the actions naming
     the smallest covering mention that an action names, participles that name no step left
     out); the labels of the relations pointing to the mention."""
@@ -163,7 +187,7 @@ def _link(ctx: RoleContext, f: Found, covering: list) -> frozenset[str] | set[st
     for m in covering:
         if f.mention is None:
             f.mention = m.id
-            linked = ctx.linked.get(m.id, linked)
+            linked = linked_of.get(m.id, linked)
         hits = argument_of.get(m.id)
         if hits and modifying:
             # "the residue obtained": a participle that names no step
@@ -175,13 +199,33 @@ def _link(ctx: RoleContext, f: Found, covering: list) -> frozenset[str] | set[st
     return linked
 
 
-def phase_near(ctx: RoleContext, char: int) -> str:
-    """The phase of the action nearest before ``char`` in its sentence, else the phase of the
-    next action in the sentence, else of the last action before it, else "reaction"."""
-    k = bisect.bisect_right(ctx.action_starts, char)
-    sentence = ctx.sentence_of_char(char)
-    if k > 0 and ctx.actions[k - 1].sentence == sentence:
-        return ctx.phase(ctx.actions[k - 1])
-    if k < len(ctx.actions) and ctx.actions[k].sentence == sentence:
-        return ctx.phase(ctx.actions[k])
-    return ctx.phase(ctx.actions[k - 1]) if k > 0 else "reaction"
+class _PhaseNear:
+    """The phase of the action nearest to a character (for a span no action names)."""
+
+    __slots__ = ("ctx", "starts", "actions", "bounds")
+
+    def __init__(self, ctx: RoleContext):
+        self.ctx = ctx
+        self.starts, self.actions = ctx.action_starts, ctx.actions
+        # the character where each sentence but the first starts to count: the end of the
+        # token before it (a character at or after it is in that sentence or a later one)
+        ends = ctx.ends
+        self.bounds = [ends[s - 1] if s else -1 for s in ctx.tokens.starts[1:]]
+
+    def phase(self, char: int) -> str:
+        """The phase of the action nearest before ``char`` in its sentence, else the phase of
+        the next action in the sentence, else of the last action before it, else
+        "reaction"."""
+        actions = self.actions
+        k = bisect.bisect_right(self.starts, char)
+        sentence = bisect.bisect_right(self.bounds, char)
+        phase_of = self.ctx.phase_of
+        if k > 0 and actions[k - 1].sentence == sentence:
+            a = actions[k - 1]
+        elif k < len(actions) and actions[k].sentence == sentence:
+            a = actions[k]
+        elif k > 0:
+            a = actions[k - 1]
+        else:
+            return "reaction"
+        return phase_of.get(id(a), a.phase)

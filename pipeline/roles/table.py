@@ -5,7 +5,9 @@ The schema rejects an unknown, missing or mistyped key with ``FILE: key: what is
 (``key`` is the dotted path, e.g. ``compounds.heading_product.when.place``); word lists may
 hold ``"@name"`` references to ``rules/vocabularies.yaml``. :func:`role_table` then checks
 labels, references to word lists and patterns, that every pattern compiles, that each rule
-name is used once and that the rules written in code are named, raising
+name is used once, that each compound rule names a function of the rule registry
+(``stage_rules("roles")``; the shipped table names every one) and that the rules written in
+code are named, raising
 :class:`~chemie.tables.TableError` the same way, and returns the table the component reads:
 word lists lowercased, patterns compiled.
 """
@@ -23,7 +25,7 @@ import yaml
 
 from chemie.errors import InputError
 from chemie.model import COMPOUND_ROLES, ROLE_ENTITY_LABELS, ROLE_TRIGGER_LABELS
-from chemie.roles.rules import CompoundRule
+from chemie.roles.rules import RULES, CompoundRule
 from chemie.tables import TableError, load_table
 
 TABLE = "roles.yaml"
@@ -188,6 +190,8 @@ def check_table(parsed: RoleTable, name: str | Path) -> RoleTable:
     # (set in place: replace() would reset the fields filled above)
     object.__setattr__(table, "compounds", compounds)
     object.__setattr__(table, "reactant_or_reagent", stage)
+    # every compound entry names a registered function; the shipped table names them all
+    RULES.check([r.name for r in (*compounds, *stage)], name, every_function=name == TABLE)
     names = table.rule_names()
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
