@@ -378,6 +378,18 @@ class TokenClassifier:
         segments = _ALPHA_SEG.findall(text)
         if not segments:
             return False
+        k = self._last_word(segments)
+        if k < 0 or not self._ends_in_chemical(text, segments[k]):
+            return False
+        whole = self._whole_words(segments[:k])
+        if whole is None:
+            return False
+        # "doxorubicin-cisplatin" is two chemicals, not one name
+        return not (whole >= 1 and "-" in text and not _DIGIT_OR_BRACKET.search(text))
+
+    def _last_word(self, segments: list[str]) -> int:
+        """The index of the name's last word (bare suffixes and short words after it
+        skipped), or -1 when a word follows the name or the last word is too short."""
         k = len(segments) - 1
         if (
             len(segments[k]) == 2
@@ -385,33 +397,37 @@ class TokenClassifier:
             and segments[k] not in self.bare_suffixes
             and segments[k] not in self.name_prefixes
         ):
-            return False  # "cyclosporine-or", "alcohol-na(ive)": a word after the name
+            return -1  # "cyclosporine-or", "alcohol-na(ive)": a word after the name
         while k > 0 and (segments[k].lower() in self.bare_suffixes or len(segments[k]) <= 2):
             k -= 1
-        last = segments[k]
-        if len(last) < 3:
-            return False
-        if self.token(last) is None:
-            # a ring name without a listed ending (chromen, azepin) is enough only in a
-            # clearly systematic name: brackets, or two or more locant groups
-            strong = "(" in text or "[" in text or len(_LOCANT_GROUP.findall(text)) >= 2
-            low = last.lower()
-            if not (strong and _RING_END.search(low) and self.rules.has_morph(low)):
-                return False
+        return k if len(segments[k]) >= 3 else -1
+
+    def _ends_in_chemical(self, text: str, last: str) -> bool:
+        """Whether the last word ``last`` of ``text`` is a chemical word."""
+        if self.token(last) is not None:
+            return True
+        # a ring name without a listed ending (chromen, azepin) is enough only in a
+        # clearly systematic name: brackets, or two or more locant groups
+        strong = "(" in text or "[" in text or len(_LOCANT_GROUP.findall(text)) >= 2
+        low = last.lower()
+        return bool(strong and _RING_END.search(low) and self.rules.has_morph(low))
+
+    def _whole_words(self, before: list[str]) -> int | None:
+        """How many of the words ``before`` the last one are whole chemical names (five
+        letters or more), or None when one is neither a prefix nor chemical."""
         whole = 0
-        for seg in segments[:k]:
+        for seg in before:
             low = seg.lower()
             if low in self.name_prefixes or (len(seg) <= 2 and not seg.islower()):
                 continue
             if low in self.nonchemical:
-                return False
+                return None
             verdict = self.token(seg)
             if verdict is None and not self.rules.has_morph(low):
-                return False
+                return None
             if verdict is not None and len(seg) >= 5 and verdict[1] != "morphology_word":
                 whole += 1
-        # "doxorubicin-cisplatin" is two chemicals, not one name
-        return not (whole >= 1 and "-" in text and not _DIGIT_OR_BRACKET.search(text))
+        return whole
 
 
 @functools.cache
