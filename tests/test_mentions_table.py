@@ -9,17 +9,20 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from chemie.mentions import groups, passes
 from chemie.mentions.detector import MentionDetector
 from chemie.mentions.grammar import PLACEHOLDER, Grammar
 from chemie.mentions.table import MentionTable, MentionTables
 from chemie.mentions.tagger import Tagger, TokenClassifier
+from chemie.nlp import load
 from chemie.registry import stage_rules
 from chemie.resources import load_rules
 from chemie.tables import TableError, parse_table
 
 TABLE = "mentions.yaml"
+GUIDE = Path(__file__).resolve().parent.parent / "CONTRIBUTING.md"
 
 
 def _tables(edit) -> MentionTables:
@@ -230,3 +233,36 @@ def _first_entry_letter(classifier: TokenClassifier, text: str) -> str:
 def test_the_classifier_gives_the_letter_of_the_first_entry_that_holds(text):
     classifier = TokenClassifier(MentionTables.load())
     assert classifier(text) == _first_entry_letter(classifier, text)
+
+
+def test_the_guide_s_mention_example_works_as_written():
+    """CONTRIBUTING.md's "Change a mention pattern", applied to a copy of the table as the
+    guide writes it, gives "a 1:1 mixture ..." its ratio (rule ratio_mixture)."""
+    guide = GUIDE.read_text(encoding="utf-8")
+    section = guide[guide.index("## 2. Change a mention pattern") :]
+    section = section[: section.index("\n## ")]
+    new_rule = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))[0]
+    fragment, old, new = re.search(
+        r"fragment `(\w+)`.*?replace `([^`]+)`\s+by `([^`]+)`", section, re.S
+    ).groups()
+    core_rule, before = re.search(r"put `- ([^`]+)` before the `(\w+)` entry", section).groups()
+    core_rule = yaml.safe_load(core_rule)
+
+    def apply(d):
+        d["rules"].append(new_rule)
+        entry = _fragment(d, fragment)
+        assert old in entry["pattern"]
+        entry["pattern"] = entry["pattern"].replace(old, new)
+        rules = d["grammar"]["core_rules"]
+        rules.insert(next(i for i, r in enumerate(rules) if r["rule"] == before), core_rule)
+
+    nlp = load()
+    text = "It was dissolved in a 1:1 mixture of THF and water (10 mL)."
+    upto = [pipe for name, pipe in nlp.pipeline][: nlp.pipe_names.index("chemie_mentions")]
+    doc = nlp.make_doc(text)
+    for pipe in upto:
+        doc = pipe(doc)
+    doc = MentionDetector(_tables(apply))(doc)
+    assert [(m.text, m.rule) for m in doc._.mentions] == [
+        ("a 1:1 mixture of THF and water (10 mL)", "ratio_mixture")
+    ]
