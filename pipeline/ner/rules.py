@@ -80,7 +80,7 @@ class NerTable:
 # registry); the table names each, and only these, with such a kind
 RULES: StageRules[InlineRule] = stage_rules("ner")
 inline_rules(RULES, "rules", "chemie.ner.rules", "locant_name", "protected_name")
-inline_rules(RULES, "rules", "chemie.ner.component", "salt_extension", "cation_anion",
+inline_rules(RULES, "rules", "chemie.ner.finder", "salt_extension", "cation_anion",
              "substituent_name", "head_letter", "abbreviation_definition")
 _CODE_KINDS = ("glued", "context")
 
