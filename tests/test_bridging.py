@@ -104,12 +104,15 @@ def tried_on_every_antecedent(monkeypatch, nlp) -> Counter:
     at most one fires); the counter of offers by the number of rules that fired."""
     resolver = nlp.get_pipe("chemie_bridging")
     links, offers = resolver._links, Counter()
+    table = resolver.t.rules
 
     def every_rule(out, s, role, antecedents):
         antecedents = list(antecedents)
         for a in antecedents:
-            fired = [name for fires, name, _, _ in resolver.rules_to[role] if fires(s, a)]
+            fired = [name for name in table if role in RULES[name].to and RULES[name].fn(s, a)]
             assert len(fired) <= 1, f"{role} antecedent {a.id} of {s.m.id}: {fired}"
+            # a rule's phase (workup=) only leaves out calls that return False
+            assert all(RULES[name].admits(s.in_workup) for name in fired), fired
             offers[len(fired)] += 1
         return links(out, s, role, antecedents)
 

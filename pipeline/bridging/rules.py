@@ -3,15 +3,16 @@
 A rule is an entry of the table (its name, the label of its links, a comment) and one
 function::
 
-    @rule("ra_previous_state", to=(PREVIOUS,))
+    @rule("ra_previous_state", to=(PREVIOUS,), workup=False)
     def ra_previous_state(s: Step, a: MentionView) -> bool:
         return not s.in_workup and bool(s.pending)
 
 The walk (:mod:`chemie.bridging.walk`) decides what a mention is (a state of the reaction
 system, an input, a vessel) and when a state or vessel mention ``s.m`` links; then it offers
 the rules each antecedent ``a`` that ``s.m`` may link to, with its relation to ``s.m`` (the
-``to`` of a rule: :data:`PREVIOUS`, :data:`ADDED` …). The rule that returns True links
-``s.m`` to ``a`` with its label and its name. At most one rule fires on an antecedent
+``to`` of a rule: :data:`PREVIOUS`, :data:`ADDED` …), if the rule's ``workup`` admits the
+phase of ``s.m`` (a work-up output or not). The rule that returns True links ``s.m`` to ``a``
+with its label and its name. At most one rule fires on an antecedent
 (``tests/test_bridging.py`` tries every rule on every antecedent of the snippets and of
 ChEMU-Ref documents), so the order of the table does not matter; the links of ``s.m`` come
 in the order of its antecedents.
@@ -64,25 +65,35 @@ Fires = Callable[[Step, MentionView], bool]
 
 @dataclass(frozen=True)
 class RuleSpec:
-    """A registered rule: its function and the antecedents it may link to."""
+    """A registered rule: its function, the antecedents it may link to, and the phase of the
+    mentions it links (True: work-up outputs only, False: none, None: any)."""
 
     name: str
     fn: Fires
     to: tuple[str, ...]
+    workup: bool | None = None
+
+    def admits(self, in_workup: bool) -> bool:
+        """Whether the rule may link a mention of this phase."""
+        return self.workup is None or self.workup == in_workup
 
 
 RULES: StageRules[RuleSpec] = stage_rules("bridging")  # name -> its function and roles
 
 
-def rule(name: str, *, to: tuple[str, ...]) -> Callable[[Fires], Fires]:
+def rule(name: str, *, to: tuple[str, ...], workup: bool | None = None
+         ) -> Callable[[Fires], Fires]:
     """Register the function of the rule ``name`` of ``rules/bridging.yaml``: it is offered
-    the antecedents whose relation to the linking mention is one of ``to``."""
+    the antecedents whose relation to the linking mention is one of ``to``, when that
+    mention is a work-up output (``workup=True``), is none (False), or either (None). The
+    function tests the phase itself too: ``to`` and ``workup`` only spare the walk calls
+    that would return False."""
     unknown = set(to) - set(ROLES)
     if unknown:
         raise ValueError(f"bridging rule {name!r}: no antecedent role {sorted(unknown)}")
 
     def register(fn: Fires) -> Fires:
-        RULES.add(name, RuleSpec(name, fn, to))
+        RULES.add(name, RuleSpec(name, fn, to, workup))
         return fn
 
     return register
@@ -100,7 +111,7 @@ def bridging_table(name: str | Path = "bridging.yaml") -> BridgingTable:
 # --- REACTION_ASSOCIATED: a mixture of the reaction phase and what it grew from ---
 
 
-@rule("ra_previous_state", to=(PREVIOUS,))
+@rule("ra_previous_state", to=(PREVIOUS,), workup=False)
 def ra_previous_state(s: Step, a: MentionView) -> bool:
     """A mixture formed in the reaction phase (compounds were added) links to the previous
     mixture it grew from."""
@@ -117,7 +128,7 @@ def ra_added_compound(s: Step, a: MentionView) -> bool:
     return not s.product
 
 
-@rule("ra_product_source", to=(ADDED,))
+@rule("ra_product_source", to=(ADDED,), workup=False)
 def ra_product_source(s: Step, a: MentionView) -> bool:
     """A product obtained without work-up links to the compounds it was made from (not to
     its own name: "Compound 8 ( 26 mg )" after "Compound 8")."""
@@ -125,7 +136,7 @@ def ra_product_source(s: Step, a: MentionView) -> bool:
             and s.m.words[: len(a.words)] != a.words)
 
 
-@rule("ra_gas_atmosphere", to=(PREVIOUS, ADDED))
+@rule("ra_gas_atmosphere", to=(PREVIOUS, ADDED), workup=True)
 def ra_gas_atmosphere(s: Step, a: MentionView) -> bool:
     """The first mixture named after a reaction run under a gas ("stirred under a hydrogen
     atmosphere. The mixture was filtered") is its outcome: it links to the previous mixture
@@ -136,7 +147,7 @@ def ra_gas_atmosphere(s: Step, a: MentionView) -> bool:
 # --- TRANSFORMED: the same mixture after a change, nothing added ---
 
 
-@rule("transformed_condition_change", to=(PREVIOUS,))
+@rule("transformed_condition_change", to=(PREVIOUS,), workup=False)
 def transformed_condition_change(s: Step, a: MentionView) -> bool:
     """A mixture with nothing added since the previous one (stirred, heated, cooled) is that
     mixture transformed."""
@@ -144,7 +155,7 @@ def transformed_condition_change(s: Step, a: MentionView) -> bool:
             and not s.words.is_vessel(a))
 
 
-@rule("transformed_quenched_reaction", to=(PREVIOUS,))
+@rule("transformed_quenched_reaction", to=(PREVIOUS,), workup=False)
 def transformed_quenched_reaction(s: Step, a: MentionView) -> bool:
     """"The reaction was quenched with X" after a mixture, nothing added since: that mixture
     at the quench."""
@@ -152,7 +163,7 @@ def transformed_quenched_reaction(s: Step, a: MentionView) -> bool:
             and not s.words.is_vessel(a))
 
 
-@rule("transformed_vessel_contents", to=(PREVIOUS,))
+@rule("transformed_vessel_contents", to=(PREVIOUS,), workup=False)
 def transformed_vessel_contents(s: Step, a: MentionView) -> bool:
     """A mixture named after a vessel that holds the reaction system ("The sealed tube was
     heated"), nothing added since: the vessel's contents transformed."""
@@ -162,14 +173,14 @@ def transformed_vessel_contents(s: Step, a: MentionView) -> bool:
 # --- WORK_UP: the outputs of work-up actions ---
 
 
-@rule("workup_previous_state", to=(PREVIOUS,))
+@rule("workup_previous_state", to=(PREVIOUS,), workup=True)
 def workup_previous_state(s: Step, a: MentionView) -> bool:
     """The output of a work-up action (layer, residue, filtrate, product) links to the
     material worked up."""
     return s.in_workup and not s.gas
 
 
-@rule("workup_used_compound", to=(ADDED,))
+@rule("workup_used_compound", to=(ADDED,), workup=True)
 def workup_used_compound(s: Step, a: MentionView) -> bool:
     """The output of a work-up action links to each compound used in it (solvent, wash,
     drying agent, silica); after a reaction under a gas only to those the work-up added."""
@@ -180,7 +191,7 @@ def workup_used_compound(s: Step, a: MentionView) -> bool:
     return s.prev is not None and not s.gas
 
 
-@rule("workup_parallel_layer", to=(PARENT, PARENT_INPUT))
+@rule("workup_parallel_layer", to=(PARENT, PARENT_INPUT), workup=True)
 def workup_parallel_layer(s: Step, a: MentionView) -> bool:
     """A layer named after the opposite layer ("the aqueous layer ... the organic layer"),
     or a filtrate after the solid filtered off, links to the mixture both came from and to
@@ -190,7 +201,7 @@ def workup_parallel_layer(s: Step, a: MentionView) -> bool:
     return a is s.walk.parent or a.id in s.walk.workup_inputs
 
 
-@rule("workup_combined_layers", to=(EARLIER,))
+@rule("workup_combined_layers", to=(EARLIER,), workup=True)
 def workup_combined_layers(s: Step, a: MentionView) -> bool:
     """Layers combined after the other side was extracted ("The organic layer was separated
     and the aqueous layer was extracted with EtOAc. The combined organic layers") link to the

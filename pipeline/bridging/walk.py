@@ -17,7 +17,7 @@ from spacy.tokens import Doc
 
 from chemie.actions.table import ActionTable
 from chemie.actions.views import MentionView, mention_views
-from chemie.bridging.classify import EQUIPMENT, INPUT, QUENCHED, SKIP, Classifier
+from chemie.bridging.classify import EQUIPMENT, INPUT, QUENCHED, SKIP, STATE, Classifier
 from chemie.bridging.rules import (
     ADDED,
     EARLIER,
@@ -51,11 +51,13 @@ class Walker(Classifier):
 
     def __init__(self, table: BridgingTable, actions: ActionTable) -> None:
         super().__init__(table, actions)
-        # the rules offered an antecedent of each role, in the order of the table
-        self.rules_to: dict[str, tuple[_Tried, ...]] = {
-            role: tuple((RULES[name].fn, name, r.label, r.confidence)
-                        for name, r in table.rules.items() if role in RULES[name].to)
-            for role in ROLES
+        # the rules offered an antecedent of each role when the linking mention is (True) or
+        # is not (False) a work-up output, in the order of the table
+        self.rules_to: dict[tuple[str, bool], tuple[_Tried, ...]] = {
+            (role, workup): tuple(
+                (RULES[name].fn, name, r.label, r.confidence) for name, r in table.rules.items()
+                if role in RULES[name].to and RULES[name].admits(workup))
+            for role in ROLES for workup in (False, True)
         }
 
     def __call__(self, doc: Doc) -> Doc:
@@ -72,6 +74,8 @@ class Walker(Classifier):
         first = len(out)
         walk, step, reach = Walk(), 0, -1  # (a doc without headings is one step, step 0)
         ctx.step_start = ctx.first_action.get(0)
+        rule_words, anaphor_ends = self.rule_words, self.anaphor_ends
+        aid_heads = self.t.filter_aid_heads
         for m in views:
             if m.last <= reach:
                 if low[m.first - 1] != "," or m.last - m.first < 2 or m.id in self._parts(doc):
@@ -85,30 +89,33 @@ class Walker(Classifier):
                 if m_step != step:
                     walk, step = Walk(), m_step
                     ctx.step_start = ctx.first_action.get(step)
-            kind = self._kind(m, walk, ctx)
+            words = m.words
+            if m.head in aid_heads:
+                kind = self._kind(m, walk, ctx)
+            elif rule_words.isdisjoint(words) and words[-1] not in anaphor_ends:
+                kind = self.classify_name(m, ctx)  # (half the mentions: one set test, not ten)
+            else:
+                kind = self.classify(m, ctx)
             if kind == INPUT:
                 self._input(m, walk, ctx, step)
             elif kind == EQUIPMENT:
                 self._equipment(m, walk, out, ctx)
-            elif kind != SKIP:
+            elif kind == STATE or (kind == QUENCHED and walk.state is not None):
+                # (a quench before any mixture is named is an event)
                 walk = self._state_mention(m, walk, ctx, step, out, quenched=kind == QUENCHED)
         number_relations(out, first, "B")  # B1, B2 … in the order made (coreference: C1 …)
         return doc
 
     def _kind(self, m: MentionView, walk: Walk, ctx: Context) -> str:
-        """What ``m`` is to the walk (:meth:`classify`); SKIP for the later name of a filter
-        aid ("the pad"), which replaces the pending aid, and for a quench before any
-        mixture."""
+        """What ``m``, a mention with the head of a filter aid, is to the walk
+        (:meth:`classify`); SKIP for the later name of a filter aid ("the pad"), which
+        replaces the pending aid."""
         words = m.words
         if words[0] == "the" and m.head in self.t.filter_aid_heads and self._aid_renamed(m, walk):
             return SKIP  # "the pad" names the pad of Celite again: the later name is used
         if self.rule_words.isdisjoint(words) and words[-1] not in self.anaphor_ends:
-            kind = self.classify_name(m, ctx)  # (half the mentions: one set test, not ten)
-        else:
-            kind = self.classify(m, ctx)
-        if kind == QUENCHED and walk.state is None:
-            return SKIP  # no mixture named yet: the quench is an event
-        return kind
+            return self.classify_name(m, ctx)
+        return self.classify(m, ctx)
 
     def _input(self, m: MentionView, walk: Walk, ctx: Context, step: int) -> None:
         """A compound enters the system: it is pending (or replaces the pending name it
@@ -172,9 +179,9 @@ class Walker(Classifier):
 
     def _links(self, out: list[Relation], s: Step, role: str,
                antecedents: Iterable[MentionView]) -> int:
-        """Offer each antecedent (in order) to the rules that link to ``role``; the one that
-        fires links ``s.m`` to it. The number of links made."""
-        rules, head, made = self.rules_to[role], s.m.id, 0
+        """Offer each antecedent (in order) to the rules that link to ``role`` in the phase of
+        ``s.m``; the one that fires links ``s.m`` to it. The number of links made."""
+        rules, head, made = self.rules_to[role, s.in_workup], s.m.id, 0
         for a in antecedents:
             for fires, name, label, confidence in rules:
                 if fires(s, a):
@@ -213,36 +220,37 @@ class Walker(Classifier):
 
     def _deferred(self, ctx: Context, m: MentionView, pending: list[MentionView]
                   ) -> list[MentionView]:
-        """The pending compounds that enter the system after the state ``m``: "X was added
-        to the mixture" (the compounds of this clause: no other action between them and the
-        mixture)."""
+        """The pending compounds that enter the system after the state ``m`` ("X was added
+        to the mixture", the caller checked): the compounds of this clause (no other action
+        between them and the mixture)."""
         deferred: list[MentionView] = []
-        if (ctx.around[m.first + 1] in self.t.add_target_before and pending
-                and pending[-1].sentence == m.sentence):
-            here = ctx.table.idx[m.first]
-            for p in pending:
-                # "Y was dissolved in W, and to the solution was added Z": Y and W are not
-                # moved (no addition between them and the solution); nor in "Y was dissolved
-                # in W, and Z was added to the solution" (the addition names what it adds
-                # after them)
-                lo = ctx.table.idx[p.last]
-                clause = (p.sentence == m.sentence and ctx.one_addition_between(lo, here)
-                          and not (p.id in ctx.solvents and ctx.adds_later(lo, here)))
-                (deferred if clause else []).append(p)
+        here = ctx.table.idx[m.first]
+        for p in pending:
+            # "Y was dissolved in W, and to the solution was added Z": Y and W are not moved
+            # (no addition between them and the solution); nor in "Y was dissolved in W, and
+            # Z was added to the solution" (the addition names what it adds after them)
+            lo = ctx.table.idx[p.last]
+            if (p.sentence == m.sentence and ctx.one_addition_between(lo, here)
+                    and not (p.id in ctx.solvents and ctx.adds_later(lo, here))):
+                deferred.append(p)
         return deferred
 
     def _state(self, ctx: Context, m: MentionView, walk: Walk, in_workup: bool, product: bool,
                out: list[Relation], quenched: bool = False) -> bool:
         """Link a state expression to the previous state and the pending compounds, and make
         it the state; True when it is a work-up output."""
-        deferred = self._deferred(ctx, m, walk.pending)
-        pending = [p for p in walk.pending if p not in deferred] if deferred else walk.pending
+        pending, deferred = walk.pending, []
+        if (pending and ctx.around[m.first + 1] in self.t.add_target_before
+                and pending[-1].sentence == m.sentence):
+            deferred = self._deferred(ctx, m, pending)
+            pending = [p for p in pending if p not in deferred]
         prev = walk.state
         # "Water was added to the reaction mixture. The mixture ...": a quench liquid among the
         # compounds added since the previous state (not those added to this one) starts the work-up
         in_workup = in_workup or self._quenched(prev, pending)
         s = Step(self, ctx, walk, m, prev, pending, in_workup, product, quenched)
-        if self._parallel_layer(s, out) and not pending:
+        if (in_workup and prev is not None and walk.parent is not None
+                and self._parallel_layer(s, out) and not pending):
             walk.state, walk.pending, walk.sibling = m, deferred, prev
             return in_workup
         if prev is not None and not pending and self._same_state(s):
@@ -259,9 +267,10 @@ class Walker(Classifier):
     def _parallel_layer(self, s: Step, out: list[Relation]) -> bool:
         """Link a layer split from the mixture the previous layer came from ("the aqueous
         layer was separated. The organic layer"), or combined with an earlier one; True when
-        ``s.m`` is such a layer."""
+        ``s.m`` is such a layer (the caller checked that it is a work-up output and that the
+        previous state and the state it came from are known)."""
         m, prev, walk = s.m, s.prev, s.walk
-        if not s.in_workup or prev is None or walk.parent is None or not self._parallel(m, prev):
+        if prev is None or walk.parent is None or not self._parallel(m, prev):
             return False
         extracted = prev.id in s.ctx.extracted
         s.combined = extracted and (not self.t.gathering_words.isdisjoint(m.words)
