@@ -38,9 +38,9 @@ def assign_roles(ctx: RoleContext, compounds: list[Found], heading: int,
     # where each step heading inside the heading ends ("... Step A:")
     steps = [m.end() for m in _STEP_HEADING.finditer(ctx.text, 0, heading)] if heading else []
     xs = compound_features(ctx, compounds, index, heading, steps, lexicon)
-    for x, decision in zip(xs, rules.decide_all(ctx, xs), strict=True):
+    for x in xs:
         f = x.span
-        decision = decision or stage(ctx, x)
+        decision = rules.decide(ctx, x) or stage(ctx, x)
         if decision is None or decision[0] == NONE:
             continue
         f.label, f.rule = decision

@@ -27,7 +27,6 @@ last rules form their own table section, the reactant-or-reagent stage
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
@@ -37,7 +36,6 @@ from chemie.registry import StageRules, stage_rules
 if TYPE_CHECKING:  # (the table's schema imports this module: it stays free of spaCy)
     from chemie.roles.context import RoleContext
     from chemie.roles.features import Compound, Features
-    from chemie.roles.found import Found
 
 Phase = Literal["reaction", "workup"]
 
@@ -49,8 +47,6 @@ class CompoundRule:
 
     # rule name -> the dataclass its entry is read with (filled by the decorators)
     table_variants: ClassVar[dict[str, type[CompoundRule]]] = {}
-    # the text a text rule's cues are looked for in (:class:`TextRule`); "": none
-    window: ClassVar[str] = ""
 
     name: str
     comment: str
@@ -112,12 +108,12 @@ class TextRule(CompoundRule):
     cues: tuple[str, ...] = ()
     # the text the cues are looked for in: the 40 characters "before" the compound, the 40
     # "next" to it, or its "name"
-    window: ClassVar[str] = "name"  # type: ignore[misc]
+    window: ClassVar[str] = "name"
 
 
 @dataclass(frozen=True, kw_only=True)
 class BeforeRule(TextRule):
-    window: ClassVar[str] = "before"  # type: ignore[misc]
+    window: ClassVar[str] = "before"
     before: str  # a pattern (``patterns:``) over the 40 characters before the compound
     phase: Phase | None = None
     kind: Literal["reference", "state"] | None = None
@@ -126,7 +122,7 @@ class BeforeRule(TextRule):
 
 @dataclass(frozen=True, kw_only=True)
 class NextRule(TextRule):
-    window: ClassVar[str] = "next"  # type: ignore[misc]
+    window: ClassVar[str] = "next"
     next: str  # a pattern matched at the compound's end (40 characters)
     phase: Phase | None = None
 
@@ -375,148 +371,94 @@ Plan = tuple[list[Step], "Decision | None"]  # the text rules to try, then the d
 
 class RuleBook:
     """Rules in table order: a compound -> (label, rule name) of the first rule that holds,
-    or None.
-
-    What decides without reading the text is decided once per plan key: the compound's
-    :class:`Features`, the cued rules its document leaves out (none of their cues in it)
-    and the rules cued in a window whose cues stand in the compound's window (the places of
-    a document's cues are found once, and the compounds near each found by position). A
-    plan is the text rules left to try, in order, and the decision of the first feature
-    rule that holds after them."""
+    or None. The feature rules are decided once per distinct :class:`Features` and set of
+    text rules the document leaves out (those none of whose cues it holds); a text rule
+    whose cues are looked for in a window before or after the compound is tried only on a
+    compound whose window holds one (the cues found once per document, by position)."""
 
     def __init__(self, rules: Iterable[CompoundRule]):
         self.steps: list[Step] = [(RULES[r.name], r) for r in rules]
         # the text rules with cues: (name, cues, window)
         self.cued = [(e.name, e.cues, e.window) for s, e in self.steps
                      if s.reads_text and getattr(e, "cues", ())]
-        # the cued rules left out -> (features, cued rules near) -> plan
-        self._plans: dict[frozenset[str], dict[tuple[Features, tuple[str, ...]], Plan]] = {}
-        # the document being labelled: its plans, the rules it leaves out, its cue places
+        self._plans: dict[frozenset[str], dict[Features, Plan]] = {}
+        # the document being labelled, its plans and its windows (see :meth:`start`)
         self._doc: RoleContext | None = None
-        self.doc_plans: dict[tuple[Features, tuple[str, ...]], Plan] = {}
+        self.doc_plans: dict[Features, Plan] = {}
+        self.windows: dict[str, tuple[bool, set[int]]] = {}
         self._off: frozenset[str] = frozenset()
-        self._places: dict[str, tuple[list[int], list[int]]] = {}
 
-    def plan(self, f: Features, off: frozenset[str] = frozenset(),
-             near: tuple[str, ...] | None = None) -> Plan:
-        """The text rules to try on a compound with features ``f`` (in order, gates passed;
-        those named in ``off`` left out, and the window-cued rules not in ``near``; None:
-        none left out for their cues) and the decision of the first feature rule that holds
-        after them (or None)."""
-        tries: list[Step] = []
-        decided = None
-        for step in self.steps:
-            spec, entry = step
-            if not spec.reads_text:
-                if spec.fn(entry, f):
-                    decided = (entry.label, entry.name)
-                    break
-            elif entry.name in off or (spec.gate is not None and not spec.gate(f, entry)):
-                continue
-            elif near is None or not _in_window(entry) or entry.name in near:
-                tries.append(step)
-        return tries, decided
+    def plan(self, f: Features, off: frozenset[str] = frozenset()) -> Plan:
+        """The text rules to try on a compound with features ``f`` (in order, gates passed,
+        those named in ``off`` left out) and the decision of the first feature rule that
+        holds after them (or None)."""
+        plans = self._plans.get(off)
+        if plans is None:
+            plans = self._plans[off] = {}
+        plan = plans.get(f)
+        if plan is None:
+            tries: list[Step] = []
+            decided = None
+            for step in self.steps:
+                spec, entry = step
+                if not spec.reads_text:
+                    if spec.fn(entry, f):
+                        decided = (entry.label, entry.name)
+                        break
+                elif entry.name not in off and (spec.gate is None or spec.gate(f, entry)):
+                    tries.append(step)
+            plan = plans[f] = (tries, decided)
+        return plan
 
     def start(self, c: RoleContext) -> None:
-        """Read the cues of document ``c``: which cued rules it leaves out."""
+        """Read the cues of document ``c``: which cued rules it leaves out (its plans:
+        :attr:`doc_plans`), and for each rule cued in a window, the starts (window before)
+        or ends (window after) of the compounds whose window holds a cue (:attr:`windows`)."""
         if c is self._doc:
             return
         self._doc = c
         low = c.lower_text
-        off = frozenset(name for name, cues, _ in self.cued if not _cued(cues, low))
-        plans = self._plans.get(off)
-        if plans is None:
-            plans = self._plans[off] = {}
-        self.doc_plans, self._off, self._places = plans, off, {}
-
-    def places(self, c: RoleContext, rule: str, cues: tuple[str, ...]
-               ) -> tuple[list[int], list[int]]:
-        """The starts and ends of the cues of ``rule`` in document ``c``, in text order."""
-        places = self._places.get(rule)
-        if places is None:
-            low = c.lower_text
-            found = []
+        off = []
+        windows: dict[str, tuple[bool, set[int]]] = {}
+        for name, cues, window in self.cued:
+            if window == "name":
+                if not _cued(cues, low):
+                    off.append(name)
+                continue
+            allowed: set[int] = set()
             for cue in cues:
                 at = low.find(cue)
                 while at >= 0:
-                    found.append((at, at + len(cue)))
+                    if window == "before":  # cue in [start - 40, start)
+                        allowed.update(range(at + len(cue), at + 41))
+                    else:  # cue in [end, end + 40)
+                        allowed.update(range(at + len(cue) - 40, at + 1))
                     at = low.find(cue, at + 1)
-            found.sort()
-            places = self._places[rule] = ([a for a, _ in found], [b for _, b in found])
-        return places
-
-    def near(self, c: RoleContext, spans: list[Found]) -> list[tuple[str, ...]]:
-        """For each span of ``spans`` (in text order), the window-cued rules of document
-        ``c`` with a cue in its window (the 40 characters before its start or after its
-        end), in table order."""
-        near: list[list[str]] = [[] for _ in spans]
-        starts = [f.start for f in spans]
-        ends = sorted((f.end, i) for i, f in enumerate(spans))
-        end_at = [e for e, _ in ends]
-        bisect_left, bisect_right = bisect.bisect_left, bisect.bisect_right
-        for name, cues, window in self.cued:
-            if name in self._off or (window != "before" and window != "next"):
-                continue
-            hit = set()
-            for a, b in zip(*self.places(c, name, cues), strict=True):
-                if window == "before":  # spans starting in [b, a + 40]
-                    hit.update(range(bisect_left(starts, b), bisect_right(starts, a + 40)))
-                else:  # spans ending in [b - 40, a]
-                    hit.update(i for _, i in ends[bisect_left(end_at, b - 40):
-                                                  bisect_right(end_at, a)])
-            for i in hit:
-                near[i].append(name)
-        return [tuple(n) for n in near]
-
-    def decide_all(self, c: RoleContext, xs: list[Compound]) -> list[Decision | None]:
-        """The decision of each compound of ``xs`` (one document's, in text order)."""
-        self.start(c)
-        plans, off = self.doc_plans, self._off
-        out = []
-        for x, near in zip(xs, self.near(c, [x.span for x in xs]), strict=True):
-            key = (x.f, near)
-            plan = plans.get(key)
-            if plan is None:
-                plan = plans[key] = self.plan(x.f, off, near)
-            out.append(_first(c, x, plan))
-        return out
+            if allowed:
+                windows[name] = (window == "before", allowed)
+            else:
+                off.append(name)
+        key = frozenset(off)
+        plans = self._plans.get(key)
+        if plans is None:
+            plans = self._plans[key] = {}
+        self.doc_plans, self.windows, self._off = plans, windows, key
 
     def decide(self, c: RoleContext, x: Compound) -> Decision | None:
         """The label and rule of the first rule that holds for ``x``."""
         self.start(c)
-        near = tuple(name for name, cues, window in self.cued
-                     if window in ("before", "next") and name not in self._off
-                     and self.cue_near(c, name, cues, window, x.span))
-        key = (x.f, near)
-        plan = self.doc_plans.get(key)
+        plan = self.doc_plans.get(x.f)
         if plan is None:
-            plan = self.doc_plans[key] = self.plan(x.f, self._off, near)
-        return _first(c, x, plan)
-
-    def cue_near(self, c: RoleContext, rule: str, cues: tuple[str, ...], window: str,
-                 span: Found) -> bool:
-        """Whether a cue of ``rule`` stands in the ``window`` of ``span``."""
-        ats, ends = self.places(c, rule, cues)
-        a, b = (span.start - 40, span.start) if window == "before" else (span.end,
-                                                                         span.end + 40)
-        k = bisect.bisect_left(ats, a)
-        while k < len(ats) and ats[k] < b:
-            if ends[k] <= b:
-                return True
-            k += 1
-        return False
-
-
-def _in_window(entry: CompoundRule) -> bool:
-    """Whether ``entry`` is a rule cued in a window before or after the compound."""
-    return entry.window in ("before", "next") and bool(getattr(entry, "cues", ()))
-
-
-def _first(c: RoleContext, x: Compound, plan: Plan) -> Decision | None:
-    """The decision of ``plan`` for ``x``: its first text rule that holds, else its
-    decision."""
-    tries, decided = plan
-    for spec, entry in tries:
-        if spec.fn(c, entry, x):
-            return entry.label, entry.name
-    return decided
+            plan = self.plan(x.f, self._off)
+        tries, decided = plan
+        if tries:
+            windows = self.windows
+            span = x.span
+            for spec, entry in tries:
+                window = windows.get(entry.name)
+                if window is not None and (
+                        (span.start if window[0] else span.end) not in window[1]):
+                    continue  # none of its cues in the compound's window
+                if spec.fn(c, entry, x):
+                    return entry.label, entry.name
+        return decided
