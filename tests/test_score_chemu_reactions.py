@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chemie.model import Document, Mention, Role
-from chemie.reactions.model import TEMPLATE, Component, Reaction
+from chemie.model.reaction import TEMPLATE, Component, Reaction
 from chemie.scoring.chemu_reactions import Item, Summary, gold_species, items, judge
 
 TEXT = ("Step 1: benzyl ether (BE) Phenol (1.0 g) and benzyl bromide (2.0 g) were stirred "

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import regex
 
 from chemie.model import Document, Mention, Role
-from chemie.reactions.model import TEMPLATE, Reaction
+from chemie.model.reaction import TEMPLATE, Reaction
 from chemie.scoring.report import prf
 
 ROLES = ("products", "reactants", "reagents")
