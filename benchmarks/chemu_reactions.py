@@ -44,7 +44,7 @@ from chemie.formats.chemu import read_chemu
 from chemie.model import Document
 from chemie.nlp import annotate, load
 from chemie.reactions.table import reaction_table
-from chemie.roles.evaluate import gold_documents, jsonl_order
+from chemie.roles_evaluation import gold_documents, jsonl_order
 from chemie.scoring.chemu_reactions import ROLES, Link, Snippet, Summary, items, judge
 
 PARTS = {"dev 0-599": (0, 600), "untouched 600-899": (600, 900)}
@@ -98,7 +98,7 @@ def run(data: Path, parts: dict[str, tuple[int, int]], config: dict[str, bool],
         judged = []
         for g in gold_documents(folder, lo, hi, order):
             doc = annotate(nlp, Document(g.id, g.text))
-            records = doc.meta.get("reactions") or []
+            records = doc.reactions
             judged.append(judge(g, items(records, doc.roles, g, implied),
                                 links(refs.get(g.id), g.text)))
         out[part] = judged

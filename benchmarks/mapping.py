@@ -51,8 +51,8 @@ from rdkit.Chem import rdFMCS
 
 from chemie.corpora import data_dir, uspto_part
 from chemie.reactions.accounting import Species, account
-from chemie.reactions.structures import classes_by_structure
-from chemie.roles.evaluate import gold_documents, jsonl_order
+from chemie.reactions.grounded import classes_by_structure
+from chemie.roles_evaluation import gold_documents, jsonl_order
 from chemie.structures import chem
 from chemie.structures.resolve import Resolver
 

@@ -68,15 +68,15 @@ from chemie.characters import normalise
 from chemie.corpora import data_dir, uspto_part
 from chemie.formats.chemu2020 import roles_as_mentions
 from chemie.formats.reaction_records import written
-from chemie.formats.reactions import Reaction as ScoredReaction
-from chemie.formats.reactions import read_reactions
+from chemie.formats.reaction_smiles import Reaction as ScoredReaction
+from chemie.formats.reaction_smiles import read_reactions
 from chemie.formats.uspto import iter_uspto
 from chemie.model import Document
 from chemie.model.reaction import TEMPLATE
 from chemie.nlp import annotate, load
 from chemie.reactions.inputs import link, one_source
-from chemie.roles.evaluate import gold_documents, jsonl_order
-from chemie.roles.evaluate import predict as predict_roles
+from chemie.roles_evaluation import gold_documents, jsonl_order
+from chemie.roles_evaluation import predict as predict_roles
 from chemie.scoring.entities import score_entities
 from chemie.scoring.reactions import BOND_ORDERS, score_reactions
 from chemie.structures.opsin import Opsin

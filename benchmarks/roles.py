@@ -44,7 +44,7 @@ import pandas as pd
 from chemie.corpora import data_dir
 from chemie.model import ROLE_ENTITY_LABELS, ROLE_TRIGGER_LABELS, Document, Mention
 from chemie.nlp import annotate, load
-from chemie.roles.evaluate import gold_documents, jsonl_order, predict
+from chemie.roles_evaluation import gold_documents, jsonl_order, predict
 from chemie.scoring.entities import score_entities
 
 PARTS = {"dev 0-599": (0, 600), "untouched 600-899": (600, 900)}

@@ -1,7 +1,9 @@
-"""Where the development corpora live (``../shared/data`` beside the repo, or $CHEMIE_DATA)."""
+"""Where the development corpora live (``../shared/data`` beside the repo, or $CHEMIE_DATA),
+and the document ranges of their splits (``--docs 0:600``)."""
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 from pathlib import Path
@@ -26,3 +28,18 @@ def uspto_part(paragraph_id: str) -> str:
     the SHA-1 of the id is odd (figures only: its text, outputs and errors are not read while
     writing rules), else ``"R"`` (may be read)."""
     return "U" if int(hashlib.sha1(paragraph_id.encode()).hexdigest(), 16) % 2 == 1 else "R"
+
+
+def parse_slice(text: str) -> tuple[int, int | None]:
+    """``START:END`` (either side may be empty) -> (start, end or None)."""
+    start, sep, end = text.partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        a = int(start) if start.strip() else 0
+        b = int(end) if end.strip() else None
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected START:END, got {text!r}") from None
+    if a < 0 or (b is not None and b < a):
+        raise argparse.ArgumentTypeError(f"bad document range {text!r}")
+    return a, b

@@ -64,6 +64,20 @@ def load_table(name: str | Path, schema: type[T]) -> T:
     return _load_shipped(name, schema)
 
 
+def shipped_cache(build: Callable[[str | Path], T]) -> Callable[[str | Path], T]:
+    """``build(name)`` cached for the name of a shipped table (``rules/<name>`` does not change
+    while the process runs); for a table file given by path (a saved pipeline's copy, which
+    may be edited between two loads) it is called afresh each time: a cache keyed by path
+    would serve the old rules."""
+    cached = functools.cache(build)
+
+    @functools.wraps(build)
+    def load(name: str | Path) -> T:
+        return build(name) if isinstance(name, Path) else cached(name)
+
+    return load
+
+
 @functools.cache
 def _load_shipped(name: str, schema: type[T]) -> T:
     return parse_table(load_rules(name), schema, name)

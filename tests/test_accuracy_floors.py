@@ -29,11 +29,11 @@ from chemie.cli import main
 from chemie.corpora import uspto_part
 from chemie.formats.chemu import iter_chemu
 from chemie.formats.reaction_records import written
-from chemie.formats.reactions import Reaction as ScoredReaction
-from chemie.formats.reactions import read_reactions
+from chemie.formats.reaction_smiles import Reaction as ScoredReaction
+from chemie.formats.reaction_smiles import read_reactions
 from chemie.formats.uspto import iter_uspto
 from chemie.nlp import annotate, load
-from chemie.roles.evaluate import evaluate, gold_documents, jsonl_order
+from chemie.roles_evaluation import evaluate, gold_documents, jsonl_order
 from chemie.scoring.anaphora import score_anaphora
 from chemie.scoring.iob import score_files as score_iob
 from chemie.scoring.rc import score_files as score_rc

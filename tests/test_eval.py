@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from chemie.cli import main
-from chemie.commands.eval import parse_slice
+from chemie.corpora import parse_slice
 
 MINI = Path(__file__).parent / "fixtures" / "anaphora" / "mini.jsonl"
 

@@ -114,3 +114,17 @@ def test_every_module_imports_fresh_on_its_own():
         [sys.executable, "-c", script, *names], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_every_top_level_module_has_a_layer():
+    """``lint-imports`` checks only the modules its layers contract names (setup.cfg): a new
+    top-level module or package of ``chemie`` must be given its layer there."""
+    import configparser
+
+    config = configparser.ConfigParser()
+    config.read(PACKAGE.parent / "setup.cfg", encoding="utf-8")
+    layers = config["importlinter:contract:layers"]["layers"]
+    named = {m.strip() for line in layers.split("\n") for m in line.replace(":", "|").split("|")}
+    top = {".".join(name.split(".")[:2]) for name in modules() if name != "chemie"}
+    assert top - named == set()
+    assert named - top - {""} == set()

@@ -11,7 +11,7 @@ import pytest
 from chemie.cli import main
 from chemie.errors import InputError
 from chemie.formats.chemdner import read_annotations
-from chemie.formats.reactions import read_reactions
+from chemie.formats.reaction_smiles import read_reactions
 from chemie.formats.uspto import iter_uspto
 
 PARAGRAPHS = [

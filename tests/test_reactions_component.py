@@ -10,8 +10,8 @@ from spacy.tokens import DocBin
 
 import chemie
 from chemie.context import reactions_of
-from chemie.formats.reactions import Reaction as ScoredReaction
-from chemie.formats.reactions import read_reactions
+from chemie.formats.reaction_smiles import Reaction as ScoredReaction
+from chemie.formats.reaction_smiles import read_reactions
 from chemie.formats.uspto import iter_uspto
 from chemie.model.reaction import Reaction
 from chemie.nlp import annotate

@@ -18,7 +18,7 @@ from chemie.reactions import structure_roles
 from chemie.reactions.accounting import Accounting, Given
 from chemie.reactions.decision import REAGENT_CATALYST, STARTING_MATERIAL
 from chemie.reactions.table import reaction_table
-from chemie.roles.evaluate import gold_documents, jsonl_order
+from chemie.roles_evaluation import gold_documents, jsonl_order
 from chemie.scale.worker import mapping_timeouts
 
 needs_java = pytest.mark.skipif(shutil.which("java") is None, reason="java is not installed")

@@ -15,11 +15,11 @@ from chemie.model.reaction import Amount, Quantity, Reaction, Structure
 from chemie.reactions import assemble
 from chemie.reactions.amounts import amount_near
 from chemie.reactions.assemble import Candidate, DocView, candidates, conditions
+from chemie.reactions.grounded import StructureResolver
 from chemie.reactions.records import inputs_like_product, records
 from chemie.reactions.roles import text_roles
 from chemie.reactions.sections import Plan, Section
 from chemie.reactions.structure_roles import structure_roles
-from chemie.reactions.structures import StructureResolver
 from chemie.reactions.table import (
     ReactionTable,
     check_table,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from chemie.cli import main
-from chemie.formats.reactions import read_reactions
+from chemie.formats.reaction_smiles import read_reactions
 from chemie.formats.tabular import read_tables
 from chemie.model.reaction import Reaction
 from chemie.scale import worker

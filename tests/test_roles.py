@@ -203,7 +203,7 @@ def test_cues_only_save_time(corpus, tmp_path):
     import yaml
 
     from chemie.resources import rules_path
-    from chemie.roles.evaluate import gold_documents, jsonl_order
+    from chemie.roles_evaluation import gold_documents, jsonl_order
 
     data = yaml.safe_load(rules_path("roles.yaml").read_text(encoding="utf-8"))
     assert any("cues" in r for r in data["compounds"])

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from chemie.resources import lexicon_path
-from chemie.roles.build_lexicon import LEXICON_FILE, main
+from chemie.roles_lexicon_build import LEXICON_FILE, main
 
 
 def test_shipped_lexicon_has_a_provenance_header():
     head = lexicon_path(LEXICON_FILE).read_text(encoding="utf-8").splitlines()[:2]
-    assert "python -m chemie.roles.build_lexicon" in head[0]
+    assert "python -m chemie.roles_lexicon_build" in head[0]
     assert "chemu2020/train documents 0:600" in head[1]
 
 

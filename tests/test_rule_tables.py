@@ -12,9 +12,9 @@ from chemie.bridging.table import BridgingTable
 from chemie.characters import CharacterTable
 from chemie.coref.features import CorefTable
 from chemie.events.linker import EventTable
+from chemie.formats.rc_labels import LabelTable
 from chemie.mentions.table import MentionTable
 from chemie.ner.rules import NerTable
-from chemie.rc.labels import LabelTable
 from chemie.rc.rules import RcTable
 from chemie.reactions.procedures_table import ProcedureTable
 from chemie.reactions.table import ReactionTable

@@ -301,3 +301,27 @@ def test_a_ner_made_from_word_lists_in_python_has_no_tables_to_save(tmp_path):
     words = ["THF", "and", "acetone"]
     assert ner.from_disk(tmp_path / "ner").find(words) == ner.find(words)
     assert [f.start for f in ner.find(words)] == [2]
+
+
+def test_a_saved_table_edited_in_place_gives_the_new_rules_in_the_same_process(tmp_path):
+    """The tables of a saved pipeline are read afresh at each load (a cache keyed by their
+    path would serve the rules as they were at the first load)."""
+    path = tmp_path / "chemie"
+    chemie.load(ner=False, reactions=True, reactions_config={"structures": False}).to_disk(path)
+    text = "The mixture was stirred for 2 h. The flask was cooled."
+
+    def flask_confidence() -> float:
+        doc = spacy.load(path)(text)
+        (found,) = [m.confidence for m in doc._.mentions if m.text.endswith("flask")]
+        return found
+
+    assert flask_confidence() == 0.69  # equipment_np, as rules/mentions.yaml says
+    table = path / "chemie_mentions" / "mentions.yaml"
+    _edit_yaml(table, lambda t: next(r for r in t["rules"] if r["name"] == "equipment_np")
+               .update(confidence=0.5))
+    assert flask_confidence() == 0.5
+    # the reaction tables too: a copy edited in place is read again (here: refused by name)
+    _edit_yaml(path / "chemie_reactions" / "reactions.yaml",
+               lambda t: t.update(units={**t["units"], "speed": {"m/s": "m/s"}}))
+    with pytest.raises(TableError, match="units.speed"):
+        spacy.load(path)

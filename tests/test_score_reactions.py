@@ -10,7 +10,7 @@ import pytest
 
 from chemie.cli import main
 from chemie.errors import InputError
-from chemie.formats.reactions import read_reactions
+from chemie.formats.reaction_smiles import read_reactions
 from chemie.scoring.reactions import score_files, wilson
 from chemie.structures.chem import skeleton_keys
 

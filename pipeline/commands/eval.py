@@ -8,24 +8,10 @@ import sys
 from itertools import islice
 from pathlib import Path
 
+from chemie.corpora import parse_slice
 from chemie.errors import InputError
 
 TASKS = ("chemu-ref", "chemu2020")
-
-
-def parse_slice(text: str) -> tuple[int, int | None]:
-    """``START:END`` (either side may be empty) -> (start, end or None)."""
-    start, sep, end = text.partition(":")
-    try:
-        if not sep:
-            raise ValueError
-        a = int(start) if start.strip() else 0
-        b = int(end) if end.strip() else None
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected START:END, got {text!r}") from None
-    if a < 0 or (b is not None and b < a):
-        raise argparse.ArgumentTypeError(f"bad document range {text!r}")
-    return a, b
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -82,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_chemu2020(args: argparse.Namespace) -> int:
     from chemie.nlp import load
-    from chemie.roles.evaluate import gold_documents, jsonl_order, predict
+    from chemie.roles_evaluation import gold_documents, jsonl_order, predict
     from chemie.scoring.entities import score_entities
     from chemie.scoring.events import EVENT_ROLES, score_events
 

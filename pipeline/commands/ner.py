@@ -35,9 +35,10 @@ from typing import TYPE_CHECKING
 
 from chemie.characters import normalise
 from chemie.cliutil import add_max_chars, emit, refuse_overwrite
-from chemie.commands.run import (
+from chemie.commands.common import (
     OutputPath,
     add_scale_options,
+    build_nlp,
     execute,
     format_help,
     make_output_folder,
@@ -111,21 +112,6 @@ def detect_format(path: Path, text: str) -> str:
     if len(cols) == 3 or (len(cols) == 2 and path.suffix.lower() == ".tsv"):
         return "chemdner"
     return "text"
-
-
-def build_nlp(
-    abbreviation_window: int = 0, nonchemical_veto: str = "rules", max_chars: int = MAX_CHARS
-) -> Language:
-    """The chemie tokenizer, sentence segmenter and NER (``nlp.max_length``: ``max_chars``)."""
-    from chemie.tokenizer.language import blank  # chemie_ner: found by its entry point
-
-    nlp = blank()
-    nlp.max_length = max_chars
-    nlp.add_pipe(
-        "chemie_ner",
-        config={"abbreviation_window": abbreviation_window, "nonchemical_veto": nonchemical_veto},
-    )
-    return nlp
 
 
 def ner_document(nlp: Language, text: str) -> list[dict[str, object]]:

@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING
 
 from chemie.characters import normalise
 from chemie.cliutil import add_max_chars
-from chemie.commands.run import (
+from chemie.commands.common import (
     OutputPath,
     add_scale_options,
     check_output,

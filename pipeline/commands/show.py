@@ -114,7 +114,7 @@ def _read_paths(path: Path | None) -> list[Path]:
 def _predicted(args: argparse.Namespace, docs: list[Document]) -> list[Document]:
     """The documents to show: the input's own (records of ``chemie reactions``, predictions,
     ``--no-run``) or the pipeline's, with the reactions of ``--reactions FILE`` when given."""
-    from chemie.commands.ner import build_nlp
+    from chemie.commands.common import build_nlp
     from chemie.show.inputs import has_predictions, read_reactions_file, run_pipeline
 
     records_only = all(d.meta.get("format") == "reactions" for d in docs)

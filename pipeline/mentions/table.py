@@ -5,14 +5,13 @@ uses (:class:`MentionTables`).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from chemie.tables import TableError, load_table
+from chemie.tables import TableError, load_table, shipped_cache
 
 TABLE = "mentions.yaml"
 Words = tuple[str, ...]
@@ -159,7 +158,8 @@ class MentionTables:
 
     @classmethod
     def load(cls, name: str | Path = TABLE) -> MentionTables:
-        """The table ``rules/<name>``, or the file ``name`` (cached)."""
+        """The table ``rules/<name>`` (cached), or the table file at the path ``name`` (read
+        each time: :func:`chemie.tables.shipped_cache`)."""
         return _load(name)
 
     @classmethod
@@ -191,7 +191,7 @@ class MentionTables:
         )
 
 
-@functools.cache
+@shipped_cache
 def _load(name: str | Path) -> MentionTables:
     return MentionTables.build(str(name), load_table(name, MentionTable))
 

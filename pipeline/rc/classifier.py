@@ -12,10 +12,10 @@ has no evidence either, the default label is used (rule ``default``).
 
 from __future__ import annotations
 
+from chemie.formats.rc_labels import mapping
 from chemie.model.rc import Decision, RCExample
 from chemie.rc import backoff as backoff_model
 from chemie.rc.features import context
-from chemie.rc.labels import mapping
 from chemie.rc.rules import Rule, RuleSet, load
 
 DEFAULT_RULE = "default"

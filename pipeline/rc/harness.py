@@ -32,10 +32,10 @@ import pandas as pd
 from chemie.corpora import data_dir
 from chemie.errors import InputError
 from chemie.formats import unified
+from chemie.formats.rc_labels import from_unified
 from chemie.model.rc import Pair, RCExample
 from chemie.rc import tasks
 from chemie.rc.classifier import RuleClassifier
-from chemie.rc.labels import from_unified
 from chemie.rc.rules import load
 from chemie.scoring.rc import (
     Alignment,

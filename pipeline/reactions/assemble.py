@@ -11,7 +11,7 @@ The work, per document:
    :meth:`DocView.section_starts`).
 2. **Roles by text** (:func:`chemie.reactions.roles.text_roles`): the label's role, then the
    dictionary class (``rules/reactions.yaml``: ``labels``, ``classes``).
-3. **Structures** (:class:`chemie.reactions.structures.StructureResolver`): every name of
+3. **Structures** (:class:`chemie.reactions.grounded.StructureResolver`): every name of
    the document in one batch; references through the heading and coreference.
 4. **Records** (:func:`chemie.reactions.records.records`): one
    :class:`~chemie.model.reaction.Reaction` per section that makes a product, its

@@ -70,7 +70,7 @@ class ReactionAssembler(SavesTables):
     @property
     def resolver(self):  # noqa: ANN201  (imported on first use: RDKit and the JVM)
         if self._resolver is None:
-            from chemie.reactions.structures import StructureResolver  # noqa: PLC0415
+            from chemie.reactions.grounded import StructureResolver  # noqa: PLC0415
             from chemie.structures.resolve import Resolver  # noqa: PLC0415
 
             self._resolver = StructureResolver(Resolver(use_opsin=self.opsin), self.table)

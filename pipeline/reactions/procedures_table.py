@@ -5,7 +5,6 @@ error naming the file and the key; every pattern is compiled once (``{label}`` a
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ import regex
 
 from chemie.reactions.table import NamedRule, PatternRule
 from chemie.registry import InlineRule, StageRules, inline_rules, stage_rules
-from chemie.tables import TableError, load_table
+from chemie.tables import TableError, load_table, shipped_cache
 
 TABLE = "procedures.yaml"
 # the rules written in code (stage "procedures" of the one registry); ``code`` names each
@@ -137,9 +136,14 @@ class ProcedureTable:
         return self.compiled["nouns"][" ".join(noun.lower().split())]
 
 
-@functools.cache
 def procedure_table(name: str | Path = TABLE) -> ProcedureTable:
-    """The checked table (cached): see :func:`check_table`."""
+    """The checked table (see :func:`check_table`) ``rules/<name>`` (cached) or the table file
+    at the path ``name`` (read each time: :func:`chemie.tables.shipped_cache`)."""
+    return _procedure_table(name)
+
+
+@shipped_cache
+def _procedure_table(name: str | Path) -> ProcedureTable:
     return check_table(load_table(name, ProcedureTable), name)
 
 

@@ -4,7 +4,6 @@ file and the key."""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -13,7 +12,7 @@ import regex
 
 from chemie.registry import InlineRule, StageRules, inline_rules, stage_rules
 from chemie.roles.table import role_table
-from chemie.tables import TableError, load_table, suggest
+from chemie.tables import TableError, load_table, shipped_cache, suggest
 
 TABLE = "reactions.yaml"
 ROLES_TABLE = "roles.yaml"  # the chemie_roles table whose rule names this one refers to
@@ -28,7 +27,7 @@ inline_rules(RULES, "products", "chemie.reactions.assemble", "line_break", "not_
              "title_product", "last_product", "product_of_input_class", "alias")
 inline_rules(RULES, "products", "chemie.reactions.sections", "yield_then_stage")
 inline_rules(RULES, "products", "chemie.reactions.records", "is_the_product")
-inline_rules(RULES, "names", "chemie.reactions.structures", "widened_name", "joined_names",
+inline_rules(RULES, "names", "chemie.reactions.grounded", "widened_name", "joined_names",
              "reference_to_title", "coreference_antecedent")
 
 
@@ -162,9 +161,14 @@ class ReactionTable:
                                  *self.implied)]
 
 
-@functools.cache
 def reaction_table(name: str | Path = TABLE) -> ReactionTable:
-    """The checked table (cached): see :func:`check_table`."""
+    """The checked table (see :func:`check_table`) ``rules/<name>`` (cached) or the table file
+    at the path ``name`` (read each time: :func:`chemie.tables.shipped_cache`)."""
+    return _reaction_table(name)
+
+
+@shipped_cache
+def _reaction_table(name: str | Path) -> ReactionTable:
     return check_table(load_table(name, ReactionTable), name)
 
 

@@ -1,5 +1,5 @@
 """The role lexicon (``lexicons/chemu2020_roles.tsv``, rebuilt by
-``python -m chemie.roles.build_lexicon``): the reaction role a compound name had most often
+``python -m chemie.roles_lexicon_build``): the reaction role a compound name had most often
 in the development documents."""
 
 from __future__ import annotations

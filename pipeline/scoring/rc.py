@@ -23,7 +23,7 @@ direction is a wrong prediction, as in the official SemEval-2018 Task 7 scorer.
   the mean of per-class F1). Per-class figures and micro P/R/F1 are reported too; they
   agree with the perl output (cross-checked in tests/test_score_rc.py).
 * SemEval and SciERC files are also scored in the unified label space
-  (``chemie.rc.labels``, :func:`in_spaces`): the *same* predictions, mapped pair by pair.
+  (``chemie.formats.rc_labels``, :func:`in_spaces`): the *same* predictions, mapped pair by pair.
 
 Native vs unified label space (one definition, used by ``chemie score rc`` and by every
 column of ``chemie rc-eval``, whether the predictions come from a file or in-process):
@@ -53,8 +53,8 @@ import pandas as pd
 
 from chemie.errors import InputError, read_text
 from chemie.formats import scierc, semeval, unified
+from chemie.formats.rc_labels import OTHER, mapping, to_unified
 from chemie.model.rc import Pair
-from chemie.rc.labels import OTHER, mapping, to_unified
 from chemie.scoring.report import ScoreReport, ScoreTable, prf
 
 MISSING = "(none)"

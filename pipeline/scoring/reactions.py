@@ -37,7 +37,7 @@ from pathlib import Path
 import pandas as pd
 
 from chemie.errors import InputError
-from chemie.formats.reactions import Reaction, read_reactions
+from chemie.formats.reaction_smiles import Reaction, read_reactions
 from chemie.scoring.report import ScoreReport, ScoreTable, prf
 from chemie.structures.chem import bond_order_keys, skeleton_keys
 

@@ -1,6 +1,6 @@
 """Rebuild the role lexicon from the development part of chemu2020/train (deterministic).
 
-    python -m chemie.roles.build_lexicon [--data PATH] [--docs 0:600] [--out FILE]
+    python -m chemie.roles_lexicon_build [--data PATH] [--docs 0:600] [--out FILE]
 
 Writes ``lexicons/chemu2020_roles.tsv``: every compound name (lowercased) labelled
 STARTING_MATERIAL, REAGENT_CATALYST or SOLVENT in documents ``--docs`` (numbered by position
@@ -17,11 +17,10 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from chemie.commands.eval import parse_slice
-from chemie.corpora import data_dir
+from chemie.corpora import data_dir, parse_slice
 from chemie.errors import InputError, atomic_write
 from chemie.resources import lexicon_path
-from chemie.roles.evaluate import gold_documents, jsonl_order
+from chemie.roles_evaluation import gold_documents, jsonl_order
 
 LEXICON_FILE = "chemu2020_roles.tsv"
 ROLES = ("STARTING_MATERIAL", "REAGENT_CATALYST", "SOLVENT")
@@ -41,7 +40,7 @@ def render(counts: dict[str, Counter], docs: str) -> str:
     """The TSV text: provenance header, then one sorted line per name."""
     lines = [
         "# Derived automatically; do not edit by hand. Produced by: "
-        f"python -m chemie.roles.build_lexicon --docs {docs}",
+        f"python -m chemie.roles_lexicon_build --docs {docs}",
         f"# Source: chemu2020/train documents {docs} by position in chemu-ref/train.jsonl "
         "(the development part of the split convention)",
         "# Compound names labelled with a reaction role, and how often with each.",
