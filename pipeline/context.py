@@ -283,6 +283,24 @@ def sentence_starts(doc: Doc) -> list[int]:
     return starts
 
 
+def forget_derived(doc: Doc) -> None:
+    """Drop what is cached from earlier stages (the NER chemical spans, the sentence starts):
+    the mention stage calls it first, so a Doc run again reads them afresh."""
+    doc.user_data.pop(CHEMICALS, None)
+    doc.user_data.pop(SENTENCE_STARTS, None)
+
+
+def stored_token_info(doc: Doc) -> tuple[list[str], str] | None:
+    """The words and class string the mention stage stored (:func:`set_token_info`), or None
+    (never made here: :func:`token_info` makes them)."""
+    return doc.user_data.get(TOKEN_INFO)
+
+
+def stored_text(doc: Doc) -> str | None:
+    """The text of the Document a Doc was made from (:data:`TEXT`), or None."""
+    return doc.user_data.get(TEXT)
+
+
 def chemical_spans(doc: Doc) -> list[tuple[int, int, str]]:
     """The NER chemical spans (``doc.spans["chemicals"]``): start, end, class (cached in
     ``doc.user_data``: reading a span group makes a Span object per span)."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from spacy.tokens import Doc
 
-from chemie.context import CHEMICALS, SENTENCE_STARTS, TOKEN_INFO, mentions_of
+from chemie.context import forget_derived, mentions_of, set_token_info
 from chemie.mentions.candidate import Candidate, DocContext, add_mentions
 from chemie.mentions.coded import RULES, check_coded
 from chemie.mentions.docdata import sentence_index
@@ -104,10 +104,9 @@ class MentionDetector(SavesTables):
 
     def match(self, doc: Doc) -> list[Candidate]:
         """The mention candidates of ``doc``, sorted by their ranges."""
-        doc.user_data.pop(CHEMICALS, None)  # read the NER spans afresh
-        doc.user_data.pop(SENTENCE_STARTS, None)
+        forget_derived(doc)  # read the NER spans and sentence starts afresh
         words, cs, low = self.tagger.class_string(doc)
-        doc.user_data[TOKEN_INFO] = (words, cs)
+        set_token_info(doc, words, cs)
         x = DocContext(doc, words, low, cs, sentence_index(doc), self.tables, self.grammar)
         found = self._search(x)
         x.low_set = frozenset(low)  # the doc's words, for the guards of the rarer rules

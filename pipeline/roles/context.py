@@ -17,9 +17,12 @@ from chemie.context import (
     HEADING,
     TokenTable,
     actions_of,
+    chemical_spans,
     doc_text,
     mentions_of,
     relations_of,
+    stored_text,
+    stored_token_info,
     token_table,
 )
 from chemie.model import Action, Mention
@@ -154,7 +157,7 @@ class RoleContext:
 def _text(doc: Doc, table: TokenTable) -> str:
     """``doc.text`` from the token table: each token padded with spaces up to the next one
     (a gap between tokens is spaces; other whitespace is a token of its own)."""
-    text = doc.user_data.get("chemie.text")
+    text = stored_text(doc)
     if text is not None:
         return text
     idx, words = table.idx, table.text
@@ -178,15 +181,11 @@ def role_context(doc: Doc, extra: dict[str, str] | None = None,
     table = token_table(doc)
     idx = table.idx
     ends = list(map(operator.add, idx, map(len, table.text)))
-    # the NER's chemicals as chemie_mentions cached them (token start, end, class)
-    found = doc.user_data.get("chemie.chemicals")
-    if found is None:
-        spans = doc.spans.get("chemicals") if doc.spans is not None else None
-        found = sorted((s.start, s.end, s.label_) for s in spans) if spans else []
-    chemicals = [(idx[a], ends[b - 1]) for a, b, _ in found]
+    # the NER's chemicals (token start, end, class)
+    chemicals = [(idx[a], ends[b - 1]) for a, b, _ in chemical_spans(doc)]
     mentions, ranges = _mentions(doc)
     actions, headings = _actions(doc, table, ends, extra, extra_words)
-    info = doc.user_data.get("chemie.token_info")
+    info = stored_token_info(doc)
     classes = info[1] if info is not None and len(info[1]) == len(ends) else ""
     if not isinstance(classes, str):
         classes = "".join(classes)
