@@ -106,7 +106,7 @@ def test_unreadable_predicted_smiles_is_a_wrong_fragment(tmp_path):
          r"g.jsonl:1: reactants\[0\]: RDKit cannot read SMILES 'C1CC'"),
         ('{"id": "a", "reactants": "CCO", "reagents": [], "products": []}\n',
          r"g.jsonl:1: 'reactants' must be a list of SMILES strings"),
-        ('{"id": "a",\n', r"g.jsonl:1: not valid JSON"),
+        ('{"id": "a",\n', r"g.jsonl:1: malformed JSON"),
     ],
 )
 def test_bad_gold_lines_name_file_and_line(tmp_path, text, message):

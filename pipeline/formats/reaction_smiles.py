@@ -19,12 +19,12 @@ Malformed lines raise :class:`~chemie.errors.InputError` naming the file and lin
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
 
 from chemie.errors import InputError, read_text
+from chemie.formats import identified_object
 
 ROLES = ("reactants", "reagents", "products")
 _CXSMILES = re.compile(r"\s+\|[^|]*\|\s*$")
@@ -72,15 +72,8 @@ def read_reactions(path: str | os.PathLike[str]) -> ReactionFile:
 
 
 def _json_line(text: str, path: str | os.PathLike[str], line: int) -> Reaction:
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(path, line, f"not valid JSON ({e.msg}, column {e.colno})") from None
-    if not isinstance(obj, dict):
-        raise InputError(path, line, "expected a JSON object")
-    rid = obj.get("id")
-    if not isinstance(rid, str) or not rid:
-        raise InputError(path, line, "'id' must be a non-empty string")
+    obj = identified_object(text, path, line)
+    rid = obj["id"]
     roles = []
     for role in ROLES:
         value = obj.get(role)

@@ -11,11 +11,11 @@ wrong``).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 
 from chemie.errors import InputError, read_text
+from chemie.formats import identified_object
 from chemie.limits import check_chars
 from chemie.model import Document
 
@@ -31,15 +31,8 @@ def parse_uspto_line(line: str, path: str | os.PathLike[str] | None, number: int
                      max_chars: int | None = None) -> Document:
     """One line as a Document (see the module docstring); an InputError names the
     paragraph's ``id`` when it can be read."""
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise InputError(path, number, f"malformed JSON: {e.msg} (column {e.colno})") from None
-    if not isinstance(obj, dict):
-        raise InputError(path, number, "expected a JSON object")
-    rid = obj.get("id")
-    if not isinstance(rid, str) or not rid:
-        raise InputError(path, number, "'id' must be a non-empty string")
+    obj = identified_object(line, path, number)
+    rid = obj["id"]
     text, title = obj.get("text"), obj.get("title", "")
     if not isinstance(text, str):
         raise InputError(path, number, "'text' must be a string", rid)
