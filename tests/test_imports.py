@@ -128,3 +128,17 @@ def test_every_top_level_module_has_a_layer():
     top = {".".join(name.split(".")[:2]) for name in modules() if name != "chemie"}
     assert top - named == set()
     assert named - top - {""} == set()
+
+
+def test_the_roles_component_imports_no_reactions_module():
+    """chemie_roles is given the decision the reactions own through its factory's config
+    (spaCy's registry), not by an import that runs up the layers (issue 20)."""
+    script = (
+        "import sys\n"
+        "import chemie.roles.component\n"
+        "print([m for m in sys.modules if m.startswith('chemie.reactions')])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == "[]\n"

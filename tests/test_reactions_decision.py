@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
+import spacy
 
 import chemie
 from chemie.context import reactions_of, roles_of
@@ -16,7 +18,7 @@ from chemie.model.reaction import Problem, Reaction
 from chemie.nlp import annotate
 from chemie.reactions import structure_roles
 from chemie.reactions.accounting import Accounting, Given
-from chemie.reactions.decision import REAGENT_CATALYST, STARTING_MATERIAL
+from chemie.reactions.decision import REAGENT_CATALYST, STARTING_MATERIAL, TextTier
 from chemie.reactions.table import reaction_table
 from chemie.roles_evaluation import gold_documents, jsonl_order
 from chemie.scale.worker import mapping_timeouts
@@ -156,6 +158,30 @@ def test_chemie_roles_asks_the_text_tier_of_the_same_decision(nlp_text):
     assert found and all(agrees(c, span) for c, span in found)
     roles = {c.name: c.role for r in reactions_of(doc) for c in r.components()}
     assert roles["4-methylmorpholine"] == "reagent"
+
+
+@spacy.registry.misc("test.own_rules_only.v1")
+def own_rules_only() -> Callable[[object], object]:
+    """A decision that leaves the roles' own stage as it is."""
+    return lambda stage: stage
+
+
+def test_chemie_roles_takes_its_decision_from_its_config():
+    """chemie_roles does not import the decision: its factory's ``decision`` config names a
+    registered function, by default ``chemie.text_tier.v1`` (this module's
+    :class:`TextTier`); another in its place decides what the stage's answer becomes."""
+    text = ("2-Chloro-5-nitropyridine (1.0 g) and 4-methylmorpholine (0.7 g) were heated in "
+            "acetonitrile (10 mL) to give the title compound.")
+    shared = chemie.load(roles=True)
+    assert shared.config["components"]["chemie_roles"]["decision"] == {
+        "@misc": "chemie.text_tier.v1"}
+    assert isinstance(shared.get_pipe("chemie_roles").stage, TextTier)
+    own = chemie.load(roles={"decision": {"@misc": "test.own_rules_only.v1"}})
+    labels = {n: {r.text: (r.label, r.rule) for r in roles_of(nlp(text))}
+              for n, nlp in (("shared", shared), ("own", own))}
+    assert labels["shared"]["4-methylmorpholine"] == (REAGENT_CATALYST, "reagent_by_class")
+    assert labels["own"]["4-methylmorpholine"][0] == STARTING_MATERIAL
+    assert labels["own"]["acetonitrile"] == labels["shared"]["acetonitrile"]
 
 
 @pytest.mark.corpus

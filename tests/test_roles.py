@@ -480,7 +480,7 @@ def test_a_rule_table_without_a_builtin_rule_is_refused(tmp_path):
     path = tmp_path / "roles.yaml"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     with pytest.raises(TableError, match=r"roles\.yaml: builtin: missing rule\(s\) product_yield"):
-        RoleLabeller(str(path), "chemu2020_roles.tsv")
+        RoleLabeller(str(path), "chemu2020_roles.tsv", decision=lambda stage: stage)
 
 
 def triggers(nlp, text: str) -> list[tuple[str, str]]:

@@ -90,6 +90,43 @@ def test_spacy_finds_the_language_and_the_factories_without_importing_chemie():
     assert _fresh(script, text, *FACTORIES) == expected
 
 
+def test_the_spacy_misc_entry_points_name_the_registered_functions():
+    points = {
+        ep.name: ep.value for ep in entry_points(group="spacy_misc")
+        if ep.value.startswith("chemie.")
+    }
+    assert "chemie.text_tier.v1" in points
+    for name, value in points.items():
+        module, function = value.split(":")
+        assert getattr(importlib.import_module(module), function) is spacy.registry.misc.get(
+            name
+        )
+
+
+# 4-methylmorpholine: a starting material by the roles' own rules, a reagent by the text tier
+# of the decision the reaction records share (a dictionary base)
+BASE_TEXT = ("Example 9\n2-Chloro-5-nitropyridine (1.0 g) and 4-methylmorpholine (0.7 g) were "
+             "heated in acetonitrile (10 mL) at 80 °C for 4 h to give the title compound "
+             "(1.2 g).")
+
+
+def test_a_blank_chemie_adds_chemie_roles_with_the_shared_decision_without_importing_chemie():
+    """spaCy finds the decision ``chemie_roles``' config names through its entry point."""
+    script = (
+        "import json, spacy\n"
+        "nlp = spacy.blank('chemie')\n"
+        "for name in sys.argv[2:]:\n"
+        "    nlp.add_pipe(name)\n"
+        "roles = nlp(sys.argv[1])._.roles\n"
+        "print(json.dumps([[r.start, r.end, r.label, r.rule] for r in roles]))\n"
+    )
+    roles = chemie.load(roles=True)(BASE_TEXT)._.roles
+    expected = [[r.start, r.end, r.label, r.rule] for r in roles]
+    assert [BASE_TEXT[s:e] for s, e, label, rule in expected
+            if rule == "reagent_by_class"] == ["4-methylmorpholine"]
+    assert json.loads(_fresh(script, BASE_TEXT, *FACTORIES, "chemie_roles")) == expected
+
+
 @pytest.mark.parametrize("name", FACTORIES)
 def test_each_factory_declares_what_it_assigns(name):
     chemie.load()
@@ -190,6 +227,7 @@ def test_a_component_saves_the_tables_it_was_built_from(saved, component, source
 def test_chemie_roles_saves_the_tables_it_was_built_from(saved_roles, source):
     config = spacy.util.load_config(saved_roles / "config.cfg")
     assert config["nlp"]["pipeline"] == [*FACTORIES, "chemie_roles", "chemie_events"]
+    assert config["components"]["chemie_roles"]["decision"] == {"@misc": "chemie.text_tier.v1"}
     copy = saved_roles / "chemie_roles" / source.name
     assert copy.read_bytes() == source.read_bytes()
 
@@ -272,10 +310,12 @@ def test_chemie_events_saves_its_table_and_links_by_the_saved_copy(saved_roles, 
     assert after and after[0].args == []
 
 
-def test_a_saved_pipeline_with_roles_gives_the_same_roles_in_a_fresh_process(saved_roles):
-    text = ("4-Bromoaniline (1.0 g) and triethylamine (2 mL) were stirred in THF (5 mL) at 50 °C "
-            "for 2 h. The mixture was extracted with ethyl acetate to give the title compound "
-            "(0.8 g, 75%).")
+@pytest.mark.parametrize("text", [
+    "4-Bromoaniline (1.0 g) and triethylamine (2 mL) were stirred in THF (5 mL) at 50 °C for 2 h. "
+    "The mixture was extracted with ethyl acetate to give the title compound (0.8 g, 75%).",
+    BASE_TEXT,
+])
+def test_a_saved_pipeline_with_roles_gives_the_same_roles_in_a_fresh_process(saved_roles, text):
     expected = [[r.start, r.end, r.label, r.rule] for r in chemie.load(roles=True)(text)._.roles]
     script = (
         "import json, spacy\n"

@@ -26,8 +26,11 @@ Two conventions read one decision:
   reagent (:attr:`Decision.carbon` False); otherwise the two agree.
 
 ``chemie_roles`` asks the question before any structure is known: its reactant-or-reagent
-stage (``RoleLabeller.stage``) is :class:`TextTier`, which gives the label of its own rules
-(the training lexicon, known reagents, names and formulas of reagents) to the text tier and
+stage (``RoleLabeller.stage``) is :class:`TextTier` over its own rules (the roles do not
+import this module: their factory's ``decision`` config names :func:`text_tier`, registered
+in spaCy's ``misc`` registry as ``chemie.text_tier.v1`` and found through setup.cfg's
+``spacy_misc`` entry point). :class:`TextTier` gives the label of the roles' own rules (the
+training lexicon, known reagents, names and formulas of reagents) to the text tier and
 labels the compound by the answer, so that the ChEMU 2020 labels of a pipeline without
 structures and the records' roles are one decision; with structures, ``chemie_reactions``
 relabels what the structure tier decided (:mod:`chemie.reactions.labels`).
@@ -37,9 +40,10 @@ Nothing here imports RDKit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from spacy.util import registry
 
 from chemie.reactions.table import reaction_table
 from chemie.structures.dictionary import compounds
@@ -49,6 +53,7 @@ if TYPE_CHECKING:
     from chemie.reactions.table import LabelRule, ReactionTable, StructureRule
     from chemie.roles.context import RoleContext
     from chemie.roles.features import Compound
+    from chemie.roles.participants import ReactantOrReagentStage
 
 TEXT, STRUCTURE = "text", "structure"
 # the roles whose reactant-or-reagent question the structure tier answers
@@ -154,7 +159,6 @@ def _structure_fires(rule: StructureRule, prior: Decision, evidence: Evidence) -
     return given.count({rule.gives}) >= rule.min_fraction * given.offered
 
 
-Stage = Callable[["RoleContext", "Compound"], "tuple[str, str] | None"]
 REAGENT_BY_CLASS = "reagent_by_class"  # its rule in rules/roles.yaml (builtin)
 _ANSWERS_KEPT = 100_000  # answers TextTier remembers before it starts afresh
 
@@ -168,7 +172,7 @@ class TextTier:
     Any other answer of the stage stands (the text tier answers only the reactant-or-reagent
     question here: a solvent or a material is the stage's to say)."""
 
-    def __init__(self, stage: Stage, table: ReactionTable | None = None):
+    def __init__(self, stage: ReactantOrReagentStage, table: ReactionTable | None = None):
         self.stage = stage
         self.table = table if table is not None else reaction_table()
         self.dictionary = compounds()
@@ -191,3 +195,10 @@ class TextTier:
                 (REAGENT_CATALYST, REAGENT_BY_CLASS) if chemu_label(d) == REAGENT_CATALYST
                 else out)
         return answer
+
+
+@registry.misc("chemie.text_tier.v1")
+def text_tier() -> type[TextTier]:
+    """The decision of ``chemie_roles``' ``decision`` config: :class:`TextTier` over the
+    roles' own reactant-or-reagent stage (a :data:`chemie.roles.participants.StageDecision`)."""
+    return TextTier

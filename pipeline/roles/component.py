@@ -6,9 +6,12 @@ OTHER_COMPOUND), conditions and quantities (TIME, TEMPERATURE, YIELD_PERCENT, YI
 EXAMPLE_LABEL, and the trigger words of the steps (REACTION_STEP, WORKUP). Compounds come
 from the NER's chemicals and the mentions; their roles from the rules of
 ``rules/roles.yaml`` over the mention's action (argument role, phase), its place (heading
-or body) and the words around it; triggers from the action parser's actions. Writes
-:class:`chemie.model.Role` objects to ``doc._.roles`` (each names its rule; a trigger lists
-the ids of the roles it acts on) and the token-aligned ones to ``doc.spans["roles"]``.
+or body) and the words around it (a compound none of them labels: the reactant-or-reagent
+stage, through the factory's ``decision``, by default ``chemie.text_tier.v1``, the text
+tier of the decision the reaction records share); triggers from the action parser's
+actions. Writes :class:`chemie.model.Role` objects to ``doc._.roles`` (each names its
+rule; a trigger lists the ids of the roles it acts on) and the token-aligned ones to
+``doc.spans["roles"]``.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from chemie.context import ROLE_SPANS, roles_of
 from chemie.model import Role
-from chemie.reactions.decision import TextTier
 from chemie.resources import lexicon_path
 from chemie.roles.anchors import Anchors
 from chemie.roles.compounds import CompoundFinder, merge_heading_names
@@ -37,7 +39,7 @@ from chemie.roles.features import FeatureIndex
 from chemie.roles.found import Found
 from chemie.roles.labelling import assign_roles, bracket_labels
 from chemie.roles.lexicon import load_role_lexicon
-from chemie.roles.participants import ReactantOrReagent
+from chemie.roles.participants import ReactantOrReagent, StageDecision
 from chemie.roles.phases import assign_phases
 from chemie.roles.rules import RuleBook
 from chemie.roles.table import RoleTable, role_table
@@ -52,9 +54,11 @@ PRODUCT = "REACTION_PRODUCT"
 class RoleLabeller(SavesTables):
     """Labels compounds by role, conditions, yields, example labels and trigger words
     (``to_disk`` saves the rule table, its vocabularies and the role lexicon; ``from_disk``
-    reads them back)."""
+    reads them back); ``decision``: what the answer of its reactant-or-reagent stage goes
+    through (see :mod:`chemie.roles.participants`)."""
 
-    def __init__(self, rules: str | Path, lexicon: str | Path):
+    def __init__(self, rules: str | Path, lexicon: str | Path, decision: StageDecision):
+        self.decision = decision
         self.rules_file, self.lexicon_file = Path(rules).name, Path(lexicon).name
         self.table_files = {**table_sources(rules), self.lexicon_file: lexicon_path(lexicon)}
         self._build(role_table(rules), load_role_lexicon(lexicon))
@@ -71,9 +75,9 @@ class RoleLabeller(SavesTables):
         self.lexicon = lexicon
         self.find_compounds = CompoundFinder(table)
         self.rules = RuleBook(table.compounds)
-        # the reactant-or-reagent stage: (context, compound) -> (label, rule) | None; its
-        # answer goes through the text tier of the decision the reaction records share
-        self.stage = TextTier(ReactantOrReagent(table))
+        # the reactant-or-reagent stage: (context, compound) -> (label, rule) | None, its
+        # own rules' answer through the decision it was given
+        self.stage = self.decision(ReactantOrReagent(table))
         self.index = FeatureIndex(table.words, [*table.compounds, *table.reactant_or_reagent])
         self.patterns = Patterns(table.compiled, table.words["skipped_before"])
         self.find_triggers = TriggerFinder(table)
@@ -220,11 +224,14 @@ def _write(doc: Doc, ctx: RoleContext, found: list[Found]) -> None:
 
 @Language.factory(
     "chemie_roles",
-    default_config={"rules": "roles.yaml", "lexicon": "chemu2020_roles.tsv"},
+    default_config={"rules": "roles.yaml", "lexicon": "chemu2020_roles.tsv",
+                    "decision": {"@misc": "chemie.text_tier.v1"}},
     requires=["doc._.mentions", "doc._.actions", "doc._.relations"],
     assigns=["doc._.roles", "doc.spans"],
 )
-def make_role_labeller(nlp: Language, name: str, rules: str, lexicon: str) -> RoleLabeller:
+def make_role_labeller(nlp: Language, name: str, rules: str, lexicon: str,
+                       decision: StageDecision) -> RoleLabeller:
     """The role labeller configured from a rule table in ``rules/`` and a role lexicon in
-    ``lexicons/`` (or a path)."""
-    return RoleLabeller(rules, lexicon)
+    ``lexicons/`` (or a path); ``decision``: a function of spaCy's ``misc`` registry (found
+    through the ``spacy_misc`` entry points of setup.cfg)."""
+    return RoleLabeller(rules, lexicon, decision)

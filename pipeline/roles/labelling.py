@@ -4,17 +4,14 @@ labelled compound (:func:`bracket_labels`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import regex
 
 from chemie.roles.context import RoleContext
-from chemie.roles.features import Compound, FeatureIndex, compound_features
+from chemie.roles.features import FeatureIndex, compound_features
 from chemie.roles.found import Found
-from chemie.roles.rules import Decision, RuleBook
+from chemie.roles.participants import ReactantOrReagentStage
+from chemie.roles.rules import RuleBook
 from chemie.roles.table import NONE
-
-Stage = Callable[[RoleContext, Compound], "Decision | None"]
 
 _WORD = regex.compile(r"\w+\.?")
 # a step heading inside a heading: "Step 1", "Step A:", "[Step 1]", "(1) Preparation of";
@@ -31,7 +28,7 @@ AQUEOUS_RULE = "aqueous_solvent"  # a builtin rule (rules/roles.yaml)
 
 def assign_roles(ctx: RoleContext, compounds: list[Found], heading: int,
                  lexicon: dict[str, str], index: FeatureIndex, rules: RuleBook,
-                 stage: Stage) -> list[Found]:
+                 stage: ReactantOrReagentStage) -> list[Found]:
     """Label each compound by the first compound rule that holds, else by the
     reactant-or-reagent ``stage``; those labelled NONE (or by no rule) are dropped."""
     out = []
