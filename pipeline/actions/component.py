@@ -14,8 +14,8 @@ trigger (``with`` -> ``reagent``, ``in`` -> ``solvent`` or ``container`` for equ
 
 from __future__ import annotations
 
-import bisect
 import itertools
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 
 import regex
@@ -23,7 +23,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from chemie.actions.table import ActionTable, action_table
-from chemie.actions.views import mention_table
+from chemie.actions.views import MentionTable, mention_table
 from chemie.context import HEADING, TokenTable, actions_of, token_table
 from chemie.model import Action
 from chemie.saving import SavesTables, rule_table, table_sources
@@ -87,6 +87,41 @@ class ActionParser(SavesTables):
         nxt = table.text[i + 1] if i + 1 < len(table.text) else ""
         return bool(_DIGIT.match(nxt)) or (len(nxt) <= 3 and nxt.isalnum() and nxt.isupper())
 
+    def _arguments(self, label: str, lower: list[str], mtable: MentionTable, i: int,
+                   start: int, end: int) -> dict[str, list[str]]:
+        """The mention arguments of trigger ``label`` at token ``i`` in the sentence
+        ``start``..``end``: the subject of "X was added" or the object of "added X",
+        then the one prepositional role ("with X", "in X", "over X", "into X")."""
+        t = self.table
+        auxiliaries = t.auxiliaries
+        args: dict[str, list[str]] = {}
+        if i > start and (lower[i - 1] in auxiliaries or (
+                i > start + 1 and lower[i - 2] in auxiliaries
+                and lower[i - 1].endswith("ly"))):
+            aux = i - 1 if lower[i - 1] in auxiliaries else i - 2
+            subject = mtable.ending.get(aux - 1)
+            if subject is not None:
+                args["product" if label == "Yield" else "object"] = [subject.id]
+        else:
+            firsts = mtable.firsts
+            j = bisect_left(firsts, i + 1)
+            if j < len(firsts) and firsts[j] <= i + 2 and firsts[j] < end:
+                args["product" if label == "Yield" else "object"] = [mtable.views[j].id]
+        roles = t.roles
+        for p in range(i + 1, min(end, i + 6)):
+            role = roles.get(lower[p])
+            if role is None:
+                continue
+            firsts = mtable.firsts
+            j = bisect_left(firsts, p + 1)
+            if j < len(firsts) and firsts[j] <= p + 3:
+                v = mtable.views[j]
+                if role in ("solvent", "target") and v.head in t.containers:
+                    role = "container"
+                args[role] = [v.id]  # the one prepositional role (the scan stops here)
+            break
+        return args
+
     def __call__(self, doc: Doc) -> Doc:
         actions = actions_of(doc)
         table = token_table(doc)
@@ -99,16 +134,14 @@ class ActionParser(SavesTables):
         if not hits:
             return doc  # no trigger word: the mentions are not needed
         mtable = mention_table(doc)
-        views, firsts, by_last, covered = mtable.views, mtable.firsts, mtable.ending, mtable.covered
+        covered = mtable.covered
         step, phase = 0, "reaction"
         ended = False  # the reaction was declared over (complete, quenched): additions are work-up
         classify, sents, starts = self.classify, table.sents, table.starts
         idx, near_words, phases, t = table.idx, self.near, self.phase, self.table
         after_end, reaction_end = t.after_end, t.reaction_end
         apparatus, manner_before = t.apparatus, t.manner_before
-        auxiliaries, roles, containers = t.auxiliaries, t.roles, t.containers
-        rules, n_views = self._rules, len(views)
-        bisect_right, bisect_left = bisect.bisect_right, bisect.bisect_left
+        arguments, rules = self._arguments, self._rules
         for i in hits:
             label = labels[i]
             if label is _MISSING:
@@ -140,34 +173,8 @@ class ActionParser(SavesTables):
                 phase = phases[label]
                 ended = ended and phase == "workup"
             ended = ended or label in reaction_end
-            # arguments (inline: one call per trigger costs more than the rules):
-            # the subject of "X was added" or the object of "added X"
-            args: dict[str, list[str]] = {}
-            if i > start and (lower[i - 1] in auxiliaries or (
-                    i > start + 1 and lower[i - 2] in auxiliaries
-                    and lower[i - 1].endswith("ly"))):
-                aux = i - 1 if lower[i - 1] in auxiliaries else i - 2
-                subject = by_last.get(aux - 1)
-                if subject is not None:
-                    args["product" if label == "Yield" else "object"] = [subject.id]
-            else:
-                j = bisect_left(firsts, i + 1)
-                if j < n_views and firsts[j] <= i + 2 and firsts[j] < end:
-                    args["product" if label == "Yield" else "object"] = [views[j].id]
-            # prepositional arguments: "with X", "in X", "over X", "into X" within the clause
-            for p in range(i + 1, min(end, i + 6)):
-                role = roles.get(lower[p])
-                if role is None:
-                    continue
-                j = bisect_left(firsts, p + 1)
-                if j < n_views and firsts[j] <= p + 3:
-                    v = views[j]
-                    if role in ("solvent", "target") and v.head in containers:
-                        role = "container"
-                    args[role] = [v.id]  # the one prepositional role (the scan stops here)
-                break
-            actions.append(Action(label, char, char + len(text[i]), k, rules[label], args,
-                                  phase, step))
+            actions.append(Action(label, char, char + len(text[i]), k, rules[label],
+                                  arguments(label, lower, mtable, i, start, end), phase, step))
         return doc
 
 

@@ -140,12 +140,8 @@ def parse_chemu_line(
         raise
 
 
-def _document(
-    obj: dict, where: tuple[PathLike | None, int | None], annotations: bool, warn_pairs: bool,
-    max_chars: int | None,
-) -> Document:
-    """The Document of a parsed jsonl line (see :func:`parse_chemu_line`)."""
-    path, lineno = where
+def _checked_key(obj: dict, path: PathLike | None, lineno: int | None) -> str | int:
+    """The ``doc_key`` of a parsed jsonl line, after checking the keys it must have."""
     for key in ("doc_key", "sentences"):
         if key not in obj:
             hint = " (this is `chemie run --format json` output; ChEMU-Ref jsonl is " \
@@ -162,6 +158,38 @@ def _document(
             char = f"\\u{ord(doc_key[e.start]):04x}"
             message = f"'doc_key': lone surrogate {char}: not valid Unicode"
             raise InputError(path, lineno, message) from None
+    return doc_key
+
+
+def _pairs(
+    obj: dict, offsets: tuple[list[int], list[int]], where: tuple[PathLike | None, int | None]
+) -> Iterator[tuple[str, tuple[Range, ...], tuple[Range, ...]] | None]:
+    """The (label, anaphor, antecedent) pairs of a parsed jsonl line in order, None for a
+    pair with an empty side (raises InputError at the first bad pair)."""
+    path, lineno = where
+    for key, label in JSONL_TO_LABEL.items():
+        value = obj.get(key, [])
+        if not isinstance(value, list):
+            raise InputError(
+                path, lineno, f"{key!r} must be a list of [anaphor, antecedent]"
+            )
+        for n, pair in enumerate(value):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise InputError(
+                    path, lineno, f"{key} pair {n}: expected [anaphor, antecedent]"
+                )
+            ana = _spans(pair[0], offsets, where, (key, n, "anaphor"))
+            ant = _spans(pair[1], offsets, where, (key, n, "antecedent"))
+            yield (label, ana, ant) if ana and ant else None
+
+
+def _document(
+    obj: dict, where: tuple[PathLike | None, int | None], annotations: bool, warn_pairs: bool,
+    max_chars: int | None,
+) -> Document:
+    """The Document of a parsed jsonl line (see :func:`parse_chemu_line`)."""
+    path, lineno = where
+    doc_key = _checked_key(obj, path, lineno)
     sentences = _words(obj, path, lineno)
     words = list(chain.from_iterable(sentences))
     check_chars(sum(map(len, words)) + max(len(words) - 1, 0), max_chars, path, lineno)
@@ -174,24 +202,11 @@ def _document(
     dropped = 0
     warnings = []
     try:
-        for key, label in JSONL_TO_LABEL.items():
-            value = obj.get(key, [])
-            if not isinstance(value, list):
-                raise InputError(
-                    path, lineno, f"{key!r} must be a list of [anaphor, antecedent]"
-                )
-            for n, pair in enumerate(value):
-                if not isinstance(pair, list) or len(pair) != 2:
-                    raise InputError(
-                        path, lineno, f"{key} pair {n}: expected [anaphor, antecedent]"
-                    )
-                ana = _spans(pair[0], offsets, where, (key, n, "anaphor"))
-                ant = _spans(pair[1], offsets, where, (key, n, "antecedent"))
-                if not ana or not ant:
-                    dropped += 1
-                    continue
-                if annotations:
-                    pairs.append((label, ana, ant))
+        for pair in _pairs(obj, offsets, where):
+            if pair is None:
+                dropped += 1
+            elif annotations:
+                pairs.append(pair)
     except InputError as e:
         if not warn_pairs:
             raise

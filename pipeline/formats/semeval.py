@@ -122,13 +122,21 @@ class _Builder:
         self.tokens, self.done = [], []
 
 
-def iter_xml(path: str | Path) -> Iterator[RCDocument]:
-    """Documents of a SemEval-2018 Task 7 XML file, one at a time."""
-    path = Path(path)
-    text = read_text(path)
-    newlines = [m.start() for m in re.finditer("\n", text)]
+class _Reader:
+    """The parse state of one XML file (see :func:`iter_xml`): the document and section
+    open, the entities open and the entity ids seen."""
 
-    def line_of(offset: int) -> int:
+    def __init__(self, path: Path, text: str) -> None:
+        self.path, self.text = path, text
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.builder: _Builder | None = None
+        self.section: str | None = None
+        self.open_entities: list[tuple[str, int, int, int]] = []  # id, text offset, token, line
+        self.seen: set[str] = set()
+
+    def line_of(self, offset: int) -> int:
+        """The line number of a character offset."""
+        newlines = self.newlines
         lo, hi = 0, len(newlines)
         while lo < hi:
             mid = (lo + hi) // 2
@@ -138,10 +146,78 @@ def iter_xml(path: str | Path) -> Iterator[RCDocument]:
                 hi = mid
         return lo + 1
 
-    builder: _Builder | None = None
-    section: str | None = None
-    open_entities: list[tuple[str, int, int, int]] = []  # id, text offset, token, line
-    seen: set[str] = set()
+    def check_closed(self) -> None:
+        """Raise InputError while an entity is open."""
+        if self.open_entities:
+            eid, _, _, eline = self.open_entities[-1]
+            raise InputError(self.path, eline, f"entity {eid} is not closed")
+
+    def entity(self, m: re.Match[str], line: int) -> None:
+        """An ``<entity>`` or ``</entity>`` tag at ``line``."""
+        path, builder = self.path, self.builder
+        closing, attrs, selfclosing = m.group(1), m.group(3), m.group(4)
+        if builder is None or self.section is None:
+            raise InputError(path, line, "entity outside <title> or <abstract>")
+        if closing:
+            if not self.open_entities:
+                raise InputError(path, line, "</entity> without <entity>")
+            eid, start, first, eline = self.open_entities.pop()
+            body = " ".join(_unescape(_TAG.sub(" ", self.text[start : m.start()])).split())
+            if first == len(builder.tokens) or not body:
+                raise InputError(path, eline, f"entity {eid} is empty")
+            builder.done.append((eid, body, first, len(builder.tokens), eline))
+            return
+        found = _ATTR_ID.search(attrs)
+        if not found or not found.group(1).strip():
+            raise InputError(path, line, "entity without an id")
+        eid = found.group(1)
+        if eid in self.seen:
+            raise InputError(path, line, f"duplicate entity id {eid}")
+        self.seen.add(eid)
+        if selfclosing:
+            raise InputError(path, line, f"entity {eid} is empty")
+        self.open_entities.append((eid, m.end(), len(builder.tokens), line))
+
+    def text_tag(self, m: re.Match[str], line: int) -> RCDocument | None:
+        """A ``<text>`` or ``</text>`` tag at ``line``: the finished document at ``</text>``."""
+        path, builder = self.path, self.builder
+        if m.group(1):
+            if builder is None or self.section is not None:
+                raise InputError(path, line, "unexpected </text>")
+            self.builder = None
+            return builder.doc
+        if builder is not None:
+            raise InputError(path, line, "<text> inside <text>")
+        found = _ATTR_ID.search(m.group(3))
+        if not found or not found.group(1).strip():
+            raise InputError(path, line, "text without an id")
+        self.builder = _Builder(found.group(1), line)
+        return None
+
+    def section_tag(self, name: str, m: re.Match[str], line: int) -> None:
+        """A ``<title>`` or ``<abstract>`` tag (opening, closing or empty) at ``line``."""
+        path, builder = self.path, self.builder
+        if builder is None:
+            raise InputError(path, line, f"<{name}> outside <text>")
+        if m.group(1):
+            if self.section != name:
+                raise InputError(path, line, f"unexpected </{name}>")
+            builder.close_section(name)
+            self.section = None
+        elif m.group(4):
+            builder.close_section(name)
+        else:
+            if self.section is not None:
+                raise InputError(path, line, f"<{name}> inside <{self.section}>")
+            self.section = name
+
+
+def iter_xml(path: str | Path) -> Iterator[RCDocument]:
+    """Documents of a SemEval-2018 Task 7 XML file, one at a time."""
+    path = Path(path)
+    text = read_text(path)
+    reader = _Reader(path, text)
+    line_of = reader.line_of
     pos = 0
     for m in itertools.chain(_TAG.finditer(text), [None]):
         end = len(text) if m is None else m.start()
@@ -152,70 +228,26 @@ def iter_xml(path: str | Path) -> Iterator[RCDocument]:
             break
         pos = m.end()
         line = line_of(m.start())
-        closing, name, attrs, selfclosing = m.group(1), m.group(2), m.group(3), m.group(4)
+        name = m.group(2)
         if "<" in between:
             raise InputError(path, line_of(m.start() - len(between)), "malformed tag")
-        if section is not None and builder is not None:
-            builder.words(between)
+        if reader.section is not None and reader.builder is not None:
+            reader.builder.words(between)
         if name is None:  # declaration or comment
             continue
         if name == "entity":
-            if builder is None or section is None:
-                raise InputError(path, line, "entity outside <title> or <abstract>")
-            if closing:
-                if not open_entities:
-                    raise InputError(path, line, "</entity> without <entity>")
-                eid, start, first, eline = open_entities.pop()
-                body = " ".join(_unescape(_TAG.sub(" ", text[start : m.start()])).split())
-                if first == len(builder.tokens) or not body:
-                    raise InputError(path, eline, f"entity {eid} is empty")
-                builder.done.append((eid, body, first, len(builder.tokens), eline))
-                continue
-            found = _ATTR_ID.search(attrs)
-            if not found or not found.group(1).strip():
-                raise InputError(path, line, "entity without an id")
-            eid = found.group(1)
-            if eid in seen:
-                raise InputError(path, line, f"duplicate entity id {eid}")
-            seen.add(eid)
-            if selfclosing:
-                raise InputError(path, line, f"entity {eid} is empty")
-            open_entities.append((eid, m.end(), len(builder.tokens), line))
+            reader.entity(m, line)
             continue
-        if open_entities:
-            eid, _, _, eline = open_entities[-1]
-            raise InputError(path, eline, f"entity {eid} is not closed")
+        reader.check_closed()
         if name == "text":
-            if closing:
-                if builder is None or section is not None:
-                    raise InputError(path, line, "unexpected </text>")
-                yield builder.doc
-                builder = None
-                continue
-            if builder is not None:
-                raise InputError(path, line, "<text> inside <text>")
-            found = _ATTR_ID.search(attrs)
-            if not found or not found.group(1).strip():
-                raise InputError(path, line, "text without an id")
-            builder = _Builder(found.group(1), line)
+            doc = reader.text_tag(m, line)
+            if doc is not None:
+                yield doc
         elif name in _SECTIONS:
-            if builder is None:
-                raise InputError(path, line, f"<{name}> outside <text>")
-            if closing:
-                if section != name:
-                    raise InputError(path, line, f"unexpected </{name}>")
-                builder.close_section(name)
-                section = None
-            elif selfclosing:
-                builder.close_section(name)
-            else:
-                if section is not None:
-                    raise InputError(path, line, f"<{name}> inside <{section}>")
-                section = name
-    if open_entities:
-        eid, _, _, eline = open_entities[-1]
-        raise InputError(path, eline, f"entity {eid} is not closed")
-    if builder is not None:
+            reader.section_tag(name, m, line)
+    reader.check_closed()
+    if reader.builder is not None:
+        builder = reader.builder
         raise InputError(path, builder.doc.meta["line"], f"text {builder.doc.id} is not closed")
 
 

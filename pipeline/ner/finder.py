@@ -306,18 +306,32 @@ class ChemicalNER(SavesTables):
 
     # -- context rules ------------------------------------------------------------------
     def _context(self, words: Sequence[str], chosen: list[Cand]) -> list[Cand]:
-        wl = self.words
-        n = len(words)
         by_start = {f[0]: f for f in chosen}
-        salt, cation, head, substituent = self._context_rules
-        # head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone)
-        heads = wl["head_any_case"]
-        if not heads.isdisjoint(words):
-            for i in [i for i, w in enumerate(words) if w in heads and i < n - 1]:
-                if wl["head_letter"].fullmatch(words[i + 1]):
-                    by_start.pop(i + 1, None)
-                    by_start[i] = (i, i + 2, head.label, head.name, head.confidence)
-        result = sorted(by_start.values())  # starts are distinct: the same as by start
+        self._head_letters(words, by_start)
+        merged = self._merge_names(words, sorted(by_start.values()))  # starts are distinct
+        out = self._salt_extensions(words, merged, by_start)
+        # ``out`` is in start order: only a head + letter or an extended name can overlap
+        if all(map(le, map(_end, out), map(_start, out[1:]))):
+            return out
+        return _dedupe(out)
+
+    def _head_letters(self, words: Sequence[str], by_start: dict[int, Cand]) -> None:
+        """Head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone);
+        the joined names replace their parts in ``by_start``."""
+        heads = self.words["head_any_case"]
+        if heads.isdisjoint(words):
+            return
+        head, n = self._context_rules[2], len(words)
+        for i in [i for i, w in enumerate(words) if w in heads and i < n - 1]:
+            if self.words["head_letter"].fullmatch(words[i + 1]):
+                by_start.pop(i + 1, None)
+                by_start[i] = (i, i + 2, head.label, head.name, head.confidence)
+
+    def _merge_names(self, words: Sequence[str], result: list[Cand]) -> list[Cand]:
+        """Join adjacent names (``result`` in start order): cation + anion, substituent +
+        name, and an unknown substituent word before a name."""
+        _, cation, _, substituent = self._context_rules
+        cations = self.words["cation"]
         merged: list[Cand] = []
         prev = None
         for f in result:
@@ -327,7 +341,7 @@ class ChemicalNER(SavesTables):
                 and prev[1] == f[0]
                 and prev[1] - prev[0] == 1
                 and self._is_cation(words[prev[0]], words[f[1] - 1])
-                and words[f[0]].lower() not in wl["cation"]
+                and words[f[0]].lower() not in cations
             ):
                 prev = merged[-1] = (prev[0], f[1], cation.label, cation.name, cation.confidence)
                 continue
@@ -346,7 +360,15 @@ class ChemicalNER(SavesTables):
                 f = (start - 1, f[1], substituent.label, substituent.name, substituent.confidence)
             merged.append(f)
             prev = f
-        salt_words = wl["salt"]
+        return merged
+
+    def _salt_extensions(self, words: Sequence[str], merged: list[Cand],
+                         by_start: dict[int, Cand]) -> list[Cand]:
+        """Extend names over a following ``-yl ester`` or salt word (``by_start``: the names
+        before merging, by start token)."""
+        salt = self._context_rules[0]
+        salt_words = self.words["salt"]
+        n = len(words)
         out = []
         for f in merged:
             e = f[1]
@@ -357,10 +379,7 @@ class ChemicalNER(SavesTables):
                 if nxt is None or nxt[1] == e + 1:
                     f = (f[0], e + 1, f[2], salt.name, max(f[4], salt.confidence))
             out.append(f)
-        # ``out`` is in start order: only a head + letter or an extended name can overlap
-        if all(map(le, map(_end, out), map(_start, out[1:]))):
-            return out
-        return _dedupe(out)
+        return out
 
     def _joins(self, words: Sequence[str], prev: Cand, f: Cand) -> bool:
         """``prev`` ends with a substituent word (-yl), or ``f`` is one ester or salt word
@@ -383,35 +402,10 @@ class ChemicalNER(SavesTables):
     # -- abbreviations ------------------------------------------------------------------
     def _abbreviations(self, words: Sequence[str], chosen: list[Cand], codes: str) -> list[Cand]:
         """``codes``: the ``_glue_string`` of ``words`` (it marks the opening brackets)."""
-        n = len(words)
-        starts_by_end = {f[1]: f[0] for f in chosen}
-        chem: dict[tuple[str, ...], int] = {}
-        nonchem: dict[tuple[str, ...], int] = {}
-        for i in map(_match_start, _OPENING.finditer(codes)):
-            if not 0 < i < n - 2:
-                continue
-            if words[i + 2] != "-" and _NUMBER.match(words[i + 1]):
-                continue  # "( 5.0 g , ...", "( 80 mL )": a quantity (or no capital letter)
-            # "( THF )", or "( DEN ; 100 mg / kg )": the abbreviation ends at ; : or ,
-            closers = (")" if words[i] == "(" else "]", ";", ":", ",")
-            for j in range(i + 2, min(n, i + 7)):
-                if words[j] in closers:
-                    break
-            else:
-                continue
-            inner = tuple(words[i + 1 : j])
-            abbr = "".join(inner)
-            if not _ABBR.match(abbr) or abbr.isdigit():
-                continue
-            if len(inner) > 1 and _NUMBER.match(inner[0]) and inner[1] != "-":
-                continue  # a quantity such as "( 80 mL )"
-            if i in starts_by_end:
-                if _plausible(abbr, words[min(starts_by_end[i], i - 1) : i]):
-                    chem.setdefault(inner, i)
-            elif not _CODE_DIGITS.search(abbr):  # "antagonist ( GR 55562 )" names a code
-                nonchem.setdefault(inner, i)
+        chem, nonchem = _bracketed(words, chosen, codes)
         if not chem and not nonchem:
             return chosen
+        n = len(words)
         window = self.abbreviation_window
         rule_ = self._abbreviation_rule
         occupied = bytearray(n)
@@ -468,6 +462,42 @@ class ChemicalNER(SavesTables):
         spans = [Span(doc, s, e, labels.get(lab, lab)) for s, e, lab, _, _ in found]
         doc.spans[SPANS_KEY] = SpanGroup(doc, name=SPANS_KEY, spans=spans)
         return doc
+
+
+def _bracketed(
+    words: Sequence[str], chosen: list[Cand], codes: str
+) -> tuple[dict[tuple[str, ...], int], dict[tuple[str, ...], int]]:
+    """The abbreviations in brackets (``codes``: the ``_glue_string`` of ``words``), each
+    with the position of its opening bracket: those after a chosen name that they
+    plausibly abbreviate, and those after no name (not chemical)."""
+    n = len(words)
+    starts_by_end = {f[1]: f[0] for f in chosen}
+    chem: dict[tuple[str, ...], int] = {}
+    nonchem: dict[tuple[str, ...], int] = {}
+    for i in map(_match_start, _OPENING.finditer(codes)):
+        if not 0 < i < n - 2:
+            continue
+        if words[i + 2] != "-" and _NUMBER.match(words[i + 1]):
+            continue  # "( 5.0 g , ...", "( 80 mL )": a quantity (or no capital letter)
+        # "( THF )", or "( DEN ; 100 mg / kg )": the abbreviation ends at ; : or ,
+        closers = (")" if words[i] == "(" else "]", ";", ":", ",")
+        for j in range(i + 2, min(n, i + 7)):
+            if words[j] in closers:
+                break
+        else:
+            continue
+        inner = tuple(words[i + 1 : j])
+        abbr = "".join(inner)
+        if not _ABBR.match(abbr) or abbr.isdigit():
+            continue
+        if len(inner) > 1 and _NUMBER.match(inner[0]) and inner[1] != "-":
+            continue  # a quantity such as "( 80 mL )"
+        if i in starts_by_end:
+            if _plausible(abbr, words[min(starts_by_end[i], i - 1) : i]):
+                chem.setdefault(inner, i)
+        elif not _CODE_DIGITS.search(abbr):  # "antagonist ( GR 55562 )" names a code
+            nonchem.setdefault(inner, i)
+    return chem, nonchem
 
 
 def _near(p: int, at: int, window: int) -> bool:
@@ -638,3 +668,4 @@ def find_in_sentences(ner: ChemicalNER, sentences: Sequence[Sequence[str]]) -> l
         base = offsets[k]
         per[k].append(Found(f.start - base, f.end - base, f.label, f.rule, f.confidence))
     return per
+

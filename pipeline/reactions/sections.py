@@ -79,24 +79,8 @@ def plan(view: DocView, table: ProcedureTable) -> Plan:
     starts = {s: STAGE for s in view.section_starts()}
     starts[0] = ""
     references = find_references(text, table)
-    for a in view.actions:
-        if a.label == HEADING_ACTION and a.start > 0:
-            if _in_brackets(text, a.start) or any(f.start <= a.start < f.end
-                                                  for f in references):
-                starts.pop(a.start, None)  # "[Example 1, Step 2]", "as in Example 1"
-            else:
-                starts[a.start] = HEADING
-    for at in _reference_stages(view, table):
-        starts.setdefault(at, REFERENCE_STAGE)
-    lower = text.lower()
-    for rules, opens, cues in ((table.procedure_headings, PROCEDURE, ("procedure", "method")),
-                               (table.step_headings, HEADING, ("step", "stage"))):
-        if not any(cue in lower for cue in cues):
-            continue  # no heading word: no heading (the patterns are slow to try everywhere)
-        for rule in rules:
-            for m in table.compiled[rule.name].finditer(text):
-                if m.start("heading") > title_end:
-                    starts[m.start("heading")] = opens
+    _action_starts(view, table, references, starts)
+    _pattern_starts(text, table, title_end, starts)
     listed = _listed(text, table)
     for at in listed:
         starts[at] = LISTED
@@ -111,6 +95,45 @@ def plan(view: DocView, table: ProcedureTable) -> Plan:
     out = Plan(sections, title_end, body=body, references=references)
     if sections and sections[0].start == 0:
         _opening(text, table, out)
+    _titles(view, table, out)
+    return out
+
+
+def _action_starts(view: DocView, table: ProcedureTable, references: list[Found],
+                   starts: dict[int, str]) -> None:
+    """Add to ``starts`` the step headings of chemie_actions (dropping those in brackets or
+    in a procedure reference) and the starts of reference stages."""
+    text = view.text
+    for a in view.actions:
+        if a.label == HEADING_ACTION and a.start > 0:
+            if _in_brackets(text, a.start) or any(f.start <= a.start < f.end
+                                                  for f in references):
+                starts.pop(a.start, None)  # "[Example 1, Step 2]", "as in Example 1"
+            else:
+                starts[a.start] = HEADING
+    for at in _reference_stages(view, table):
+        starts.setdefault(at, REFERENCE_STAGE)
+
+
+def _pattern_starts(text: str, table: ProcedureTable, title_end: int,
+                    starts: dict[int, str]) -> None:
+    """Add to ``starts`` the procedure and step headings that the heading patterns find
+    after the title line."""
+    lower = text.lower()
+    for rules, opens, cues in ((table.procedure_headings, PROCEDURE, ("procedure", "method")),
+                               (table.step_headings, HEADING, ("step", "stage"))):
+        if not any(cue in lower for cue in cues):
+            continue  # no heading word: no heading (the patterns are slow to try everywhere)
+        for rule in rules:
+            for m in table.compiled[rule.name].finditer(text):
+                if m.start("heading") > title_end:
+                    starts[m.start("heading")] = opens
+
+
+def _titles(view: DocView, table: ProcedureTable, out: Plan) -> None:
+    """Set ``out``'s section titles (after a heading label; the first compound of a listed
+    example) and the spans of its title line or heading."""
+    text = view.text
     out.titles = {r.start for s in out.sections for r in view.roles
                   if s.title_at >= 0 and _is_title(text, table, s.title_at, r.start, r.end)}
     out.titles |= {min((r.start for r in view.roles if s.start <= r.start < s.end
@@ -118,7 +141,6 @@ def plan(view: DocView, table: ProcedureTable) -> Plan:
                    for s in out.sections if s.rule == LISTED} - {-1}
     out.heading_spans = {r.start for r in view.roles
                          if r.start < out.title_end or r.rule in TITLE_RULES}
-    return out
 
 
 def _listed(text: str, table: ProcedureTable) -> dict[int, int]:

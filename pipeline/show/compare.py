@@ -67,19 +67,30 @@ def compare(pred: Document, gold: Document) -> tuple[Marks, Marks]:
     (of the roles alone when the gold annotates nothing else)."""
     pm, gm = Marks(), Marks()
     if gold.roles:
-        gold_roles = {(r.label, r.start, r.end) for r in gold.roles}
-        pred_roles = {(r.label, r.start, r.end) for r in pred.roles}
-        pm.roles = {r.id: "tp" if (r.label, r.start, r.end) in gold_roles else "fp"
-                    for r in pred.roles}
-        gm.roles = {r.id: "tp" if (r.label, r.start, r.end) in pred_roles else "fn"
-                    for r in gold.roles}
+        _mark_roles(pred, gold, pm, gm)
         if roles_only(gold):
             return pm, gm
     pred_keys, gold_keys = _relation_keys(pred), _relation_keys(gold)
     gold_set, pred_set = set(gold_keys.values()), set(pred_keys.values())
     pm.relations = {k: "tp" if v in gold_set else "fp" for k, v in pred_keys.items()}
     gm.relations = {k: "tp" if v in pred_set else "fn" for k, v in gold_keys.items()}
+    _mark_mentions(pred, gold, pm, gm)
+    return pm, gm
 
+
+def _mark_roles(pred: Document, gold: Document, pm: Marks, gm: Marks) -> None:
+    """Set the role statuses of ``pm`` (tp or fp) and ``gm`` (tp or fn)."""
+    gold_roles = {(r.label, r.start, r.end) for r in gold.roles}
+    pred_roles = {(r.label, r.start, r.end) for r in pred.roles}
+    pm.roles = {r.id: "tp" if (r.label, r.start, r.end) in gold_roles else "fp"
+                for r in pred.roles}
+    gm.roles = {r.id: "tp" if (r.label, r.start, r.end) in pred_roles else "fn"
+                for r in gold.roles}
+
+
+def _mark_mentions(pred: Document, gold: Document, pm: Marks, gm: Marks) -> None:
+    """Set the mention statuses of ``pm`` (tp, fp or "" when the gold does not judge it)
+    and ``gm`` (tp or fn)."""
     by_spans: dict[tuple[Range, ...], list[Mention]] = {}
     for m in gold.mentions:
         by_spans.setdefault(m.spans, []).append(m)
@@ -94,4 +105,3 @@ def compare(pred: Document, gold: Document) -> tuple[Marks, Marks]:
         else:
             pm.mentions[m.id] = "fp" if typed_gold or m.id in in_relation else ""
     gm.mentions = {m.id: "tp" if m.id in found else "fn" for m in gold.mentions}
-    return pm, gm

@@ -345,35 +345,54 @@ def _split_once(work: _Work, a: int, b: int) -> tuple[str, list[tuple[int, int, 
     depth = _depths(work.w[a:b])
     for r in _rules()["splits"]:
         if r.kind == "pattern":
-            m = r.regex.match(work.w, a, b)
-            if not m or any(depth[m.start(g) - a] for g in m.re.groupindex if m.start(g) > a):
-                continue
-            parts = []
-            for g in m.re.groupindex:
-                if m.group(g) is not None and m.group(g).strip():
-                    parts.append((*m.span(g), g.rstrip("0123456789")))
-            if len(parts) > 1 or (parts and (parts[0][0], parts[0][1]) != (a, b)):
-                return r.name, parts
-            continue
-        cuts = [m for m in r.regex.finditer(work.w, a, b) if depth[m.start() - a] == 0
-                and m.start() > a and m.end() < b]
-        if not cuts:
-            continue
-        bounds, start = [], a
-        for m in cuts:
-            bounds.append((start, m.start()))
-            start = m.end()
-        bounds.append((start, b))
-        sides = [work.clean(s, e) for s, e in bounds]
-        if r.guard == "known_sides" and not all(work.known(s) for s in sides):
-            continue
-        if r.guard == "no_locant" and any(
-            _LOCANT_END.search(left) or _LOCANT_START.search(right)
-            for left, right in zip(sides, sides[1:], strict=False)
-        ):
-            continue
-        return r.name, [(s, e, "") for s, e in bounds]
+            parts = _pattern_parts(work, r, a, b, depth)
+        else:
+            parts = _cut_parts(work, r, a, b, depth)
+        if parts is not None:
+            return r.name, parts
     return None
+
+
+def _pattern_parts(
+    work: _Work, r: _Rule, a: int, b: int, depth: list[int]
+) -> list[tuple[int, int, str]] | None:
+    """The named groups of pattern rule ``r`` on ``w[a:b]`` as parts (role: the group's
+    name without digits), or None when it does not match at bracket depth 0 or does not cut."""
+    m = r.regex.match(work.w, a, b)
+    if not m or any(depth[m.start(g) - a] for g in m.re.groupindex if m.start(g) > a):
+        return None
+    parts = []
+    for g in m.re.groupindex:
+        if m.group(g) is not None and m.group(g).strip():
+            parts.append((*m.span(g), g.rstrip("0123456789")))
+    if len(parts) > 1 or (parts and (parts[0][0], parts[0][1]) != (a, b)):
+        return parts
+    return None
+
+
+def _cut_parts(
+    work: _Work, r: _Rule, a: int, b: int, depth: list[int]
+) -> list[tuple[int, int, str]] | None:
+    """The pieces of ``w[a:b]`` between the matches of separator rule ``r`` at bracket depth
+    0, or None when it has none inside or its guard refuses the sides."""
+    cuts = [m for m in r.regex.finditer(work.w, a, b) if depth[m.start() - a] == 0
+            and m.start() > a and m.end() < b]
+    if not cuts:
+        return None
+    bounds, start = [], a
+    for m in cuts:
+        bounds.append((start, m.start()))
+        start = m.end()
+    bounds.append((start, b))
+    sides = [work.clean(s, e) for s, e in bounds]
+    if r.guard == "known_sides" and not all(work.known(s) for s in sides):
+        return None
+    if r.guard == "no_locant" and any(
+        _LOCANT_END.search(left) or _LOCANT_START.search(right)
+        for left, right in zip(sides, sides[1:], strict=False)
+    ):
+        return None
+    return [(s, e, "") for s, e in bounds]
 
 
 def _parts(work: _Work, a: int, b: int, role: str, rule: str) -> None:
