@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import chemie.scale.fields as fields
 from chemie.errors import InputError
 from chemie.extras import EXTRAS
 from chemie.formats import reaction_records
@@ -42,7 +43,6 @@ from chemie.formats.ner_records import (
 )
 from chemie.formats.tabular import MENTIONS, TABLES
 from chemie.model import Document
-from chemie.scale import fields
 from chemie.scale.fields import Fields
 from chemie.scale.sinks import (
     BlockSink,
