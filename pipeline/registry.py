@@ -61,10 +61,9 @@ class StageRules(dict[str, T]):
 
 @dataclass(frozen=True)
 class InlineRule:
-    """A rule written inline in a larger function, not as a function of its own (the rules
-    of NER's ``glued`` and ``context`` kinds, the reactions' products and names, the
-    procedures' code rules): the table's key that holds its entry and the module whose code
-    applies it."""
+    """A rule written inline in a larger function, not as a function of its own (the
+    reactions' products and names, the procedures' code rules): the table's key that holds
+    its entry and the module whose code applies it."""
 
     key: str
     module: str

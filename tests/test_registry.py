@@ -14,6 +14,7 @@ import yaml
 import chemie.coref.rules
 import chemie.events.linker
 import chemie.ner.rules
+import chemie.ner.rules_code
 import chemie.reactions.procedures_table
 import chemie.reactions.table
 from chemie.coref.features import rule as coref_rule
@@ -127,9 +128,31 @@ def test_a_saved_coref_table_may_leave_a_rule_out_but_the_shipped_one_may_not(tm
                                        every_function=True)
 
 
-@pytest.mark.parametrize("stage", ["ner", "reactions", "procedures"])
+@pytest.mark.parametrize("stage", ["reactions", "procedures"])
 def test_an_inline_rule_is_named_in_the_module_that_applies_it(stage):
     for name, spec in stage_rules(stage).items():
         assert isinstance(spec, InlineRule)
         source = inspect.getsource(importlib.import_module(spec.module))
         assert name in source, (stage, name, spec.module)
+
+
+def test_each_ner_code_rule_is_one_function_of_its_table_kind():
+    """NER's glued and context rules are functions of chemie.ner.rules_code, registered
+    with the kind their entry has (a context rule also says how the finder calls it)."""
+    kinds = {r.name: r.kind for r in chemie.ner.rules.ner_table().rules}
+    for name, spec in stage_rules("ner").items():
+        assert spec.fn.__module__ == "chemie.ner.rules_code" and spec.fn.__name__ == name
+        assert spec.kind == kinds[name]
+        assert spec.calls == ("" if spec.kind == "glued" else spec.calls)
+        assert spec.kind == "glued" or spec.calls in ("pass", "join")
+
+
+def test_a_ner_entry_of_another_kind_than_its_function_is_a_table_error(tmp_path):
+    def change(data):
+        for r in data["rules"]:
+            if r["name"] == "protected_name":
+                r["kind"] = "context"
+
+    path = _copy(tmp_path, "ner.yaml", change)
+    with pytest.raises(TableError, match=r"rules: protected_name is a glued rule, not context"):
+        chemie.ner.rules.ner_table(path)

@@ -26,7 +26,7 @@ import functools
 import re
 from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
-from operator import is_not, itemgetter, le, methodcaller
+from operator import is_not, itemgetter, le
 from pathlib import Path
 from typing import NamedTuple
 
@@ -43,6 +43,7 @@ from chemie.ner.lexicon import (
 )
 from chemie.ner.rules import (
     ELEMENTS,
+    RULES,
     TABLE,
     NerRules,
     TokenClassifier,
@@ -64,13 +65,8 @@ _END_OK = frozenset(")]'′+")
 _NOT_FIRST = _CONNECTORS - _OPEN  # connectors a glued name cannot start with
 _NOT_LAST = _CONNECTORS - _END_OK  # connectors a glued name cannot end with
 _LOCANTISH = regex.compile(r"^(?:\d+[A-Za-z]?['′]*|[A-Z]['′]*|\d+[a-z]?[RSEZ])$")
-_ABBR = regex.compile(r"^(?=.*[A-Z])[A-Za-z0-9][A-Za-z0-9\-+,′']{1,11}$")
-_SUBSTITUENT = re.compile(r"[a-z]{3,}yl")  # a substituent word: maltolyl, cyclopentyl
-_CODE_DIGITS = re.compile(r"\d{3}")  # a compound code, never an abbreviation
-_NUMBER = regex.compile(r"^\d+(?:[.,]\d+)?$")
 _MAX_RUN = 40
 _CACHE_MAX = 100_000  # entries a string-keyed cache keeps (then it starts over)
-_ABBR_VETO_BELOW = 0.9
 
 
 class Found(NamedTuple):
@@ -152,13 +148,7 @@ class ChemicalNER(SavesTables):
         self.words = _word_lists(self.rules)
         self._veto_keys = frozenset(self.words["veto_after"])
         self._veto_before_keys = frozenset(self.words["veto_before"])
-        self._context_rules = tuple(
-            map(
-                self.rules.rule,
-                ("salt_extension", "cation_anion", "head_letter", "substituent_name"),
-            )
-        )
-        self._abbreviation_rule = self.rules.rule("abbreviation_definition")
+        self._steps = self._context_steps()
         self._vocab: object = None  # the vocabulary the two caches below belong to
         self._labels: dict[str, int] = {}
         self._texts: dict[int, str] = {}
@@ -221,9 +211,7 @@ class ChemicalNER(SavesTables):
                 if not (f[1] < n and words[f[1]] in before.get(words[f[1] - 1], ()))
                 or f[1] - f[0] > 1
             ]
-        chosen = _resolve(cands, n)
-        chosen = self._context(words, chosen)
-        chosen = self._abbreviations(words, chosen, codes)
+        chosen = self._context(words, _resolve(cands, n), codes)
         chosen.sort(key=_start)
         return chosen
 
@@ -305,134 +293,58 @@ class ChemicalNER(SavesTables):
         return out
 
     # -- context rules ------------------------------------------------------------------
-    def _context(self, words: Sequence[str], chosen: list[Cand]) -> list[Cand]:
+    def _context_steps(self) -> tuple[tuple[str, tuple], ...]:
+        """The context rules in table order, as steps: ``("pass", (rule, fn))``, or
+        ``("join", ((rule, fn), ...))`` for consecutive join rules (tried in one pass)."""
+        steps: list[tuple[str, tuple]] = []
+        for r in self.rules.of_kind("context"):
+            spec = RULES[r.name]
+            if spec.calls == "join" and steps and steps[-1][0] == "join":
+                steps[-1] = ("join", (*steps[-1][1], (r, spec.fn)))
+            elif spec.calls == "join":
+                steps.append(("join", ((r, spec.fn),)))
+            else:
+                steps.append(("pass", (r, spec.fn)))
+        return tuple(steps)
+
+    def _context(self, words: Sequence[str], chosen: list[Cand], codes: str) -> list[Cand]:
+        """Apply the context rules (chemie.ner.rules_code) to the chosen names, in table
+        order; ``codes``: the ``_glue_string`` of ``words``."""
         by_start = {f[0]: f for f in chosen}
-        self._head_letters(words, by_start)
-        merged = self._merge_names(words, sorted(by_start.values()))  # starts are distinct
-        out = self._salt_extensions(words, merged, by_start)
-        # ``out`` is in start order: only a head + letter or an extended name can overlap
-        if all(map(le, map(_end, out), map(_start, out[1:]))):
-            return out
-        return _dedupe(out)
+        found = chosen
+        for how, step in self._steps:
+            if how == "pass":
+                found = step[1](self, step[0], words, found, by_start, codes)
+            else:
+                found = self._join(words, found, step)
+        return found
 
-    def _head_letters(self, words: Sequence[str], by_start: dict[int, Cand]) -> None:
-        """Head + letter: vitamin E, prostaglandin E2 (the head may be blacklisted alone);
-        the joined names replace their parts in ``by_start``."""
-        heads = self.words["head_any_case"]
-        if heads.isdisjoint(words):
-            return
-        head, n = self._context_rules[2], len(words)
-        for i in [i for i, w in enumerate(words) if w in heads and i < n - 1]:
-            if self.words["head_letter"].fullmatch(words[i + 1]):
-                by_start.pop(i + 1, None)
-                by_start[i] = (i, i + 2, head.label, head.name, head.confidence)
-
-    def _merge_names(self, words: Sequence[str], result: list[Cand]) -> list[Cand]:
-        """Join adjacent names (``result`` in start order): cation + anion, substituent +
-        name, and an unknown substituent word before a name."""
-        _, cation, _, substituent = self._context_rules
-        cations = self.words["cation"]
+    def _join(self, words: Sequence[str], found: list[Cand], rules: tuple) -> list[Cand]:
+        """One pass of the join rules ``rules`` (``(rule, fn)`` pairs) over ``found``, in
+        start order: the first rule that answers gives the name that replaces each one
+        (merged with the previous name when it starts where that one starts)."""
         merged: list[Cand] = []
         prev = None
-        for f in result:
-            # cation + anion: sodium valproate, calcium carbonate
-            if (
-                prev is not None
-                and prev[1] == f[0]
-                and prev[1] - prev[0] == 1
-                and self._is_cation(words[prev[0]], words[f[1] - 1])
-                and words[f[0]].lower() not in cations
-            ):
-                prev = merged[-1] = (prev[0], f[1], cation.label, cation.name, cation.confidence)
-                continue
-            # substituent + name: hexafluorodiethyl ether, t - butyl bicyclo - orthobenzoate,
-            # triamcinolone diacetate
-            if prev is not None and prev[1] == f[0] and self._joins(words, prev, f):
-                prev = merged[-1] = (
-                    prev[0], f[1], substituent.label, substituent.name, substituent.confidence
-                )
-                continue
-            # an unknown substituent word before a name: maltolyl p - coumarate
-            start = f[0]
-            if start and _SUBSTITUENT.fullmatch(words[start - 1]) and (
-                prev is None or prev[1] < start
-            ):
-                f = (start - 1, f[1], substituent.label, substituent.name, substituent.confidence)
-            merged.append(f)
-            prev = f
+        for f in found:
+            for r, fn in rules:
+                g = fn(self, r, words, prev, f)
+                if g is not None:
+                    break
+            else:
+                g = f
+            if prev is not None and g[0] == prev[0]:
+                merged[-1] = g
+            else:
+                merged.append(g)
+            prev = g
         return merged
 
-    def _salt_extensions(self, words: Sequence[str], merged: list[Cand],
-                         by_start: dict[int, Cand]) -> list[Cand]:
-        """Extend names over a following ``-yl ester`` or salt word (``by_start``: the names
-        before merging, by start token)."""
-        salt = self._context_rules[0]
-        salt_words = self.words["salt"]
-        n = len(words)
-        out = []
-        for f in merged:
-            e = f[1]
-            if e + 1 < n and words[e + 1] == "ester" and words[e].endswith("yl"):
-                f = (f[0], e + 2, f[2], salt.name, max(f[4], salt.confidence))
-            elif e < n and words[e].lower() in salt_words and e - f[0] <= 6:
-                nxt = by_start.get(e)
-                if nxt is None or nxt[1] == e + 1:
-                    f = (f[0], e + 1, f[2], salt.name, max(f[4], salt.confidence))
-            out.append(f)
-        return out
-
-    def _joins(self, words: Sequence[str], prev: Cand, f: Cand) -> bool:
-        """``prev`` ends with a substituent word (-yl), or ``f`` is one ester or salt word
-        that the morphology rule found (diacetate; the listed salt words are salt_extension's)."""
-        if _SUBSTITUENT.fullmatch(words[prev[1] - 1]):
-            return True
-        if f[1] - f[0] != 1 or f[3] != "morphology_word":
-            return False
-        low = words[f[0]].lower()
-        return low.endswith(self.words["anion_end"]) and low not in self.words["salt"]
-
-    def _is_cation(self, word: str, anion: str) -> bool:
-        """A cation name, or an -ium or -yl word followed by an anion (``ammonium fluoride``,
-        ``benzyl acetate``)."""
-        low = word.lower()
-        if low in self.words["cation"]:
-            return True
-        return low.endswith(("ium", "yl")) and anion.lower().endswith(self.words["anion_end"])
-
-    # -- abbreviations ------------------------------------------------------------------
-    def _abbreviations(self, words: Sequence[str], chosen: list[Cand], codes: str) -> list[Cand]:
-        """``codes``: the ``_glue_string`` of ``words`` (it marks the opening brackets)."""
-        chem, nonchem = _bracketed(words, chosen, codes)
-        if not chem and not nonchem:
-            return chosen
-        n = len(words)
-        window = self.abbreviation_window
-        rule_ = self._abbreviation_rule
-        occupied = bytearray(n)
-        for f in chosen:
-            occupied[f[0] : f[1]] = b"\x01" * (f[1] - f[0])
-        out = list(chosen)
-        if nonchem:
-            out = [
-                f
-                for f in out
-                if not (
-                    f[4] < _ABBR_VETO_BELOW
-                    and tuple(words[f[0] : f[1]]) in nonchem
-                    and _near(f[0], nonchem[tuple(words[f[0] : f[1]])], window)
-                )
-            ]
-        for inner, at in chem.items():
-            k = len(inner)
-            first = inner[0]
-            for p in compress(range(n), map(first.__eq__, words)):
-                if tuple(words[p : p + k]) != inner:
-                    continue
-                if any(occupied[p : p + k]) or not _near(p, at, window):
-                    continue
-                out.append((p, p + k, rule_.label, rule_.name, rule_.confidence))
-                occupied[p : p + k] = b"\x01" * k
-        return out
+    def non_overlapping(self, found: list[Cand]) -> list[Cand]:
+        """``found`` (in start order) without the names overlapping an earlier, longer one
+        (only a head + letter or an extended name can overlap)."""
+        if all(map(le, map(_end, found), map(_start, found[1:]))):
+            return found
+        return _dedupe(found)
 
     # -- spaCy --------------------------------------------------------------------------
     def _label_ids(self, doc: Doc) -> dict[str, int]:
@@ -464,54 +376,6 @@ class ChemicalNER(SavesTables):
         return doc
 
 
-def _bracketed(
-    words: Sequence[str], chosen: list[Cand], codes: str
-) -> tuple[dict[tuple[str, ...], int], dict[tuple[str, ...], int]]:
-    """The abbreviations in brackets (``codes``: the ``_glue_string`` of ``words``), each
-    with the position of its opening bracket: those after a chosen name that they
-    plausibly abbreviate, and those after no name (not chemical)."""
-    n = len(words)
-    starts_by_end = {f[1]: f[0] for f in chosen}
-    chem: dict[tuple[str, ...], int] = {}
-    nonchem: dict[tuple[str, ...], int] = {}
-    for i in map(_match_start, _OPENING.finditer(codes)):
-        if not 0 < i < n - 2:
-            continue
-        if words[i + 2] != "-" and _NUMBER.match(words[i + 1]):
-            continue  # "( 5.0 g , ...", "( 80 mL )": a quantity (or no capital letter)
-        # "( THF )", or "( DEN ; 100 mg / kg )": the abbreviation ends at ; : or ,
-        closers = (")" if words[i] == "(" else "]", ";", ":", ",")
-        for j in range(i + 2, min(n, i + 7)):
-            if words[j] in closers:
-                break
-        else:
-            continue
-        inner = tuple(words[i + 1 : j])
-        abbr = "".join(inner)
-        if not _ABBR.match(abbr) or abbr.isdigit():
-            continue
-        if len(inner) > 1 and _NUMBER.match(inner[0]) and inner[1] != "-":
-            continue  # a quantity such as "( 80 mL )"
-        if i in starts_by_end:
-            if _plausible(abbr, words[min(starts_by_end[i], i - 1) : i]):
-                chem.setdefault(inner, i)
-        elif not _CODE_DIGITS.search(abbr):  # "antagonist ( GR 55562 )" names a code
-            nonchem.setdefault(inner, i)
-    return chem, nonchem
-
-
-def _near(p: int, at: int, window: int) -> bool:
-    return window <= 0 or abs(p - at) <= window
-
-
-def _plausible(abbr: str, before: Sequence[str]) -> bool:
-    """The abbreviation's first letter occurs in the words just before the bracket."""
-    letters = [c for c in abbr if c.isalpha()]
-    if not letters:
-        return False
-    return letters[0].lower() in "".join(before).lower()
-
-
 # One character per token for the glue-run rules (the token tests those rules make):
 # connectors by kind ("-" hyphens, "(", "[", ")" closing brackets, "'" primes, ","), "."
 # and "+" as themselves; "n" a number of 1-2 digits, "L" another locant (2a, 4', N), "s"
@@ -535,8 +399,6 @@ _GLUE_LINK = re.compile(
     r"|n(?=\.n)(?<=[\[.]n)|[nL](?=,[nL]))"
 )
 _glue_codes: dict[str, str] = {}
-_OPENING = re.compile(r"[(\[]")  # opening brackets in a glue string
-_match_start = methodcaller("start")  # ``map(_match_start, finditer)``: each match.start()
 
 
 def _glue_code(word: str) -> str:

@@ -15,9 +15,9 @@ from typing import Literal
 import regex
 
 from chemie.brackets import bracket_partners
-from chemie.registry import InlineRule, StageRules, inline_rules, stage_rules
+from chemie.ner.rules_code import RULES
 from chemie.resources import read_table
-from chemie.tables import load_table
+from chemie.tables import TableError, load_table
 
 _ALPHA_SEG = regex.compile(r"[A-Za-z]+")
 _JOINER = regex.compile(r"[\-‐(),\[\]'′]")
@@ -76,12 +76,9 @@ class NerTable:
     head_letters: str
 
 
-# the rules of kinds ``glued`` and ``context``, written in code (stage "ner" of the one
-# registry); the table names each, and only these, with such a kind
-RULES: StageRules[InlineRule] = stage_rules("ner")
-inline_rules(RULES, "rules", "chemie.ner.rules", "locant_name", "protected_name")
-inline_rules(RULES, "rules", "chemie.ner.finder", "salt_extension", "cation_anion",
-             "substituent_name", "head_letter", "abbreviation_definition")
+# the rules of kinds ``glued`` and ``context`` are functions of chemie.ner.rules_code,
+# registered on stage "ner" of the one registry (RULES); the table names each, and only
+# these, with its kind
 _CODE_KINDS = ("glued", "context")
 
 
@@ -89,8 +86,12 @@ def ner_table(name: str | Path = TABLE) -> NerTable:
     """The typed NER table ``rules/<name>`` (read once) or a table file; its rules of the
     kinds written in code (``glued``, ``context``) are the registered ones."""
     table = load_table(name, NerTable)
-    RULES.check([r.name for r in table.rules if r.kind in _CODE_KINDS], name,
-                every_function=True)
+    coded = [r for r in table.rules if r.kind in _CODE_KINDS]
+    RULES.check([r.name for r in coded], name, every_function=True)
+    for r in coded:
+        if RULES[r.name].kind != r.kind:
+            raise TableError(name, "rules", f"{r.name} is a {RULES[r.name].kind} rule, "
+                             f"not {r.kind}")
     return table
 
 
@@ -287,8 +288,8 @@ class TokenClassifier:
         self._other_rules = rules.token_regex(letters=False)
         # glued strings: only the FORMULA and IDENTIFIER token rules, first match wins
         self._shape_rules = rules.token_regex(labels=("FORMULA", "IDENTIFIER"))
-        self.glued_rule = rules.rule("locant_name")
-        self.protected_rule = rules.rule("protected_name")
+        # the glued rules, in table order, with their registered functions
+        self._glued_rules = tuple((r, RULES[r.name].fn) for r in rules.of_kind("glued"))
         table = rules.table
         self.name_prefixes = frozenset(table.name_prefixes.split())
         self.bare_suffixes = frozenset(table.bare_suffixes.split())
@@ -357,11 +358,9 @@ class TokenClassifier:
             if m is not None:
                 r = self._by_name[m.lastgroup]
                 return r.label, r.name, r.confidence
-        if self.glued_rule.pattern.fullmatch(text) and self._systematic(text):
-            return self.glued_rule.label, self.glued_rule.name, self.glued_rule.confidence
-        if self.protected_rule.pattern.fullmatch(text):  # N-Boc-prolinol: any name after
-            r = self.protected_rule
-            return r.label, r.name, r.confidence
+        for r, applies in self._glued_rules:
+            if applies(self, r, text):
+                return r.label, r.name, r.confidence
         return None
 
     @staticmethod
@@ -373,7 +372,7 @@ class TokenClassifier:
             and _ISOTOPE.match(text, close + 1) is None
         )
 
-    def _systematic(self, text: str) -> bool:
+    def systematic(self, text: str) -> bool:
         """Last word is a chemical; other words are locants, stereo prefixes or chemical."""
         segments = _ALPHA_SEG.findall(text)
         if not segments:
