@@ -219,6 +219,28 @@ def test_a_grignard_reagent_gives_its_carbon():
     assert out["zinc chloride|[Cl-].[Cl-].[Zn+2]"] == ("reagent", "label_reagent")
 
 
+def _solvent_methyl_case() -> list[Candidate]:
+    return _roles([
+        _c("methyl benzoate", "REACTION_PRODUCT", "COC(=O)c1ccccc1"),
+        _c("benzoic acid", "STARTING_MATERIAL", "O=C(O)c1ccccc1"),
+        _c("sulfuric acid", "REAGENT_CATALYST", "O=S(=O)(O)O", cls="acid"),
+        _c("methanol", "SOLVENT", "CO", cls="solvent", label_rule="known_solvent"),
+        _c("toluene", "SOLVENT", "Cc1ccccc1", cls="solvent", label_rule="known_solvent"),
+    ])
+
+
+def test_the_methanol_of_a_methyl_ester_is_a_reactant():
+    out = _by_name(_solvent_methyl_case())
+    assert out["methanol|CO"] == ("reactant", "solvent_gives_methyl")
+    assert out["toluene|Cc1ccccc1"] == ("solvent", "label_solvent")
+    assert out["sulfuric acid|O=S(=O)(O)O"][0] == "reagent"
+    # an acid that already holds its methyl leaves the methanol it is dissolved in a solvent
+    found = _roles([_c("methyl benzoate", "REACTION_PRODUCT", "COC(=O)c1ccccc1"),
+                    _c("methyl 4-bromobenzoate", "STARTING_MATERIAL", "COC(=O)c1ccc(Br)cc1"),
+                    _c("methanol", "SOLVENT", "CO", cls="solvent", label_rule="known_solvent")])
+    assert _by_name(found)["methanol|CO"] == ("solvent", "label_solvent")
+
+
 def _products(found: list[Candidate], heading: bool) -> list[Candidate]:
     """The roles after the products of one reaction are chosen: the heading's compound as
     the title when ``heading`` (the last reaction of its document)."""
@@ -783,6 +805,7 @@ CASES: dict[str, Callable[[], Iterable[object]]] = {
     "class_material": _classes_case,
     "gives_product_fragment": _structure_case,
     "gives_one_atom": _one_atom_case,
+    "solvent_gives_methyl": _solvent_methyl_case,
     "reactant_gives_substructure": _structure_case,
     "gives_substructure": _gives_substructure_case,
     "gives_no_atoms": _structure_case,

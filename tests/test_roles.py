@@ -104,6 +104,8 @@ CASES: dict[str, tuple[str, str, str]] = {
                    "OTHER_COMPOUND"),
     "solvent_after_in": ("4-Bromoaniline (1.0 g) was dissolved in methanol (10 mL).",
                          "methanol", "SOLVENT"),
+    "solvent_after_slash": ("4-Bromoaniline (1.0 g) was dissolved in ethanol (8 mL)/water "
+                            "(2 mL).", "water", "SOLVENT"),
     "solvent_argument": ("4-Bromoaniline (1.0 g) was dissolved in a mixture of THF (10 mL).",
                          "THF", "SOLVENT"),
     "known_reagent": ("Triethylamine (1.0 mL) was added to a solution of 4-bromoaniline "

@@ -27,15 +27,17 @@ explained in turn (``rules/reactions.yaml``: ``accounting``), each step naming i
    NaNO2) or standing alone in a small molecule (the N of ammonia); a one-carbon unit (a
    carbon with no carbon neighbour) bound to a halogen or metal (the methyl of methyl iodide
    or of a Grignard reagent) or by single bonds to three heteroatoms (the CH of triethyl
-   orthoformate or DMF dimethyl acetal).
+   orthoformate or DMF dimethyl acetal), or the carbon of a one-carbon alcohol (methanol).
    Ties go to a species that holds the atom bound (POCl3 before HCl), then to the one the
    text calls a reactant, then to one that gives atoms already.
 
-Solvents take part in step 2 only (a solvent that gives a piece of several atoms: the
-ethanol of an ethyl ester); catalysts are not accounted. What no species explains is left
-``unexplained`` (the check ``atoms_unexplained`` of a record). The whole accounting of one
-reaction has a time budget (``budget`` seconds; each MCS search at most ``mcs_timeout``);
-when it runs out, the accounting is ``complete=False`` and the caller names the reaction.
+Solvents take part in step 2 (a solvent that gives a piece of several atoms: the ethanol of
+an ethyl ester) and, in step 3, only with the one-carbon alkyl of an alcohol (the methyl of
+a methyl ester made in methanol, whose oxygen step 2 gave to the acid); catalysts are not
+accounted. What no species explains is left ``unexplained`` (the check
+``atoms_unexplained`` of a record). The whole accounting of one reaction has a time budget
+(``budget`` seconds; each MCS search at most ``mcs_timeout``); when it runs out, the
+accounting is ``complete=False`` and the caller names the reaction.
 
 Hydrogen is never counted (heavy atoms only: a hydrogenation's H2 gives no heavy atom).
 What is known of each fragment of a SMILES, and each common substructure found, is cached:
@@ -88,6 +90,7 @@ class _Part:
     hydrogen: tuple[bool, ...]  # of each atom
     offered: int  # see :func:`offered`
     alone: frozenset[int]  # the elements it can give alone (step 3)
+    from_solvent: frozenset[int]  # those it can give alone as a solvent (step 3)
     free: frozenset[int]  # the elements it holds only as lone atoms (a halide ion, HCl)
 
 
@@ -173,6 +176,7 @@ def _parts(smiles: str) -> tuple[_Part, ...]:
                          Counter(a.GetSymbol() for a in atoms if a.GetAtomicNum() != 1),
                          tuple(a.GetAtomicNum() == 1 for a in atoms), offered(frag),
                          frozenset(n for n in numbers if _gives_alone(frag, n)),
+                         frozenset({CARBON}) if _alcohol_methyl(frag) else frozenset(),
                          frozenset(n for n in numbers if all(
                              not a.GetDegree() for a in atoms if a.GetAtomicNum() == n))))
     return tuple(out)
@@ -318,8 +322,8 @@ def _donated(species: list[Species], targets: list[_Fragment], sources: list[_Fr
             if done:
                 continue
             element = t.part.mol.GetAtomWithIdx(i).GetAtomicNum()
-            donors = [s for s in sources if species[s.owner].prior != "solvent"
-                      and element in s.part.alone]
+            donors = [s for s in sources if element in (
+                s.part.from_solvent if species[s.owner].prior == "solvent" else s.part.alone)]
             if not donors:
                 continue
             best = min(donors, key=lambda s: (element in s.part.free, _rank(species, s.owner),
@@ -372,11 +376,19 @@ def _gives_alone(mol: Chem.Mol, element: int) -> bool:
                 return True
         elif element == CARBON:  # a one-carbon unit: no carbon neighbour
             if CARBON not in around and (any(n in HALOGENS or n not in NON_METALS
-                                             for n in around) or _orthoester(atom)):
+                                             for n in around) or _orthoester(atom)
+                                         or _alcohol_methyl(mol)):
                 return True
         elif any(n not in (CARBON, 1) for n in around) or (not around and heavy <= SMALL):
             return True
     return False
+
+
+def _alcohol_methyl(mol: Chem.Mol) -> bool:
+    """Whether a species fragment is a one-carbon alcohol (methanol): its carbon, bound only
+    to a hydroxyl, is the methyl it gives to a methyl ester or ether."""
+    numbers = sorted(a.GetAtomicNum() for a in mol.GetAtoms() if a.GetAtomicNum() != 1)
+    return numbers == [CARBON, 8] and mol.GetNumBonds() >= 1
 
 
 def _orthoester(carbon: Chem.Atom) -> bool:

@@ -322,6 +322,9 @@ def solvent_after_in(c: RoleContext, p: AfterRule, x: Compound) -> bool:
     return p.words in x.f.lists and c.word_before(x.span.start) in p.after
 
 
+text_rule("solvent_after_slash", params=AfterRule, gate=_after_gate)(solvent_after_in)
+
+
 @feature_rule("solvent_argument", params=ArgumentRule)
 def solvent_argument(p: ArgumentRule, f: Features) -> bool:
     return not p.arg.isdisjoint(f.roles) and p.words in f.lists
