@@ -70,9 +70,10 @@ def shipped_cache(build: Callable[[str | Path], T]) -> Callable[[str | Path], T]
     may be edited between two loads) it is called afresh each time: a cache keyed by path
     would serve the old rules."""
     cached = functools.cache(build)
+    default = (build.__defaults__ or (None,))[0]  # the shipped table's name, if build has one
 
     @functools.wraps(build)
-    def load(name: str | Path) -> T:
+    def load(name: str | Path = default) -> T:
         return build(name) if isinstance(name, Path) else cached(name)
 
     return load

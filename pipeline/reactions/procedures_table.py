@@ -136,14 +136,10 @@ class ProcedureTable:
         return self.compiled["nouns"][" ".join(noun.lower().split())]
 
 
+@shipped_cache
 def procedure_table(name: str | Path = TABLE) -> ProcedureTable:
     """The checked table (see :func:`check_table`) ``rules/<name>`` (cached) or the table file
     at the path ``name`` (read each time: :func:`chemie.tables.shipped_cache`)."""
-    return _procedure_table(name)
-
-
-@shipped_cache
-def _procedure_table(name: str | Path) -> ProcedureTable:
     return check_table(load_table(name, ProcedureTable), name)
 
 

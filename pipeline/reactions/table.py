@@ -161,14 +161,10 @@ class ReactionTable:
                                  *self.implied)]
 
 
+@shipped_cache
 def reaction_table(name: str | Path = TABLE) -> ReactionTable:
     """The checked table (see :func:`check_table`) ``rules/<name>`` (cached) or the table file
     at the path ``name`` (read each time: :func:`chemie.tables.shipped_cache`)."""
-    return _reaction_table(name)
-
-
-@shipped_cache
-def _reaction_table(name: str | Path) -> ReactionTable:
     return check_table(load_table(name, ReactionTable), name)
 
 
