@@ -131,13 +131,6 @@ class RoleContext:
         """The index of the token containing (or starting after) character ``char``."""
         return bisect.bisect_right(self.ends, char)
 
-    def sentence_of_char(self, char: int) -> int:
-        return self.tokens.sentence_of(min(self.token_at(char), len(self.ends) - 1))
-
-    def sentence_chars(self, k: int) -> tuple[int, int]:
-        """The character range of sentence ``k``."""
-        return self.sentence_ranges[k]
-
     def covering(self, start: int, end: int) -> list[Mention]:
         """The mentions whose extent covers ``[start, end)``, smallest first."""
         starts, ends = self.mention_starts, self.mention_ends

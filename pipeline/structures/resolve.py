@@ -102,9 +102,6 @@ class Resolver:
             out[i] = self._from_opsin(texts[i], spellings[i], answers)
         return out  # type: ignore[return-value]
 
-    def resolve_one(self, name: str | Name) -> Resolution:
-        return self.resolve([name])[0]
-
     def resolve_texts(self, texts: Sequence[str]) -> list[tuple[Grounding, list[Resolution]]]:
         """Ground each mention text and resolve all their names in one batch."""
         groundings = [self._ground(t) for t in texts]
